@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Diagnostics: every message starts with "vmpi:" so users can tell runtime messages from program output. */
+#ifndef VMPI_BASE_LOG_H
+#define VMPI_BASE_LOG_H
+
+#include "base/compiler.h"
+
+VMPI_NORETURN void vmpi_fatal(const char *fmt, ...) VMPI_PRINTF(1, 2);
+void vmpi_warn(const char *fmt, ...) VMPI_PRINTF(1, 2);
+/* Flush stdio and leave the process with `code` at once (other PEs are not joined). */
+VMPI_NORETURN void vmpi_die(int code);
+
+#define vmpi_assert(c)                                                                                        \
+    ((c) ? (void)0 : vmpi_fatal("internal error: %s:%d: assertion '%s' failed", __FILE__, __LINE__, #c))
+
+#endif

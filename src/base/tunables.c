@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "base/log.h"
+#include "base/tunables.h"
+
+vmpi_config vmpi_cfg;
+
+static const vmpi_tunable table[] = {
+    {"ranks", "VMPI_NRANKS", VMPI_TUNABLE_INT, "1", "number of MPI ranks (virtual processors)"},
+    {"pes", "VMPI_NPES", VMPI_TUNABLE_INT, "0", "worker threads (PEs); 0 = one per core, at most one per rank"},
+    {"stack-size", "VMPI_STACK_SIZE", VMPI_TUNABLE_SIZE, "1M", "stack size of each rank (k/M/G suffixes)"},
+    {"eager-max", "VMPI_EAGER_MAX", VMPI_TUNABLE_SIZE, "16k",
+     "largest message sent eagerly; larger ones use single-copy rendezvous"},
+    {"pin", "VMPI_PIN", VMPI_TUNABLE_BOOL, "1", "pin each PE to a core (hwloc)"},
+    {"idle-spin-us", "VMPI_IDLE_SPIN_US", VMPI_TUNABLE_INT, "200",
+     "microseconds an idle PE polls before it sleeps"},
+    {"deadlock-check", "VMPI_DEADLOCK_CHECK", VMPI_TUNABLE_BOOL, "1",
+     "report and stop a job whose live ranks are all blocked with no message in flight"},
+};
+
+const vmpi_tunable *vmpi_tunables(size_t *count)
+{
+    *count = VMPI_ARRAY_LEN(table);
+    return table;
+}
+
+const vmpi_tunable *vmpi_tunable_find(const char *name)
+{
+    for (size_t i = 0; i < VMPI_ARRAY_LEN(table); i++)
+        if (strcmp(table[i].name, name) == 0)
+            return &table[i];
+    return NULL;
+}
+
+bool vmpi_parse_size(const char *text, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || errno != 0 || text[0] == '-')
+        return false;
+    unsigned long long mul = 1;
+    switch (*end) {
+    case 'k': case 'K': mul = 1ull << 10; end++; break;
+    case 'm': case 'M': mul = 1ull << 20; end++; break;
+    case 'g': case 'G': mul = 1ull << 30; end++; break;
+    default: break;
+    }
+    if (*end == 'i' || *end == 'b' || *end == 'B')
+        end += (*end == 'i' && end[1] == 'B') ? 2 : 1;
+    if (*end != '\0' || (v && mul > ~0ull / v))
+        return false;
+    *out = (size_t)(v * mul);
+    return true;
+}
+
+static bool parse_long(const char *text, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno != 0)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_bool(const char *text, bool *out)
+{
+    if (!strcmp(text, "1") || !strcasecmp(text, "yes") || !strcasecmp(text, "true") || !strcasecmp(text, "on"))
+        *out = true;
+    else if (!strcmp(text, "0") || !strcasecmp(text, "no") || !strcasecmp(text, "false") ||
+             !strcasecmp(text, "off"))
+        *out = false;
+    else
+        return false;
+    return true;
+}
+
+bool vmpi_tunable_check(const vmpi_tunable *t, const char *text, const char **why)
+{
+    long l;
+    size_t s;
+    bool b;
+    switch (t->type) {
+    case VMPI_TUNABLE_INT:
+        *why = "an integer";
+        return parse_long(text, &l) && l >= 0;
+    case VMPI_TUNABLE_SIZE:
+        *why = "a size such as 65536, 64k or 1M";
+        return vmpi_parse_size(text, &s);
+    case VMPI_TUNABLE_BOOL:
+        *why = "0/1, yes/no, true/false or on/off";
+        return parse_bool(text, &b);
+    case VMPI_TUNABLE_STRING:
+        return true;
+    }
+    return false;
+}
+
+static const char *value_of(const vmpi_tunable *t)
+{
+    const char *v = getenv(t->env);
+    const char *why = "";
+    if (v == NULL || *v == '\0')
+        return t->defval;
+    if (!vmpi_tunable_check(t, v, &why))
+        vmpi_fatal("%s='%s' is not valid: expected %s", t->env, v, why);
+    return v;
+}
+
+void vmpi_tunables_load(void)
+{
+    parse_long(value_of(vmpi_tunable_find("ranks")), &vmpi_cfg.nranks);
+    parse_long(value_of(vmpi_tunable_find("pes")), &vmpi_cfg.npes);
+    vmpi_parse_size(value_of(vmpi_tunable_find("stack-size")), &vmpi_cfg.stack_size);
+    vmpi_parse_size(value_of(vmpi_tunable_find("eager-max")), &vmpi_cfg.eager_max);
+    parse_bool(value_of(vmpi_tunable_find("pin")), &vmpi_cfg.pin);
+    parse_long(value_of(vmpi_tunable_find("idle-spin-us")), &vmpi_cfg.idle_spin_us);
+    parse_bool(value_of(vmpi_tunable_find("deadlock-check")), &vmpi_cfg.deadlock_check);
+    if (vmpi_cfg.nranks < 1)
+        vmpi_fatal("VMPI_NRANKS must be at least 1 (got %ld)", vmpi_cfg.nranks);
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Every runtime setting in one declarative table: name, environment variable, default, help.  The launcher
+ * turns its options into these variables; `vmpirun --help` and docs list the table. */
+#ifndef VMPI_BASE_TUNABLES_H
+#define VMPI_BASE_TUNABLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum { VMPI_TUNABLE_INT, VMPI_TUNABLE_SIZE, VMPI_TUNABLE_BOOL, VMPI_TUNABLE_STRING } vmpi_tunable_type;
+
+typedef struct vmpi_tunable {
+    const char *name;   /* e.g. "stack-size": also the long option of vmpirun */
+    const char *env;    /* e.g. "VMPI_STACK_SIZE" */
+    vmpi_tunable_type type;
+    const char *defval;
+    const char *help;
+} vmpi_tunable;
+
+/* The values, read once from the environment by vmpi_tunables_load(). */
+typedef struct vmpi_config {
+    long nranks;
+    long npes;
+    size_t stack_size;
+    size_t eager_max;
+    bool pin;
+    long idle_spin_us;
+    bool deadlock_check;
+} vmpi_config;
+
+extern vmpi_config vmpi_cfg;
+
+const vmpi_tunable *vmpi_tunables(size_t *count);
+const vmpi_tunable *vmpi_tunable_find(const char *name);
+/* Parses `text` as a value of `t`; returns false (and sets *why) when it is not one. */
+bool vmpi_tunable_check(const vmpi_tunable *t, const char *text, const char **why);
+/* Fills vmpi_cfg from the environment; a malformed value is a fatal error naming the variable. */
+void vmpi_tunables_load(void);
+/* "64k", "1M", "2g" or plain bytes. */
+bool vmpi_parse_size(const char *text, size_t *out);
+
+#endif

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Initialization, environment and communicator-query entry points. */
+#include <string.h>
+#include <unistd.h>
+#include "base/clock.h"
+#include "base/log.h"
+#include "binding/check.h"
+#include "mpi/coll/coll.h"
+
+VMPI_WEAK(Init_thread)
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc;
+    (void)argv;
+    vmpi_chk ck = {""};
+    int err = vmpi_chk_ranked(&ck);
+    vmpi_rank *rk = vmpi_rank_self();
+    if (err == MPI_SUCCESS && (rk->initialized || rk->finalized)) {
+        snprintf(ck.why, sizeof ck.why, "MPI is already %s", rk->finalized ? "finalized" : "initialized");
+        err = MPI_ERR_OTHER;
+    }
+    if (err)
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Init", &ck);
+    rk->initialized = true;
+    /* a rank is one user-level thread: it may make MPI calls from its own thread only */
+    if (provided)
+        *provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Init)
+int PMPI_Init(int *argc, char ***argv) { return PMPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, NULL); }
+
+VMPI_WEAK(Initialized)
+int PMPI_Initialized(int *flag)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    *flag = rk && rk->initialized;
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Finalized)
+int PMPI_Finalized(int *flag)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    *flag = rk && rk->finalized;
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Finalize)
+int PMPI_Finalize(void)
+{
+    vmpi_chk ck = {""};
+    int err = vmpi_chk_ranked(&ck);
+    vmpi_rank *rk = vmpi_rank_self();
+    if (err == MPI_SUCCESS && (!rk->initialized || rk->finalized)) {
+        snprintf(ck.why, sizeof ck.why, "MPI is %s", rk->finalized ? "already finalized" : "not initialized");
+        err = MPI_ERR_OTHER;
+    }
+    if (err)
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Finalize", &ck);
+    /* everybody reaches Finalize before anybody leaves: no rank disappears under a pending message */
+    vmpi_barrier(&rk->world);
+    if (rk->bsend.buf) {
+        void *b;
+        int s;
+        PMPI_Buffer_detach(&b, &s); /* pending buffered messages are delivered before we leave */
+    }
+    rk->finalized = true;
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Abort)
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    vmpi_warn("rank %d called MPI_Abort(%s, %d): stopping the job", rk ? rk->world_rank : -1,
+              comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : comm == MPI_COMM_SELF ? "MPI_COMM_SELF" : "comm",
+              errorcode);
+    vmpi_job_abort(errorcode);
+}
+
+VMPI_WEAK(Query_thread)
+int PMPI_Query_thread(int *provided)
+{
+    *provided = MPI_THREAD_FUNNELED;
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Is_thread_main)
+int PMPI_Is_thread_main(int *flag)
+{
+    *flag = vmpi_rank_self() != NULL;
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Get_version)
+int PMPI_Get_version(int *version, int *subversion)
+{
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Get_library_version)
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+    const char *v = "vmpi " VMPI_VERSION_STRING " (MPI 3.1; ranks are user-level threads)";
+    strcpy(version, v);
+    *resultlen = (int)strlen(v);
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Get_processor_name)
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+    if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
+        strcpy(name, "localhost");
+    name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Wtime)
+double PMPI_Wtime(void) { return vmpi_clock_now(); }
+
+VMPI_WEAK(Wtick)
+double PMPI_Wtick(void) { return 1e-9; }
+
+VMPI_WEAK(Comm_rank)
+int PMPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    vmpi_chk ck = {""};
+    vmpi_comm *c;
+    int err;
+    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)) || (err = vmpi_chk_ptr(&ck, rank, "rank")))
+        return vmpi_fail(comm, err, "MPI_Comm_rank", &ck);
+    *rank = c->rank;
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Comm_size)
+int PMPI_Comm_size(MPI_Comm comm, int *size)
+{
+    vmpi_chk ck = {""};
+    vmpi_comm *c;
+    int err;
+    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)) || (err = vmpi_chk_ptr(&ck, size, "size")))
+        return vmpi_fail(comm, err, "MPI_Comm_size", &ck);
+    *size = c->size;
+    return MPI_SUCCESS;
+}

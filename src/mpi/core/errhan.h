@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Error handling: the binding layer reports every error through vmpi_err_raise, which applies the error
+ * handler of the communicator (MPI_ERRORS_ARE_FATAL by default). */
+#ifndef VMPI_MPI_ERRHAN_H
+#define VMPI_MPI_ERRHAN_H
+
+#include <mpi.h>
+#include "base/compiler.h"
+
+typedef struct vmpi_errh_user {
+    MPI_Comm_errhandler_function *fn;
+    int refs;
+} vmpi_errh_user;
+
+/* Raises error `code` of MPI function `fn` on `comm` (MPI_COMM_NULL or an invalid handle: MPI_COMM_WORLD's
+ * handler).  Returns the code when the handler returns. */
+int vmpi_err_raise(MPI_Comm comm, int code, const char *fn, const char *fmt, ...) VMPI_PRINTF(4, 5);
+const char *vmpi_err_class_name(int cls);
+const char *vmpi_err_class_text(int cls);
+int vmpi_errh_check(MPI_Errhandler h);
+int vmpi_errh_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *out);
+int vmpi_errh_free(MPI_Errhandler *h);
+void vmpi_errh_ref(MPI_Errhandler h);
+
+#endif

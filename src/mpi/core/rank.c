@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Starting a job: read the settings, create the ranks (block-mapped onto PEs) and run them. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/log.h"
+#include "base/tunables.h"
+#include "mpi/core/rank.h"
+#include "sched/pin.h"
+
+extern char **environ;
+
+static struct {
+    vmpi_rank *ranks;
+    int n;
+    vmpi_main_fn main;
+} R;
+
+int vmpi_world_size(void) { return R.n; }
+
+static long plus_value(const char *opt, const char *text)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno || v < 1)
+        vmpi_fatal("bad value '%s' for %s: expected a positive integer", text, opt);
+    return v;
+}
+
+/* AMPI/Charm++ spelling of runtime options after the program name: +pN, +vpN, +tcharm_stacksize N.
+ * They are consumed, as Charm++ does, so the program never sees them. */
+static void take_plus_args(int *argc, char **argv)
+{
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "+vp", 3) == 0) {
+            vmpi_cfg.nranks = plus_value("+vp", a[3] ? a + 3 : (i + 1 < *argc ? argv[++i] : ""));
+        } else if (strncmp(a, "+p", 2) == 0 && (a[2] == '\0' || (a[2] >= '0' && a[2] <= '9'))) {
+            vmpi_cfg.npes = plus_value("+p", a[2] ? a + 2 : (i + 1 < *argc ? argv[++i] : ""));
+        } else if (strncmp(a, "+tcharm_stacksize", 17) == 0) {
+            const char *v = a[17] == '=' ? a + 18 : (a[17] ? "" : (i + 1 < *argc ? argv[++i] : ""));
+            if (!vmpi_parse_size(v, &vmpi_cfg.stack_size))
+                vmpi_fatal("bad value '%s' for +tcharm_stacksize: expected a size such as 1M", v);
+        } else {
+            argv[out++] = argv[i];
+        }
+    }
+    argv[out] = NULL;
+    *argc = out;
+}
+
+static void rank_main(vmpi_vp *vp)
+{
+    vmpi_rank *rk = vmpi_container_of(vp, vmpi_rank, vp);
+    vmpi_rank_exit(R.main(rk->argc, rk->argv, environ));
+}
+
+void vmpi_rank_exit(int code)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    if (code != 0 && rk->initialized && !rk->finalized) {
+        vmpi_warn("rank %d exited with status %d before MPI_Finalize; stopping the job", rk->world_rank, code);
+        vmpi_die(code);
+    }
+    vmpi_vp_exit(code);
+}
+
+void vmpi_start_exit(int code)
+{
+    if (vmpi_rank_self() != NULL)
+        vmpi_rank_exit(code);
+}
+
+void vmpi_job_abort(int code)
+{
+    vmpi_die(code);
+}
+
+static void rank_init(vmpi_rank *rk, int r, int n, int pe, int argc, char **argv)
+{
+    rk->world_rank = r;
+    rk->world = (vmpi_comm){.ctx = VMPI_CTX_WORLD, .rank = r, .size = n, .world_base = 0,
+                            .errh = MPI_ERRORS_ARE_FATAL, .handle = MPI_COMM_WORLD, .name = "MPI_COMM_WORLD"};
+    rk->self = (vmpi_comm){.ctx = VMPI_CTX_SELF, .rank = 0, .size = 1, .world_base = r,
+                           .errh = MPI_ERRORS_ARE_FATAL, .handle = MPI_COMM_SELF, .name = "MPI_COMM_SELF"};
+    vmpi_req_table_init(&rk->reqs);
+    /* each rank gets its own argv array (MPI_Init may rewrite it); the strings are shared */
+    rk->argc = argc;
+    rk->argv = malloc(sizeof(char *) * (size_t)(argc + 1));
+    if (rk->argv == NULL)
+        vmpi_fatal("out of memory creating rank %d", r);
+    memcpy(rk->argv, argv, sizeof(char *) * (size_t)(argc + 1));
+    rk->vp.id = r;
+    rk->vp.main = rank_main;
+    vmpi_sched_add_vp(&rk->vp, pe, vmpi_cfg.stack_size);
+    vmpi_msg_ep_init(&rk->ep, r, &rk->vp, pe);
+}
+
+int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
+{
+    vmpi_tunables_load();
+    take_plus_args(&argc, argv);
+    long n = vmpi_cfg.nranks, p = vmpi_cfg.npes;
+    if (n > (1 << 24))
+        vmpi_fatal("%ld ranks requested; at most %d are supported", n, 1 << 24);
+    if (p == 0)
+        p = vmpi_pin_ncores();
+    if (p > n)
+        p = n; /* a PE without ranks would only idle */
+    R.n = (int)n;
+    R.main = main;
+    vmpi_sched_init((int)p);
+    vmpi_msg_init((int)n, (int)p);
+    R.ranks = calloc((size_t)n, sizeof(vmpi_rank));
+    if (R.ranks == NULL)
+        vmpi_fatal("out of memory creating %ld ranks", n);
+    for (long r = 0; r < n; r++)
+        rank_init(&R.ranks[r], (int)r, (int)n, (int)(r * p / n), argc, argv);
+    int code = vmpi_sched_run();
+    fflush(NULL);
+    for (long r = 0; r < n; r++) {
+        vmpi_req_table_fini(&R.ranks[r].reqs);
+        free(R.ranks[r].argv);
+        free(R.ranks[r].errh_user);
+    }
+    vmpi_msg_fini();
+    vmpi_sched_fini();
+    free(R.ranks);
+    return code;
+}

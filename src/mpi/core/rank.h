@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* An MPI rank: a VP (its user-level thread), its messaging endpoint, and every MPI object it owns. */
+#ifndef VMPI_MPI_RANK_H
+#define VMPI_MPI_RANK_H
+
+#include <stdbool.h>
+#include "mpi/core/comm.h"
+#include "mpi/core/request.h"
+#include "msg/msg.h"
+#include "sched/sched.h"
+
+typedef int (*vmpi_main_fn)(int, char **, char **);
+
+typedef struct vmpi_bsend_state {
+    char *buf;
+    int size;
+    struct vmpi_bsend_seg *segs; /* segments in use, by address */
+    int pending;
+} vmpi_bsend_state;
+
+typedef struct vmpi_rank {
+    vmpi_vp vp;
+    vmpi_ep ep;
+    int world_rank;
+    bool initialized, finalized;
+    int argc;
+    char **argv;
+    vmpi_comm world, self;
+    vmpi_req_table reqs;
+    vmpi_bsend_state bsend;
+    struct vmpi_errh_user *errh_user; /* user error handlers created by this rank */
+    int nerrh_user;
+} vmpi_rank;
+
+/* The rank running on the calling thread, or NULL outside any rank. */
+static inline vmpi_rank *vmpi_rank_self(void)
+{
+    vmpi_vp *vp = vmpi_vp_self();
+    return vp ? vmpi_container_of(vp, vmpi_rank, vp) : (vmpi_rank *)0;
+}
+
+int vmpi_world_size(void);
+
+/* Boots the runtime, runs `main` once per rank, returns the job's exit status. */
+VMPI_EXPORT int vmpi_boot(int argc, char **argv, vmpi_main_fn main);
+/* exit() from the program: ends the calling rank if it is one, returns otherwise. */
+VMPI_EXPORT void vmpi_start_exit(int code);
+/* Ends the calling rank as if its main returned `code` (exit() in a rank). */
+VMPI_NORETURN void vmpi_rank_exit(int code);
+/* MPI_Abort: stops the whole job with `code`. */
+VMPI_NORETURN void vmpi_job_abort(int code);
+
+#endif

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* MPI requests of one rank: a chunked table (entries never move, so the messaging layer can point at them)
+ * with a free list; the handle is the slot index.  Waiting blocks the rank's user-level thread until the
+ * messaging layer completes the request. */
+#ifndef VMPI_MPI_REQUEST_H
+#define VMPI_MPI_REQUEST_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include "msg/msg.h"
+
+typedef enum {
+    VMPI_MREQ_FREE,
+    VMPI_MREQ_SEND,      /* nonblocking send */
+    VMPI_MREQ_RECV,
+    VMPI_MREQ_PROC_NULL, /* complete at once, empty status */
+} vmpi_mreq_type;
+
+typedef enum { VMPI_SENDK_STD, VMPI_SENDK_SYNC, VMPI_SENDK_READY, VMPI_SENDK_BUFFERED } vmpi_send_kind;
+
+typedef struct vmpi_mreq {
+    vmpi_req r;             /* the messaging request (must stay first) */
+    vmpi_mreq_type type;
+    bool persistent;
+    bool active;            /* persistent: started and not yet completed by Wait/Test */
+    bool freed;             /* Request_free'd while active: release at completion */
+    vmpi_send_kind sendk;
+    int next_free;
+    MPI_Comm comm;          /* for error handling */
+    int dest;               /* send: destination rank in `comm` (buffered sends re-address through it) */
+    void *ptr;              /* matched message (MPI_Message) or buffered-send segment */
+} vmpi_mreq;
+
+#define VMPI_REQ_CHUNK 32
+
+typedef struct vmpi_req_table {
+    vmpi_mreq **chunks;
+    int nchunks;
+    int free_head;          /* -1 when empty */
+} vmpi_req_table;
+
+struct vmpi_rank;
+
+void vmpi_req_table_init(vmpi_req_table *t);
+void vmpi_req_table_fini(vmpi_req_table *t);
+/* A new request of the calling rank; its handle is vmpi_mreq_handle(). */
+vmpi_mreq *vmpi_mreq_new(vmpi_mreq_type type, MPI_Comm comm);
+void vmpi_mreq_release(vmpi_mreq *m);
+MPI_Request vmpi_mreq_handle(const vmpi_mreq *m);
+/* The calling rank's request for a handle; NULL if it is not one of its live requests. */
+vmpi_mreq *vmpi_mreq_get(MPI_Request h);
+
+/* Whether the request is done; copies its status and frees / deactivates it (MPI_Wait/Test semantics). */
+bool vmpi_mreq_done(vmpi_mreq *m);
+/* Completes *h: copies the status, frees non-persistent requests; returns the status' error. */
+int vmpi_mreq_finish(MPI_Request *h, MPI_Status *st);
+/* Blocks until request `r` (a messaging request owned by the calling rank) is complete. */
+void vmpi_req_wait(vmpi_req *r, const char *why);
+
+static inline void vmpi_status_empty(MPI_Status *st)
+{
+    if (st == MPI_STATUS_IGNORE)
+        return;
+    st->MPI_SOURCE = MPI_ANY_SOURCE;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->MPI_ERROR = MPI_SUCCESS;
+    st->vmpi_cancelled = 0;
+    st->vmpi_count = 0;
+}
+
+#endif

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Point-to-point operations of the calling rank, arguments already checked.  Return MPI error classes.
+ * `ctxoff` is 0 for user traffic and 1 for the collectives' private context of the same communicator. */
+#ifndef VMPI_MPI_PT2PT_H
+#define VMPI_MPI_PT2PT_H
+
+#include <mpi.h>
+#include "mpi/core/comm.h"
+#include "mpi/core/request.h"
+
+int vmpi_send(const void *buf, MPI_Count count, const vmpi_dtype *dt, int dest, int tag, vmpi_comm *c, int ctxoff,
+              vmpi_send_kind k);
+int vmpi_recv(void *buf, MPI_Count count, const vmpi_dtype *dt, int src, int tag, vmpi_comm *c, int ctxoff,
+              MPI_Status *st);
+/* Nonblocking: a new request of the rank in *out (already active unless `persistent`). */
+int vmpi_isend(const void *buf, MPI_Count count, const vmpi_dtype *dt, int dest, int tag, vmpi_comm *c, int ctxoff,
+               vmpi_send_kind k, bool persistent, MPI_Request *out);
+int vmpi_irecv(void *buf, MPI_Count count, const vmpi_dtype *dt, int src, int tag, vmpi_comm *c, int ctxoff,
+               bool persistent, MPI_Request *out);
+int vmpi_start(vmpi_mreq *m);
+int vmpi_sendrecv_replace(void *buf, MPI_Count count, const vmpi_dtype *dt, int dest, int stag, int src, int rtag,
+                          vmpi_comm *c, MPI_Status *st);
+int vmpi_probe(int src, int tag, vmpi_comm *c, bool block, bool remove, int *flag, MPI_Message *msg,
+               MPI_Status *st);
+int vmpi_mrecv(void *buf, MPI_Count count, const vmpi_dtype *dt, MPI_Message *msg, bool block, MPI_Request *out,
+               MPI_Status *st);
+int vmpi_request_free(MPI_Request *h);
+int vmpi_cancel(MPI_Request h);
+
+/* Buffered sends (bsend.c). */
+int vmpi_bsend_attach(void *buf, int size);
+int vmpi_bsend_detach(void *buf_addr, int *size);
+/* Copies the message into the attached buffer and sends it from there; completes on its own. */
+int vmpi_bsend_start(const void *buf, MPI_Count count, const vmpi_dtype *dt, int dest, int tag, vmpi_comm *c);
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Messaging: per-rank matching (posted receives, unexpected messages, MPI's non-overtaking order), the
+ * location table that routes every message, and the protocols:
+ *   - a receive already posted on the sender's own PE is filled directly (one copy, no envelope, no atomics);
+ *   - eager: up to eager-max bytes are packed into a pooled envelope and the send completes at once;
+ *   - rendezvous (large or synchronous sends): the envelope carries the sender's buffer description and the
+ *     receiver copies straight from it (single copy), then hands the envelope back to complete the send.
+ * Only a rank's own PE touches its queues; other PEs reach it through that PE's inbox. */
+#ifndef VMPI_MSG_MSG_H
+#define VMPI_MSG_MSG_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include "base/list.h"
+#include "dtype/dtype.h"
+#include "sched/sched.h"
+
+typedef enum { VMPI_REQ_SEND, VMPI_REQ_RECV } vmpi_req_kind;
+typedef enum { VMPI_SEND_STD, VMPI_SEND_SYNC } vmpi_send_mode;
+
+typedef struct vmpi_req vmpi_req;
+typedef void (*vmpi_req_done_fn)(vmpi_req *r);
+
+struct vmpi_req {
+    vmpi_req_kind kind;
+    bool complete;
+    vmpi_vp *owner;          /* the rank that waits for it */
+    void *buf;
+    MPI_Count count;
+    const vmpi_dtype *dt;
+    int ctx;                 /* communicator context */
+    int rank;                /* send: my rank in the comm; recv: source rank or MPI_ANY_SOURCE */
+    int tag;
+    int peer;                /* send: destination world rank */
+    vmpi_send_mode mode;
+    vmpi_list node;          /* in the posted queue */
+    MPI_Status status;
+    vmpi_req_done_fn on_done; /* called once at completion, on the owner's PE */
+    void *on_done_arg;
+};
+
+typedef struct vmpi_env vmpi_env;
+
+/* The messaging state of one rank. */
+typedef struct vmpi_ep {
+    vmpi_list posted;
+    vmpi_list unexpected;
+    vmpi_vp *vp;
+    bool probing;            /* blocked in a probe: wake on any arrival */
+} vmpi_ep;
+
+/* Where a rank runs: the process and the PE in it.  Every message is routed through this lookup so that
+ * migration (which updates it) and an inter-process transport plug in without touching the protocols. */
+typedef struct vmpi_loc {
+    int proc;
+    int pe;
+} vmpi_loc;
+
+void vmpi_msg_init(int nranks, int npes);
+void vmpi_msg_fini(void);
+void vmpi_msg_ep_init(vmpi_ep *ep, int world_rank, vmpi_vp *vp, int pe);
+vmpi_loc vmpi_msg_loc(int world_rank);
+
+/* Requests come from the calling PE's pool. */
+vmpi_req *vmpi_req_alloc(void);
+void vmpi_req_release(vmpi_req *r);
+/* Marks `r` complete, wakes its owner, then runs its callback; on the owner's PE only. */
+void vmpi_req_complete(vmpi_req *r);
+
+/* Starts a send described by `r` (buf, count, dt, ctx, rank, tag, peer, mode, owner): r->complete is true
+ * on return when the data is already out of the user's buffer (then on_done is not called). */
+void vmpi_msg_isend(vmpi_req *r);
+/* Starts a receive (buf, count, dt, ctx, rank = source or ANY, tag or ANY, owner) on endpoint `ep`. */
+void vmpi_msg_irecv(vmpi_ep *ep, vmpi_req *r);
+/* Removes a not yet matched receive; returns false when it has matched already. */
+bool vmpi_msg_cancel_recv(vmpi_ep *ep, vmpi_req *r);
+
+/* Finds the first unexpected message matching (ctx, source, tag) without receiving it; `remove` takes it
+ * out of the queue (MPI_Mprobe).  Returns NULL when none has arrived. */
+vmpi_env *vmpi_msg_probe(vmpi_ep *ep, int ctx, int source, int tag, bool remove, MPI_Status *st);
+/* Receives a message taken by vmpi_msg_probe(remove = true). */
+void vmpi_msg_recv_env(vmpi_env *e, vmpi_req *r);
+
+#endif

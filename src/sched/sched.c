@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/clock.h"
+#include "base/futex.h"
+#include "base/log.h"
+#include "base/tunables.h"
+#include "sched/pin.h"
+#include "sched/sched.h"
+
+#define MAX_HANDLERS 32
+
+static struct {
+    vmpi_pe *pes;
+    int npes;
+    vmpi_vp **vps;           /* every VP, for diagnostics */
+    int nvps, cap_vps;
+    vmpi_handler_fn handlers[MAX_HANDLERS];
+    uint32_t nhandlers;
+    _Atomic long live;       /* VPs not yet done */
+    _Atomic int done;
+    _Atomic int exit_code;
+    /* (transitions << 32) | PEs asleep: one word, so the deadlock check can tell that nothing moved */
+    _Atomic uint64_t sleepers;
+} job;
+
+static __thread vmpi_pe *self_pe;
+
+vmpi_pe *vmpi_pe_self(void) { return self_pe; }
+int vmpi_sched_npes(void) { return job.npes; }
+vmpi_pe *vmpi_sched_pe(int id) { return &job.pes[id]; }
+
+void vmpi_sched_init(int npes)
+{
+    job.npes = npes;
+    job.pes = aligned_alloc(VMPI_CACHELINE, sizeof(vmpi_pe) * (size_t)npes);
+    if (job.pes == NULL)
+        vmpi_fatal("out of memory creating %d PEs", npes);
+    memset(job.pes, 0, sizeof(vmpi_pe) * (size_t)npes);
+    for (int i = 0; i < npes; i++) {
+        vmpi_pe *pe = &job.pes[i];
+        vmpi_mpsc_init(&pe->inbox);
+        vmpi_list_init(&pe->runq);
+        pe->id = i;
+    }
+}
+
+uint32_t vmpi_sched_handler_register(vmpi_handler_fn fn)
+{
+    vmpi_assert(job.nhandlers < MAX_HANDLERS);
+    job.handlers[job.nhandlers] = fn;
+    return job.nhandlers++;
+}
+
+static void vp_entry(vmpi_transfer t)
+{
+    vmpi_ctx_entered();
+    vmpi_pe *pe = t.data;
+    pe->sched_ctx = t.fctx;
+    vmpi_vp *vp = pe->current;
+    vp->main(vp);
+    vmpi_vp_exit(0);
+}
+
+void vmpi_sched_add_vp(vmpi_vp *vp, int pe, size_t stack_size)
+{
+    if (!vmpi_stack_create(&vp->stack, stack_size))
+        vmpi_fatal("cannot map a %zu-byte stack for rank %d (%d ranks so far): %s; lower --stack-size", stack_size,
+                   vp->id, job.nvps, strerror(errno));
+    vp->ctx = vmpi_ctx_make(vmpi_stack_top(&vp->stack), vp->stack.size, vp_entry);
+    vp->pe = &job.pes[pe];
+    vp->state = VMPI_VP_READY;
+    vmpi_list_init(&vp->node);
+    vmpi_list_push_back(&vp->pe->runq, &vp->node);
+    vp->pe->nvps++;
+    if (job.nvps == job.cap_vps) {
+        job.cap_vps = job.cap_vps ? 2 * job.cap_vps : 64;
+        job.vps = realloc(job.vps, sizeof(*job.vps) * (size_t)job.cap_vps);
+        if (job.vps == NULL)
+            vmpi_fatal("out of memory registering rank %d", vp->id);
+    }
+    job.vps[job.nvps++] = vp;
+    atomic_fetch_add(&job.live, 1);
+}
+
+/* ---- switching ---- */
+
+static void switch_to_sched(vmpi_vp *vp, bool final)
+{
+    vmpi_pe *pe = vp->pe;
+    vmpi_transfer t = final ? vmpi_ctx_jump_final(pe->sched_ctx, NULL, NULL) : vmpi_ctx_jump(pe->sched_ctx, NULL, NULL);
+    vmpi_pe *now = t.data; /* the PE that resumed us */
+    now->sched_ctx = t.fctx;
+}
+
+static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
+{
+    pe->current = vp;
+    vp->state = VMPI_VP_RUNNING;
+    vmpi_ctx_stack st = {vmpi_stack_bottom(&vp->stack), vp->stack.size};
+    vmpi_transfer t = vmpi_ctx_jump(vp->ctx, pe, &st);
+    vp->ctx = t.fctx;
+    pe->current = NULL;
+    if (vp->state == VMPI_VP_DONE) {
+        vmpi_stack_destroy(&vp->stack);
+        pe->nvps--;
+        if (atomic_fetch_sub(&job.live, 1) == 1) {
+            atomic_store(&job.done, 1);
+            for (int i = 0; i < job.npes; i++)
+                if (i != pe->id && atomic_exchange(&job.pes[i].sleeping, 0))
+                    vmpi_futex_wake(&job.pes[i].sleeping, 1);
+        }
+    }
+}
+
+void vmpi_vp_block(const char *why)
+{
+    vmpi_vp *vp = vmpi_vp_self();
+    vp->state = VMPI_VP_BLOCKED;
+    vp->blocked_in = why;
+    switch_to_sched(vp, false);
+    vp->blocked_in = NULL;
+}
+
+void vmpi_vp_yield(void)
+{
+    vmpi_vp *vp = vmpi_vp_self();
+    vmpi_pe *pe = vp->pe;
+    vmpi_pe_poll(pe);
+    if (vmpi_list_empty(&pe->runq))
+        return; /* nobody else to run: keep going */
+    vp->state = VMPI_VP_READY;
+    vmpi_list_push_back(&pe->runq, &vp->node);
+    switch_to_sched(vp, false);
+}
+
+void vmpi_vp_wake(vmpi_vp *vp)
+{
+    if (vp->state != VMPI_VP_BLOCKED)
+        return;
+    vp->state = VMPI_VP_READY;
+    vmpi_list_push_back(&vp->pe->runq, &vp->node);
+}
+
+void vmpi_vp_exit(int code)
+{
+    vmpi_vp *vp = vmpi_vp_self();
+    vp->state = VMPI_VP_DONE;
+    vp->exit_code = code;
+    if (code != 0) {
+        int zero = 0;
+        atomic_compare_exchange_strong(&job.exit_code, &zero, code);
+    }
+    switch_to_sched(vp, true);
+    vmpi_fatal("internal error: finished rank %d was resumed", vp->id);
+}
+
+/* ---- messages between PEs ---- */
+
+static void wake_pe(vmpi_pe *pe)
+{
+    if (atomic_load(&pe->sleeping) && atomic_exchange(&pe->sleeping, 0)) {
+        atomic_fetch_add(&job.sleepers, (1ull << 32) - 1);
+        vmpi_futex_wake(&pe->sleeping, 1);
+    }
+}
+
+void vmpi_pe_send(vmpi_pe *pe, vmpi_amsg *m)
+{
+    vmpi_mpsc_push(&pe->inbox, &m->node);
+    wake_pe(pe);
+}
+
+void vmpi_pe_poll(vmpi_pe *pe)
+{
+    vmpi_mpsc_node *n;
+    while ((n = vmpi_mpsc_pop(&pe->inbox)) != NULL) {
+        vmpi_amsg *m = vmpi_container_of(n, vmpi_amsg, node);
+        job.handlers[m->handler](pe, m);
+    }
+}
+
+/* ---- idling and deadlock detection ---- */
+
+static void report_deadlock(void)
+{
+    long live = atomic_load(&job.live);
+    char line[256];
+    vmpi_warn("deadlock: all %ld live rank(s) are blocked and no message is in flight", live);
+    int shown = 0;
+    for (int i = 0; i < job.nvps && shown < 16; i++) {
+        vmpi_vp *vp = job.vps[i];
+        if (vp->state != VMPI_VP_BLOCKED)
+            continue;
+        snprintf(line, sizeof line, "  rank %d (PE %d) waits in %s", vp->id, vp->pe->id,
+                 vp->blocked_in ? vp->blocked_in : "?");
+        vmpi_warn("%s", line);
+        shown++;
+    }
+    if (live > shown)
+        vmpi_warn("  ... and %ld more", live - shown);
+    vmpi_die(1);
+}
+
+/* Called by a PE that just counted itself asleep with an empty inbox: if every PE is asleep, every inbox is
+ * empty and no PE moved in between, nothing can ever happen again. */
+static void check_deadlock(uint64_t before)
+{
+    if ((uint32_t)before != (uint32_t)job.npes || atomic_load(&job.done) || atomic_load(&job.live) == 0)
+        return;
+    for (int i = 0; i < job.npes; i++)
+        if (vmpi_mpsc_maybe_nonempty(&job.pes[i].inbox) || !vmpi_list_empty(&job.pes[i].runq))
+            return;
+    if (atomic_load(&job.sleepers) == before)
+        report_deadlock();
+}
+
+static void idle(vmpi_pe *pe)
+{
+    double until = vmpi_clock_now() + 1e-6 * (double)vmpi_cfg.idle_spin_us;
+    for (unsigned i = 1;; i++) {
+        if (vmpi_mpsc_maybe_nonempty(&pe->inbox) || atomic_load_explicit(&job.done, memory_order_relaxed))
+            return;
+        __builtin_ia32_pause();
+        if ((i & 63) == 0 && vmpi_clock_now() > until)
+            break;
+    }
+    uint64_t now = atomic_fetch_add(&job.sleepers, (1ull << 32) + 1) + (1ull << 32) + 1;
+    atomic_store(&pe->sleeping, 1);
+    if (vmpi_mpsc_maybe_nonempty(&pe->inbox) || atomic_load(&job.done)) {
+        if (atomic_exchange(&pe->sleeping, 0))
+            atomic_fetch_add(&job.sleepers, (1ull << 32) - 1);
+        return;
+    }
+    if (vmpi_cfg.deadlock_check)
+        check_deadlock(now);
+    while (atomic_load(&pe->sleeping))
+        vmpi_futex_wait(&pe->sleeping, 1);
+}
+
+/* ---- the loop ---- */
+
+static void sched_loop(vmpi_pe *pe)
+{
+    for (;;) {
+        vmpi_pe_poll(pe);
+        vmpi_list *n = vmpi_list_pop_front(&pe->runq);
+        if (n) {
+            run_vp(pe, vmpi_container_of(n, vmpi_vp, node));
+            continue;
+        }
+        if (atomic_load_explicit(&job.done, memory_order_acquire))
+            return;
+        idle(pe);
+    }
+}
+
+/* ---- crash reports ---- */
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    vmpi_pe *pe = self_pe;
+    vmpi_vp *vp = pe ? pe->current : NULL;
+    char msg[256];
+    int n;
+    if (vp && vmpi_stack_in_guard(&vp->stack, si->si_addr))
+        n = snprintf(msg, sizeof msg,
+                     "vmpi: rank %d overflowed its stack of %zu KiB; give it more with --stack-size "
+                     "(or +tcharm_stacksize)\n",
+                     vp->id, vp->stack.size >> 10);
+    else if (vp)
+        n = snprintf(msg, sizeof msg, "vmpi: rank %d (PE %d) crashed: %s at address %p\n", vp->id, pe->id,
+                     strsignal(sig), si->si_addr);
+    else
+        n = snprintf(msg, sizeof msg, "vmpi: runtime crashed: %s at address %p\n", strsignal(sig), si->si_addr);
+    ssize_t w = write(STDERR_FILENO, msg, (size_t)n);
+    (void)w;
+    signal(sig, SIG_DFL); /* returning re-executes the fault and the process dies of the signal */
+}
+
+static void enter_pe(vmpi_pe *pe)
+{
+    self_pe = pe;
+    stack_t ss = {.ss_sp = pe->altstack, .ss_size = 64 * 1024, .ss_flags = 0};
+    sigaltstack(&ss, NULL);
+    if (vmpi_cfg.pin)
+        vmpi_pin_thread(pe->id, job.npes);
+}
+
+static void *pe_thread(void *arg)
+{
+    vmpi_pe *pe = arg;
+    enter_pe(pe);
+    sched_loop(pe);
+    return NULL;
+}
+
+int vmpi_sched_run(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+    for (int i = 0; i < job.npes; i++) {
+        job.pes[i].altstack = malloc(64 * 1024);
+        if (job.pes[i].altstack == NULL)
+            vmpi_fatal("out of memory for PE %d", i);
+    }
+    for (int i = 1; i < job.npes; i++)
+        if (pthread_create(&job.pes[i].thread, NULL, pe_thread, &job.pes[i]) != 0)
+            vmpi_fatal("cannot start worker thread for PE %d", i);
+    enter_pe(&job.pes[0]);
+    sched_loop(&job.pes[0]);
+    for (int i = 1; i < job.npes; i++)
+        pthread_join(job.pes[i].thread, NULL);
+    stack_t ss = {.ss_flags = SS_DISABLE};
+    sigaltstack(&ss, NULL);
+    self_pe = NULL;
+    return atomic_load(&job.exit_code);
+}
+
+void vmpi_sched_fini(void)
+{
+    for (int i = 0; i < job.npes; i++)
+        free(job.pes[i].altstack);
+    free(job.pes);
+    free(job.vps);
+    memset(&job, 0, sizeof job);
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The scheduler: PEs (worker threads, one per core by default) running VPs (user-level threads) and runtime
+ * messages.  Execution is message-driven: a VP that waits blocks; the handler of the message it waits for
+ * wakes it.  Each PE owns its run queue and its VPs' state; other PEs reach it only through its inbox. */
+#ifndef VMPI_SCHED_SCHED_H
+#define VMPI_SCHED_SCHED_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <pthread.h>
+#include "base/list.h"
+#include "base/mpsc.h"
+#include "ult/ctx.h"
+#include "ult/stack.h"
+
+typedef enum { VMPI_VP_NEW, VMPI_VP_READY, VMPI_VP_RUNNING, VMPI_VP_BLOCKED, VMPI_VP_DONE } vmpi_vp_state;
+
+struct vmpi_pe;
+
+typedef struct vmpi_vp {
+    vmpi_fctx ctx;
+    vmpi_stack stack;
+    struct vmpi_pe *pe;      /* the PE this VP lives on */
+    vmpi_list node;          /* in its PE's run queue */
+    int id;                  /* global VP number (the MPI world rank) */
+    vmpi_vp_state state;
+    const char *blocked_in;  /* what it waits for, for the deadlock report */
+    void (*main)(struct vmpi_vp *);
+    int exit_code;
+} vmpi_vp;
+
+/* Header of every message sent to a PE's inbox; `handler` is an id from vmpi_sched_handler_register. */
+typedef struct vmpi_amsg {
+    vmpi_mpsc_node node;
+    uint32_t handler;
+} vmpi_amsg;
+
+typedef struct vmpi_pe {
+    vmpi_mpsc inbox;
+    VMPI_ALIGNED_CL _Atomic uint32_t sleeping;
+    VMPI_ALIGNED_CL int id;
+    vmpi_fctx sched_ctx;     /* the scheduler loop's context while a VP runs */
+    vmpi_vp *current;
+    vmpi_list runq;
+    long nvps;               /* VPs living here, not yet done */
+    pthread_t thread;
+    void *altstack;
+} vmpi_pe;
+
+typedef void (*vmpi_handler_fn)(vmpi_pe *pe, vmpi_amsg *m);
+
+/* Setup, from the process's main thread. */
+void vmpi_sched_init(int npes);
+uint32_t vmpi_sched_handler_register(vmpi_handler_fn fn);
+/* Creates `vp`'s stack and places it on PE `pe`; `vp->id` and `vp->main` are set by the caller. */
+void vmpi_sched_add_vp(vmpi_vp *vp, int pe, size_t stack_size);
+/* Runs every PE until all VPs are done; PE 0 runs on the calling thread.  Returns the first non-zero exit
+ * code of a VP, or 0. */
+int vmpi_sched_run(void);
+void vmpi_sched_fini(void);
+int vmpi_sched_npes(void);
+vmpi_pe *vmpi_sched_pe(int id);
+
+/* From a running VP or handler. */
+vmpi_pe *vmpi_pe_self(void);
+static inline vmpi_vp *vmpi_vp_self(void)
+{
+    vmpi_pe *pe = vmpi_pe_self();
+    return pe ? pe->current : (vmpi_vp *)0;
+}
+/* Blocks the calling VP until vmpi_vp_wake; `why` names the wait for diagnostics. */
+void vmpi_vp_block(const char *why);
+/* Puts the calling VP at the end of its PE's run queue and runs others (and the inbox) meanwhile. */
+void vmpi_vp_yield(void);
+/* Makes a blocked VP runnable; only on the VP's own PE. */
+void vmpi_vp_wake(vmpi_vp *vp);
+/* Ends the calling VP. */
+VMPI_NORETURN void vmpi_vp_exit(int code);
+/* Delivers `m` to PE `pe`'s inbox and wakes it if it sleeps. */
+void vmpi_pe_send(vmpi_pe *pe, vmpi_amsg *m);
+/* Runs the handlers of every message waiting in the calling PE's inbox. */
+void vmpi_pe_poll(vmpi_pe *pe);
+
+#endif

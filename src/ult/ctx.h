@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Context switching on Boost.Context's fcontext (make_fcontext/jump_fcontext, C linkage in libboost_context).
+ * The only place that knows how a context is switched; it also tells AddressSanitizer about every stack
+ * switch so that ASan builds work with user-level threads. */
+#ifndef VMPI_ULT_CTX_H
+#define VMPI_ULT_CTX_H
+
+#include <stddef.h>
+
+typedef void *vmpi_fctx;
+typedef struct vmpi_transfer {
+    vmpi_fctx fctx; /* the context that jumped here */
+    void *data;
+} vmpi_transfer;
+
+typedef void (*vmpi_ctx_entry)(vmpi_transfer);
+
+/* Stack bounds of a context, for the sanitizer annotations. */
+typedef struct vmpi_ctx_stack {
+    void *bottom;
+    size_t size;
+} vmpi_ctx_stack;
+
+vmpi_fctx vmpi_ctx_make(void *stack_top, size_t size, vmpi_ctx_entry fn);
+/* Jumps to `to`, whose stack is `to_stack` (NULL: the thread's own stack).  Returns when something jumps back. */
+vmpi_transfer vmpi_ctx_jump(vmpi_fctx to, void *data, const vmpi_ctx_stack *to_stack);
+/* To be called first thing in a context's entry function (sanitizer bookkeeping). */
+void vmpi_ctx_entered(void);
+/* To be called by a context that finishes and will never be resumed, just before its last jump. */
+vmpi_transfer vmpi_ctx_jump_final(vmpi_fctx to, void *data, const vmpi_ctx_stack *to_stack);
+
+#endif

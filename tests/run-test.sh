@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Runs one MPI test: vmpirun -n RANKS -p PES PROGRAM.  Passes when the exit status is EXIT and, for EXIT 0,
+# the output holds " No Errors"; EXPECT, when given, must appear in the output too.
+vmpirun=$1 prog=$2 ranks=$3 pes=$4 exit=$5 expect=$6
+out=$("$vmpirun" -n "$ranks" -p "$pes" "$prog" 2>&1)
+rc=$?
+printf '%s\n' "$out" | tail -n 40
+if [ "$rc" -ne "$exit" ]; then
+    echo "FAIL: exit status $rc, expected $exit"
+    exit 1
+fi
+if [ "$exit" -eq 0 ] && ! printf '%s\n' "$out" | grep -q '^ No Errors$'; then
+    echo "FAIL: no ' No Errors' line"
+    exit 1
+fi
+if [ -n "$expect" ] && ! printf '%s\n' "$out" | grep -qF -- "$expect"; then
+    echo "FAIL: output lacks '$expect'"
+    exit 1
+fi
+exit 0

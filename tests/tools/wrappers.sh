@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The tools as a user meets them: vmpicc builds an unmodified program, -show prints a usable command,
+# vmpirun's spellings and errors, and exit statuses passing through.
+set -u
+bin=$1 tests=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { if eval "$2"; then :; else echo "FAIL: $1"; fail=1; fi; }
+
+cat > "$tmp/hello.c" <<'C'
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+    int rank, size, sum;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("size=%d sum=%d args=%d\n", size, sum, argc);
+    MPI_Finalize();
+    return (argc > 1 && rank == size - 1) ? atoi(argv[1]) : 0;
+}
+C
+check "vmpicc builds a program" '"$bin/vmpicc" -O2 -o "$tmp/hello" "$tmp/hello.c"'
+check "vmpicc -c then link" '"$bin/vmpicc" -c -o "$tmp/hello.o" "$tmp/hello.c" && "$bin/vmpicc" -o "$tmp/hello2" "$tmp/hello.o"'
+check "vmpicxx builds C++" 'cp "$tmp/hello.c" "$tmp/hello.cc" && "$bin/vmpicxx" -o "$tmp/hellocxx" "$tmp/hello.cc"'
+check "-show names the compiler and -lvmpi" '"$bin/vmpicc" -show -o x x.c | grep -q -- "-lvmpi"'
+check "-showme:compile" '"$bin/vmpicc" -showme:compile | grep -q -- "-I"'
+check "-showme:link" '"$bin/vmpicc" --showme:link | grep -q -- "--wrap=main"'
+check "-n/-p" '"$bin/vmpirun" -n 8 -p 2 "$tmp/hello" | grep -q "size=8 sum=28 args=1"'
+check "AMPI spelling" '"$bin/vmpirun" +p2 "$tmp/hello" +vp6 | grep -q "size=6 sum=15 args=1"'
+check "C++ program runs" '"$bin/vmpirun" -n 3 "$tmp/hellocxx" | grep -q "size=3 sum=3"'
+check "singleton run" '"$tmp/hello" | grep -q "size=1 sum=0"'
+check "mpirun name" '"$bin/mpi/mpirun" -np 4 "$tmp/hello" | grep -q "size=4 sum=6"'
+"$bin/vmpirun" -n 4 -p 2 "$tmp/hello" 42 >/dev/null; rc=$?
+check "return 42 from a rank gives 42 (got $rc)" '[ $rc -eq 42 ]'
+"$bin/vmpirun" -n 4 --bogus "$tmp/hello" 2>"$tmp/err"; rc=$?
+check "unknown option rejected" '[ $rc -eq 2 ] && grep -q "unknown option .--bogus." "$tmp/err"'
+"$bin/vmpirun" -n 0 "$tmp/hello" 2>"$tmp/err"; rc=$?
+check "bad rank count rejected" '[ $rc -eq 2 ] && grep -q "bad value .0. for -n" "$tmp/err"'
+"$bin/vmpirun" -n 2 --stack-size 12q "$tmp/hello" 2>"$tmp/err"; rc=$?
+check "bad stack size rejected" '[ $rc -eq 2 ] && grep -q "12q" "$tmp/err"'
+"$bin/vmpirun" -n 2 "$tmp/nonexistent" 2>"$tmp/err"; rc=$?
+check "missing program reported" '[ $rc -eq 127 ] && grep -q "cannot run" "$tmp/err"'
+"$bin/vmpirun" -n 2 2>"$tmp/err"; rc=$?
+check "no program reported" '[ $rc -eq 2 ] && grep -q "no program" "$tmp/err"'
+check "--help lists tunables" '"$bin/vmpirun" --help | grep -q VMPI_STACK_SIZE'
+[ $fail -eq 0 ] && echo " No Errors"
+exit $fail

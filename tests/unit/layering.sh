@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The layering rule: a layer includes headers of its own layer and of the layers below it only.
+#   base <- ult <- sched <- dtype <- msg <- mpi <- binding   (start is linked into programs, includes nothing)
+src=$1
+order="base ult sched dtype msg mpi binding"
+rank() { i=0; for l in $order; do [ "$l" = "$1" ] && { echo $i; return; }; i=$((i+1)); done; echo 99; }
+bad=0
+for f in $(find "$src" -name '*.[ch]'); do
+    layer=$(echo "${f#$src/}" | cut -d/ -f1)
+    [ "$layer" = start ] && continue
+    me=$(rank "$layer")
+    for inc in $(sed -n 's/^#include "\([a-z]*\)\/.*/\1/p' "$f"); do
+        if [ "$(rank "$inc")" -gt "$me" ]; then
+            echo "layering: ${f#$src/} ($layer) includes a header of $inc"
+            bad=1
+        fi
+    done
+done
+[ $bad -eq 0 ] && echo " No Errors"
+exit $bad

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* vmpirun: starts a vmpi program with V ranks on P PEs.  The ranks are user-level threads of one process,
+ * so launching is setting the runtime's variables (the tunables table) and exec'ing the program: its exit
+ * status is the job's. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/tunables.h"
+
+static void usage(FILE *f)
+{
+    size_t n;
+    const vmpi_tunable *t = vmpi_tunables(&n);
+    fprintf(f, "usage: vmpirun -n RANKS [-p PES] [options] PROGRAM [ARGS...]\n"
+               "       vmpirun +pPES PROGRAM [ARGS...] +vpRANKS      (AMPI spelling)\n\n"
+               "Runs PROGRAM, built with vmpicc, as RANKS MPI ranks (user-level threads) on PES worker threads.\n\n"
+               "options:\n"
+               "  -n, -np, --ranks N        number of MPI ranks (default 1)\n"
+               "  -p, --pes P, +pP          worker threads; default one per core, at most one per rank\n"
+               "  +vpN                      same as -n N\n"
+               "  +tcharm_stacksize SIZE    same as --stack-size SIZE\n"
+               "  -h, --help                this text\n\n"
+               "runtime settings (--NAME VALUE or --NAME=VALUE; or the environment variable):\n");
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "  --%-20s %-22s %s (default %s)\n", t[i].name, t[i].env, t[i].help, t[i].defval);
+}
+
+static _Noreturn void bad(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "vmpirun: ");
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "\nvmpirun: see 'vmpirun --help'\n");
+    exit(2);
+}
+
+static void set(const char *name, const char *opt, const char *value)
+{
+    const vmpi_tunable *t = vmpi_tunable_find(name);
+    const char *why = "";
+    if (value == NULL)
+        bad("option '%s' needs a value%s", opt, "");
+    if (!vmpi_tunable_check(t, value, &why))
+        bad("bad value '%s' for %s", value, opt);
+    if ((!strcmp(name, "ranks") || !strcmp(name, "pes")) && atol(value) < (strcmp(name, "pes") ? 1 : 0))
+        bad("bad value '%s' for %s: must be positive", value, opt);
+    setenv(t->env, value, 1);
+}
+
+int main(int argc, char **argv)
+{
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "-n") || !strcmp(a, "-np") || !strcmp(a, "--ranks") || !strcmp(a, "--np")) {
+            set("ranks", a, next), i++;
+        } else if (!strcmp(a, "-p") || !strcmp(a, "--pes")) {
+            set("pes", a, next), i++;
+        } else if (!strncmp(a, "+vp", 3)) {
+            a[3] ? set("ranks", "+vp", a + 3) : (set("ranks", a, next), i++);
+        } else if (!strncmp(a, "+p", 2) && (a[2] == '\0' || (a[2] >= '0' && a[2] <= '9'))) {
+            a[2] ? set("pes", "+p", a + 2) : (set("pes", a, next), i++);
+        } else if (!strcmp(a, "+tcharm_stacksize")) {
+            set("stack-size", a, next), i++;
+        } else if (!strncmp(a, "--", 2) && a[2]) {
+            char name[64];
+            const char *eq = strchr(a, '=');
+            size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+            snprintf(name, sizeof name, "%.*s", (int)len, a + 2);
+            if (!strcmp(name, "no-pin")) {
+                setenv("VMPI_PIN", "0", 1);
+                continue;
+            }
+            const vmpi_tunable *t = vmpi_tunable_find(name);
+            if (t == NULL)
+                bad("unknown option '%s'%s", a, "");
+            if (eq)
+                set(name, a, eq + 1);
+            else
+                set(name, a, next), i++;
+        } else if (a[0] == '-' || a[0] == '+') {
+            bad("unknown option '%s'%s", a, "");
+        } else {
+            break;
+        }
+    }
+    if (i >= argc)
+        bad("no program given%s%s", "", "");
+    /* AMPI-style +vp/+p after the program are left in argv: the runtime consumes them */
+    execvp(argv[i], &argv[i]);
+    fprintf(stderr, "vmpirun: cannot run '%s': %s\n", argv[i], strerror(errno));
+    return errno == ENOENT ? 127 : 126;
+}
