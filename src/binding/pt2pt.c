@@ -272,8 +272,7 @@ static int mrecv_any(const char *fn, void *buf, int count, MPI_Datatype dt, MPI_
         (err = vmpi_chk_buf(&ck, buf, count, d)) || (!block && (err = vmpi_chk_ptr(&ck, req, "request pointer"))))
         return vmpi_fail(MPI_COMM_WORLD, err, fn, &ck);
     if (*msg != MPI_MESSAGE_NO_PROC &&
-        (VMPI_HANDLE_KIND(*msg) != VMPI_KIND_MESSAGE ||
-         vmpi_mreq_get(VMPI_HANDLE(VMPI_KIND_REQUEST, VMPI_HANDLE_INDEX(*msg))) == NULL)) {
+        vmpi_msg_get(*msg) == NULL) {
         snprintf(ck.why, sizeof ck.why, "invalid message handle 0x%x", (unsigned)*msg);
         return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn, &ck);
     }

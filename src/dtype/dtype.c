@@ -77,6 +77,8 @@ MPI_Count vmpi_dtype_pack(const void *buf, MPI_Count count, const vmpi_dtype *dt
     MPI_Count total = count * dt->size;
     if (total > max)
         total = max;
+    if (total == 0)
+        return 0;
     if (dt->contig) {
         memcpy(out, (const char *)buf + dt->lb, (size_t)total);
         return total;
@@ -98,6 +100,8 @@ MPI_Count vmpi_dtype_unpack(const void *in, MPI_Count bytes, void *buf, MPI_Coun
     MPI_Count total = count * dt->size;
     if (total > bytes)
         total = bytes;
+    if (total == 0)
+        return 0;
     if (dt->contig) {
         memcpy((char *)buf + dt->lb, in, (size_t)total);
         return total;

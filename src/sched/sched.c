@@ -283,13 +283,28 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
     signal(sig, SIG_DFL); /* returning re-executes the fault and the process dies of the signal */
 }
 
+/* The thread's previous signal stack (ASan has its own), put back when the thread leaves its PE. */
+static __thread stack_t prev_altstack;
+
 static void enter_pe(vmpi_pe *pe)
 {
     self_pe = pe;
     stack_t ss = {.ss_sp = pe->altstack, .ss_size = 64 * 1024, .ss_flags = 0};
-    sigaltstack(&ss, NULL);
+    sigaltstack(&ss, &prev_altstack);
     if (vmpi_cfg.pin)
         vmpi_pin_thread(pe->id, job.npes);
+}
+
+static void leave_pe(void)
+{
+    if (prev_altstack.ss_sp != NULL && !(prev_altstack.ss_flags & SS_DISABLE)) {
+        prev_altstack.ss_flags = 0;
+        sigaltstack(&prev_altstack, NULL);
+    } else {
+        stack_t off = {.ss_flags = SS_DISABLE};
+        sigaltstack(&off, NULL);
+    }
+    self_pe = NULL;
 }
 
 static void *pe_thread(void *arg)
@@ -297,6 +312,7 @@ static void *pe_thread(void *arg)
     vmpi_pe *pe = arg;
     enter_pe(pe);
     sched_loop(pe);
+    leave_pe();
     return NULL;
 }
 
@@ -320,9 +336,7 @@ int vmpi_sched_run(void)
     sched_loop(&job.pes[0]);
     for (int i = 1; i < job.npes; i++)
         pthread_join(job.pes[i].thread, NULL);
-    stack_t ss = {.ss_flags = SS_DISABLE};
-    sigaltstack(&ss, NULL);
-    self_pe = NULL;
+    leave_pe();
     return atomic_load(&job.exit_code);
 }
 

@@ -64,7 +64,8 @@ vmpi_mreq *vmpi_mreq_new(vmpi_mreq_type type, MPI_Comm comm)
 
 void vmpi_mreq_release(vmpi_mreq *m)
 {
-    vmpi_req_table *t = &vmpi_rank_self()->reqs;
+    /* the owner's table: completion callbacks may run while another rank of the PE is current */
+    vmpi_req_table *t = &vmpi_container_of(m->r.owner, vmpi_rank, vp)->reqs;
     int i = m->next_free;
     m->type = VMPI_MREQ_FREE;
     m->next_free = t->free_head;
@@ -83,6 +84,16 @@ vmpi_mreq *vmpi_mreq_get(MPI_Request h)
         return NULL;
     vmpi_mreq *m = slot(&rk->reqs, i);
     return m->type == VMPI_MREQ_FREE ? NULL : m;
+}
+
+MPI_Message vmpi_msg_handle(const vmpi_mreq *m) { return VMPI_HANDLE(VMPI_KIND_MESSAGE, m->next_free + 2); }
+
+vmpi_mreq *vmpi_msg_get(MPI_Message h)
+{
+    if (VMPI_HANDLE_KIND(h) != VMPI_KIND_MESSAGE || VMPI_HANDLE_INDEX(h) < 2)
+        return NULL;
+    vmpi_mreq *m = vmpi_mreq_get(VMPI_HANDLE(VMPI_KIND_REQUEST, VMPI_HANDLE_INDEX(h) - 1));
+    return m && m->ptr && !m->r.complete ? m : NULL;
 }
 
 bool vmpi_mreq_done(vmpi_mreq *m)

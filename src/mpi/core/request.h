@@ -50,6 +50,11 @@ MPI_Request vmpi_mreq_handle(const vmpi_mreq *m);
 /* The calling rank's request for a handle; NULL if it is not one of its live requests. */
 vmpi_mreq *vmpi_mreq_get(MPI_Request h);
 
+/* A matched message (MPI_Mprobe) is held in a request slot; its handle is the slot's shifted by one, since
+ * index 1 is MPI_MESSAGE_NO_PROC. */
+MPI_Message vmpi_msg_handle(const vmpi_mreq *m);
+vmpi_mreq *vmpi_msg_get(MPI_Message h);
+
 /* Whether the request is done; copies its status and frees / deactivates it (MPI_Wait/Test semantics). */
 bool vmpi_mreq_done(vmpi_mreq *m);
 /* Completes *h: copies the status, frees non-persistent requests; returns the status' error. */

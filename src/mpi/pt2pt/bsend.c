@@ -80,7 +80,7 @@ static void seg_free(vmpi_bsend_state *b, seg *s)
 static void bsend_done(vmpi_req *r)
 {
     vmpi_mreq *m = (vmpi_mreq *)r;
-    vmpi_bsend_state *b = &vmpi_rank_self()->bsend;
+    vmpi_bsend_state *b = &vmpi_container_of(r->owner, vmpi_rank, vp)->bsend; /* not the current rank's */
     seg_free(b, m->ptr);
     b->pending--;
     vmpi_mreq_release(m);

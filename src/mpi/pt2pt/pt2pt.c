@@ -169,7 +169,7 @@ int vmpi_probe(int src, int tag, vmpi_comm *c, bool block, bool remove, int *fla
     if (e && remove) {
         vmpi_mreq *m = vmpi_mreq_new(VMPI_MREQ_RECV, c->handle);
         m->ptr = e;
-        *msg = VMPI_HANDLE(VMPI_KIND_MESSAGE, VMPI_HANDLE_INDEX(vmpi_mreq_handle(m)));
+        *msg = vmpi_msg_handle(m);
     }
     return MPI_SUCCESS;
 }
@@ -181,7 +181,7 @@ int vmpi_mrecv(void *buf, MPI_Count count, const vmpi_dtype *dt, MPI_Message *ms
     if (*msg == MPI_MESSAGE_NO_PROC) {
         m = vmpi_mreq_new(VMPI_MREQ_PROC_NULL, MPI_COMM_NULL);
     } else {
-        m = vmpi_mreq_get(VMPI_HANDLE(VMPI_KIND_REQUEST, VMPI_HANDLE_INDEX(*msg)));
+        m = vmpi_msg_get(*msg);
         m->r.buf = buf;
         m->r.count = count;
         m->r.dt = dt;

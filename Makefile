@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# The README's two commands:
+#   make demo   installs what is missing (as root; otherwise prints the command), builds, runs the demo
+#   make test   the same, then the whole test suite, and the test suite again under ASan/UBSan
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+JOBS ?= 2
+DEPS = cmake ninja-build gcc g++ pkg-config libboost-context-dev libhwloc-dev mpich libmpich-dev \
+       openmpi-bin libopenmpi-dev gfortran libmetis-dev python3 python3-matplotlib
+
+.PHONY: all deps build demo test test-asan bench clean
+
+all: build
+
+deps:
+	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing: $$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "missing packages; run as root:"; echo "  sudo apt-get install -y $$missing"; exit 1; \
+	  fi; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	$(BUILD)/bin/vmpicc -O2 -o $(BUILD)/ring examples/ring.c
+	$(BUILD)/bin/vmpirun -n 64 -p 2 $(BUILD)/ring
+	$(BUILD)/bin/vmpirun +p2 $(BUILD)/ring +vp64
+	$(BUILD)/bin/vmpirun -n 10000 -p 2 $(BUILD)/ring
+
+test: build
+	tools/run-tests $(BUILD) $(JOBS)
+	$(MAKE) --no-print-directory test-asan
+
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DVMPI_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=0 tools/run-tests $(ASAN_BUILD) $(JOBS) -E 'scale/'
+
+bench: build
+	bench/run --vmpicc $(BUILD)/bin/vmpicc --vmpirun $(BUILD)/bin/vmpirun
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)
