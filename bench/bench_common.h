@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Shared helpers of the vmpi benchmark programs (OSU-style micro-benchmarks).
+ *
+ * The programs are built unchanged against vmpi, MPICH and Open MPI, and use only the functions vmpi's
+ * include/mpi.h declares.  Because vmpi runs every rank as a user-level thread of one process, the
+ * programs are written to be correct there too:
+ *   - no mutable global or static data (everything lives on a rank's stack or heap);
+ *   - no exit() from rank code: errors end the job with MPI_Abort;
+ *   - no large stack arrays (a rank's stack may be small): buffers come from the heap;
+ *   - no busy polling (MPI_Test loops) in timed code: only blocking calls, so that ranks sharing a worker
+ *     thread can make progress.
+ * Only rank 0 prints.  Output format (parsed by bench/run):
+ *   # vmpi-bench <program>
+ *   # library: <first line of MPI_Get_library_version>
+ *   # ranks: <N>
+ *   # unit: <us|MB/s>
+ *   # size <value-name>
+ *   <size> <value>          one line per message size, in bytes
+ *   # done                  last line; its absence means the run did not complete
+ *
+ * Common options: -m BYTES  largest message size
+ *                 -f N      size step factor (sizes 1, N, N^2, ...; default 2)
+ *                 -i X      scale iteration counts by X (default 1.0)
+ *                 -t SEC    cap on the timed part of one size, in seconds (default 0.25)
+ */
+#ifndef VMPI_BENCH_COMMON_H
+#define VMPI_BENCH_COMMON_H
+
+#define _POSIX_C_SOURCE 200809L
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct bench_opts {
+    size_t max_size;
+    unsigned long factor;
+    double iter_scale;
+    double time_cap;
+} bench_opts;
+
+static inline void bench_die(const char *prog, const char *msg)
+{
+    fprintf(stderr, "%s: ERROR: %s\n", prog, msg);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+static inline void bench_check_mpi(const char *prog, int rc, const char *what)
+{
+    if (rc != MPI_SUCCESS) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s returned error code %d", what, rc);
+        bench_die(prog, msg);
+    }
+}
+
+static inline void bench_parse_opts(const char *prog, int argc, char **argv, bench_opts *o, size_t default_max)
+{
+    o->max_size = default_max;
+    o->factor = 2;
+    o->iter_scale = 1.0;
+    o->time_cap = 0.25;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        if (!strcmp(a, "-m") && v) {
+            o->max_size = (size_t)strtoull(v, &end, 10);
+        } else if (!strcmp(a, "-f") && v) {
+            o->factor = strtoul(v, &end, 10);
+            if (o->factor < 2)
+                bench_die(prog, "-f needs a factor >= 2");
+        } else if (!strcmp(a, "-i") && v) {
+            o->iter_scale = strtod(v, &end);
+            if (!(o->iter_scale > 0))
+                bench_die(prog, "-i needs a positive scale");
+        } else if (!strcmp(a, "-t") && v) {
+            o->time_cap = strtod(v, &end);
+            if (!(o->time_cap > 0))
+                bench_die(prog, "-t needs a positive number of seconds");
+        } else {
+            char msg[256];
+            snprintf(msg, sizeof msg, "unknown or incomplete option '%s' (options: -m BYTES -f N -i X -t SEC)", a);
+            bench_die(prog, msg);
+        }
+        if (end == NULL || *end != '\0')
+            bench_die(prog, "malformed option value");
+        i++;
+    }
+}
+
+/* The next message size after s: 0 -> 1, then multiplied by the factor. */
+static inline size_t bench_next_size(size_t s, const bench_opts *o)
+{
+    return s == 0 ? 1 : s * o->factor;
+}
+
+/* Page-aligned, pre-faulted heap buffer. */
+static inline unsigned char *bench_alloc(const char *prog, size_t n)
+{
+    size_t sz = (n + 4095) / 4096 * 4096;
+    if (sz == 0)
+        sz = 4096;
+    unsigned char *p = aligned_alloc(4096, sz);
+    if (!p)
+        bench_die(prog, "out of memory");
+    memset(p, 0, sz);
+    return p;
+}
+
+/* Iterations for a size: nominal (decreasing with size), scaled, at least min_iters. */
+static inline int bench_scaled(int nominal, const bench_opts *o, int min_iters)
+{
+    double v = nominal * o->iter_scale;
+    int n = v < 1 ? 1 : (int)v;
+    return n < min_iters ? min_iters : n;
+}
+
+/* Rank 0 turns a time per iteration into a number of iterations: the nominal count, cut so that they take
+ * no longer than cap seconds, but never below min_iters.  Every rank gets the same answer (MPI_Bcast
+ * from rank 0). */
+static inline int bench_agree_iters(const char *prog, int rank, int nominal, double per_iter, double cap,
+                                    int min_iters)
+{
+    int iters = nominal;
+    if (rank == 0 && per_iter > 0) {
+        double fit = cap / per_iter;
+        if (fit < iters)
+            iters = (int)fit;
+        if (iters < min_iters)
+            iters = min_iters;
+    }
+    bench_check_mpi(prog, MPI_Bcast(&iters, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Bcast");
+    return iters;
+}
+
+/* The measured loop of a benchmark: runs iterations first .. first + count - 1 (the iteration number
+ * feeds the data checks). */
+typedef void (*bench_body)(void *ctx, long first, long count);
+
+/* Warm-up and timing of one message size, the same in every program:
+ *   1. one iteration, timed on rank 0;
+ *   2. up to `skip` warm-up iterations, as many as fit in half the time cap;
+ *   3. the timed iterations: `nominal`, cut to fit the time cap, at least min_iters, run in up to
+ *      BENCH_BATCHES batches of equal size, each timed on its own.
+ * Steps 2 and 3 have their counts agreed on by all ranks; the timed loop starts right after a barrier.
+ * Returns this rank's time per iteration in seconds: the median over the batches, so that one burst of
+ * noise from the machine (a preempted virtual CPU, say) does not move the result. */
+#define BENCH_BATCHES 5
+static inline double bench_time(const char *prog, int rank, const bench_opts *o, bench_body body, void *ctx,
+                                int skip, int nominal, int min_iters)
+{
+    bench_check_mpi(prog, MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+    double t0 = MPI_Wtime();
+    body(ctx, 0, 1);
+    double first = MPI_Wtime() - t0;
+    int warm = bench_agree_iters(prog, rank, skip, first, o->time_cap / 2, 1);
+    t0 = MPI_Wtime();
+    body(ctx, 1, warm);
+    double per_iter = (MPI_Wtime() - t0) / warm;
+    int iters = bench_agree_iters(prog, rank, nominal, per_iter, o->time_cap, min_iters);
+
+    int nb = iters < BENCH_BATCHES ? iters : BENCH_BATCHES;
+    int per_batch = (iters + nb - 1) / nb;
+    double t[BENCH_BATCHES];
+    long it = 1 + warm;
+    bench_check_mpi(prog, MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+    for (int b = 0; b < nb; b++) {
+        t0 = MPI_Wtime();
+        body(ctx, it, per_batch);
+        t[b] = (MPI_Wtime() - t0) / per_batch;
+        it += per_batch;
+    }
+    for (int i = 1; i < nb; i++) /* insertion sort of at most 5 */
+        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+            double x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    return nb % 2 ? t[nb / 2] : (t[nb / 2 - 1] + t[nb / 2]) / 2;
+}
+
+/* The byte pattern of the full-buffer checks. */
+static inline unsigned char bench_pattern(size_t i, unsigned seed)
+{
+    return (unsigned char)((i * 131u + seed * 7u + (i >> 8)) & 0xff);
+}
+
+static inline void bench_fill(unsigned char *b, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        b[i] = bench_pattern(i, seed);
+}
+
+/* Returns the first index that does not match the pattern, or n if all match. */
+static inline size_t bench_verify(const unsigned char *b, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != bench_pattern(i, seed))
+            return i;
+    return n;
+}
+
+/* The one-byte marker of iteration it: consecutive iterations always differ. */
+static inline unsigned char bench_marker(long it, unsigned salt)
+{
+    return (unsigned char)((it * 37 + salt * 101 + 11) & 0xff);
+}
+
+/* Stamps the first and last byte of a message with marker m (and m ^ 0x5a); bench_stamped checks them. */
+static inline void bench_stamp(unsigned char *b, size_t n, unsigned char m)
+{
+    if (n) {
+        b[n - 1] = (unsigned char)(m ^ 0x5a);
+        b[0] = m;
+    }
+}
+
+static inline int bench_stamped(const unsigned char *b, size_t n, unsigned char m)
+{
+    return n == 0 || (b[0] == m && b[n - 1] == (n > 1 ? (unsigned char)(m ^ 0x5a) : m));
+}
+
+static inline void bench_header(const char *prog, int rank, int nranks, const char *unit, const char *value_name)
+{
+    if (rank != 0)
+        return;
+    /* on the heap: MPI_MAX_LIBRARY_VERSION_STRING is large and a rank's stack may be small */
+    char *lib = calloc(MPI_MAX_LIBRARY_VERSION_STRING + 1, 1);
+    int len = 0;
+    if (!lib)
+        bench_die(prog, "out of memory");
+    if (MPI_Get_library_version(lib, &len) != MPI_SUCCESS)
+        snprintf(lib, MPI_MAX_LIBRARY_VERSION_STRING, "unknown");
+    lib[strcspn(lib, "\r\n")] = '\0';
+    printf("# vmpi-bench %s\n# library: %s\n# ranks: %d\n# unit: %s\n# size %s\n", prog, lib, nranks, unit,
+           value_name);
+    fflush(stdout);
+    free(lib);
+}
+
+static inline void bench_footer(int rank)
+{
+    if (rank == 0) {
+        printf("# done\n");
+        fflush(stdout);
+    }
+}
+
+/* A system-wide monotonic clock in seconds, comparable across the processes of one machine (MPI_Wtime is
+ * not: Open MPI's counts from each process's start). */
+static inline double bench_mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#endif
