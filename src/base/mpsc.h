@@ -36,7 +36,8 @@ static inline void vmpi_mpsc_push(vmpi_mpsc *q, vmpi_mpsc_node *n)
 /* True when something was pushed or is being pushed; a racing push may not be poppable yet. */
 static inline bool vmpi_mpsc_maybe_nonempty(vmpi_mpsc *q)
 {
-    return atomic_load_explicit(&q->tail, memory_order_seq_cst) != q->head ||
+    /* head past the stub is itself a node not yet popped */
+    return q->head != &q->stub || atomic_load_explicit(&q->tail, memory_order_seq_cst) != q->head ||
            atomic_load_explicit(&q->head->next, memory_order_acquire) != NULL;
 }
 

@@ -36,6 +36,7 @@ typedef struct rank {
     int errs;
     int phase;
     const char *scen;
+    char where[96];
 } rank;
 
 static rank ranks[NR];
@@ -48,10 +49,12 @@ static const vmpi_dtype *BYTE, *INT;
         if (!(cond)) {                                                                                       \
             (me)->errs++;                                                                                    \
             if (atomic_fetch_add(&errs, 1) < 40) {                                                           \
+                flockfile(stderr);                                                                           \
                 fprintf(stderr, "%s:%d: rank %d (PE %d) phase %d [%s]: ", __FILE__, __LINE__, (me)->vp.id,   \
                         (me)->vp.pe->id, (me)->phase, (me)->scen);                                           \
                 fprintf(stderr, __VA_ARGS__);                                                                \
                 fputc('\n', stderr);                                                                         \
+                funlockfile(stderr);                                                                         \
             }                                                                                                \
         }                                                                                                    \
     } while (0)
@@ -116,10 +119,13 @@ static void irecv(rank *me, vmpi_req *r, void *buf, MPI_Count count, const vmpi_
     vmpi_msg_irecv(&me->ep, r);
 }
 
+/* Blocks until `r` completes; the wait is named after the case, for the deadlock report. */
 static void wait(vmpi_req *r)
 {
+    rank *me = vmpi_container_of(r->owner, rank, vp);
+    snprintf(me->where, sizeof me->where, "test_match phase %d [%s] tag %d", me->phase, me->scen, r->tag);
     while (!r->complete)
-        vmpi_vp_block("test_match wait");
+        vmpi_vp_block(me->where);
 }
 
 /* Zero-byte handshake on context `ctx`. */
@@ -585,8 +591,14 @@ static void probe_recv(rank *me, int peer, int base)
           "a message taken by probe(remove) is still in the queue");
     if (i_) {
         irecv(me, &r, buf, 1, BYTE, ctx, MPI_ANY_SOURCE, 10); /* must not get the removed message */
-        CHECK(me, !r.complete, "a receive matched a message taken by probe(remove)");
-        CHECK(me, vmpi_msg_cancel_recv(&me->ep, &r), "cancel failed");
+        if (r.complete) {
+            CHECK(me, 0, "a receive matched a message taken by probe(remove)");
+            i_ = NULL; /* delivered already: receiving it again would corrupt the queues */
+        } else {
+            CHECK(me, vmpi_msg_cancel_recv(&me->ep, &r), "cancel failed");
+        }
+    }
+    if (i_) {
         memset(&r, 0, sizeof r);
         r.buf = buf;
         r.count = (MPI_Count)(EM + 64);
@@ -602,6 +614,8 @@ static void probe_recv(rank *me, int peer, int base)
     irecv(me, &r, buf, 64, BYTE, ctx, peer, 9);
     wait(&r);
     check_recv(me, "receive after probe(remove) took the first tag-9 message", &r, buf, peer, 9, 44, 92);
+    if (r.status.vmpi_count != 44)
+        h2 = NULL; /* the receive got the removed message: do not deliver it twice */
     if (h2) {
         memset(&r, 0, sizeof r);
         r.buf = buf;

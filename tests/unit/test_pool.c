@@ -9,6 +9,7 @@
 #include "base/pool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -188,6 +189,13 @@ static void test_remote(void)
     vmpi_pool_destroy(&owner_pool);
 }
 
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* ---- two-thread stress ---- */
 
 #define NMSG 300000
@@ -210,15 +218,41 @@ static _Atomic long returned[2]; /* objects of thread t freed by the other one *
 static _Atomic int stop;
 static int max_slabs[2];
 
+/* A slab just added to `p` holds objects never handed out: mark them free so that the in-use check below
+ * reads defined memory.  Layout as in pool.c: the chain pointer, padded to max_align_t, then the objects. */
+struct slab_layout {
+    void *next;
+    max_align_t pad[];
+};
+
+static void mark_new_slab(vmpi_pool *p, void *slab, const void *first)
+{
+    char *base = (char *)slab + offsetof(struct slab_layout, pad);
+    const char *f = (const char *)first - sizeof(vmpi_pool_obj);
+    CHECK(f >= base && f < base + p->obj_size * p->slab_objs && (size_t)(f - base) % p->obj_size == 0,
+          "object %p handed out right after a new slab is not in it: the test's idea of the slab layout is wrong",
+          first);
+    for (size_t i = 0; i < p->slab_objs; i++) {
+        obj *o = (obj *)(base + i * p->obj_size + sizeof(vmpi_pool_obj));
+        atomic_store(&o->state, MAGIC_FREE);
+    }
+}
+
 static void *stress(void *arg)
 {
     int me = (int)(long)arg, other = 1 - me;
     vmpi_pool *mine = &pools[me];
-    long sent = 0, recvd = 0, next_seq = 0;
+    long sent = 0, recvd = 0, next_seq = 0, idle = 0;
+    void *last_slab = mine->slabs;
     while ((sent < NMSG || recvd < NMSG) && !atomic_load(&stop)) {
+        long progress = sent + recvd;
         /* produce, within the window; sometimes free locally instead, so local and remote frees mix */
         while (sent < NMSG && sent - atomic_load(&returned[me]) < WINDOW) {
             obj *o = vmpi_pool_alloc(mine);
+            if (mine->slabs != last_slab) {
+                last_slab = mine->slabs;
+                mark_new_slab(mine, last_slab, o);
+            }
             CHECK(((uintptr_t)o & 15) == 0, "thread %d: object %p not 16-byte aligned", me, (void *)o);
             uint64_t st = atomic_exchange(&o->state, MAGIC_LIVE);
             if (st == MAGIC_LIVE) {
@@ -265,13 +299,22 @@ static void *stress(void *arg)
         }
         if (errs)
             atomic_store(&stop, 1);
+        /* waiting for the other thread: spin a while (real concurrency is what finds races), then let it
+         * run in case it is not scheduled (loaded machine) */
+        if (sent + recvd != progress)
+            idle = 0;
+        else if (++idle % 4096 == 0)
+            sched_yield();
     }
     return NULL;
 }
 
 static void test_stress(void)
 {
+    atomic_store(&stop, 0);
     for (int t = 0; t < 2; t++) {
+        atomic_store(&returned[t], 0);
+        max_slabs[t] = 0;
         vmpi_pool_init(&pools[t], sizeof(obj), SLAB);
         vmpi_mpsc_init(&inbox[t]);
     }
@@ -305,7 +348,14 @@ int main(void)
 {
     test_local();
     test_remote();
-    test_stress();
+    /* races show only when the threads really overlap: repeat for a while (a loaded machine gives few
+     * overlapping time slices per round) */
+    double t0 = now();
+    int rounds = 0;
+    do {
+        test_stress();
+        rounds++;
+    } while (errs == 0 && rounds < 25 && now() - t0 < 2.0);
     if (errs) {
         fprintf(stderr, "test_pool: %d error(s)\n", errs);
         return 1;
