@@ -21,7 +21,7 @@
  * Common options: -m BYTES  largest message size
  *                 -f N      size step factor (sizes 1, N, N^2, ...; default 2)
  *                 -i X      scale iteration counts by X (default 1.0)
- *                 -t SEC    cap on the timed part of one size, in seconds (default 0.25)
+ *                 -t SEC    cap on the timed part of one size, in seconds (default 0.2)
  */
 #ifndef VMPI_BENCH_COMMON_H
 #define VMPI_BENCH_COMMON_H
@@ -63,7 +63,7 @@ static inline void bench_parse_opts(const char *prog, int argc, char **argv, ben
     o->max_size = default_max;
     o->factor = 2;
     o->iter_scale = 1.0;
-    o->time_cap = 0.25;
+    o->time_cap = 0.2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -128,7 +128,7 @@ static inline int bench_agree_iters(const char *prog, int rank, int nominal, dou
 {
     int iters = nominal;
     if (rank == 0 && per_iter > 0) {
-        double fit = cap / per_iter;
+        double fit = cap > 0 ? cap / per_iter : 0;
         if (fit < iters)
             iters = (int)fit;
         if (iters < min_iters)
@@ -144,12 +144,14 @@ typedef void (*bench_body)(void *ctx, long first, long count);
 
 /* Warm-up and timing of one message size, the same in every program:
  *   1. one iteration, timed on rank 0;
- *   2. up to `skip` warm-up iterations, as many as fit in half the time cap;
- *   3. the timed iterations: `nominal`, cut to fit the time cap, at least min_iters, run in up to
- *      BENCH_BATCHES batches of equal size, each timed on its own.
- * Steps 2 and 3 have their counts agreed on by all ranks; the timed loop starts right after a barrier.
- * Returns this rank's time per iteration in seconds: the median over the batches, so that one burst of
- * noise from the machine (a preempted virtual CPU, say) does not move the result. */
+ *   2. up to `skip` warm-up iterations, as many as fit in a quarter of the time cap;
+ *   3. the timed iterations, in BENCH_BATCHES batches, each timed on its own: `nominal` iterations in all,
+ *      cut so that they fit in the time cap, but at least min_iters.  Rank 0 sizes every batch from the
+ *      time per iteration seen so far and the time left, so that a machine that slows down mid-way (a
+ *      busy neighbour) does not stretch the run far past the cap.
+ * All counts are decided by rank 0 and sent to every rank (MPI_Bcast, outside the timed parts); the
+ * timed part starts right after a barrier.  Returns this rank's time per iteration in seconds: the median
+ * over the batches, so that one burst of noise (a preempted virtual CPU, say) does not move the result. */
 #define BENCH_BATCHES 5
 static inline double bench_time(const char *prog, int rank, const bench_opts *o, bench_body body, void *ctx,
                                 int skip, int nominal, int min_iters)
@@ -157,31 +159,35 @@ static inline double bench_time(const char *prog, int rank, const bench_opts *o,
     bench_check_mpi(prog, MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
     double t0 = MPI_Wtime();
     body(ctx, 0, 1);
-    double first = MPI_Wtime() - t0;
-    int warm = bench_agree_iters(prog, rank, skip, first, o->time_cap / 2, 1);
+    double per_iter = MPI_Wtime() - t0;
+    int warm = bench_agree_iters(prog, rank, skip, per_iter, o->time_cap / 4, 1);
     t0 = MPI_Wtime();
     body(ctx, 1, warm);
-    double per_iter = (MPI_Wtime() - t0) / warm;
-    int iters = bench_agree_iters(prog, rank, nominal, per_iter, o->time_cap, min_iters);
+    per_iter = (MPI_Wtime() - t0) / warm;
 
-    int nb = iters < BENCH_BATCHES ? iters : BENCH_BATCHES;
-    int per_batch = (iters + nb - 1) / nb;
-    double t[BENCH_BATCHES];
+    double t[BENCH_BATCHES], left = o->time_cap;
+    int min_batch = (min_iters + BENCH_BATCHES - 1) / BENCH_BATCHES;
+    int nominal_batch = (nominal + BENCH_BATCHES - 1) / BENCH_BATCHES;
     long it = 1 + warm;
     bench_check_mpi(prog, MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
-    for (int b = 0; b < nb; b++) {
+    for (int b = 0; b < BENCH_BATCHES; b++) {
+        int n = bench_agree_iters(prog, rank, nominal_batch, per_iter, left / (BENCH_BATCHES - b),
+                                  min_batch < 1 ? 1 : min_batch);
         t0 = MPI_Wtime();
-        body(ctx, it, per_batch);
-        t[b] = (MPI_Wtime() - t0) / per_batch;
-        it += per_batch;
+        body(ctx, it, n);
+        double dt = MPI_Wtime() - t0;
+        t[b] = dt / n;
+        per_iter = t[b];
+        left -= dt;
+        it += n;
     }
-    for (int i = 1; i < nb; i++) /* insertion sort of at most 5 */
+    for (int i = 1; i < BENCH_BATCHES; i++) /* insertion sort of 5 */
         for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
             double x = t[j];
             t[j] = t[j - 1];
             t[j - 1] = x;
         }
-    return nb % 2 ? t[nb / 2] : (t[nb / 2 - 1] + t[nb / 2]) / 2;
+    return t[BENCH_BATCHES / 2];
 }
 
 /* The byte pattern of the full-buffer checks. */

@@ -103,7 +103,7 @@ int main(int argc, char **argv)
             }
         if (memcmp(dst, src, n) != 0)
             die("copy check failed");
-        printf("%zu %.4f\n", n, t[2] * 1e6);
+        printf("%zu %.6g\n", n, t[2] * 1e6);
         fflush(stdout);
     }
     printf("# done\n");

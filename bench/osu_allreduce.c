@@ -91,7 +91,7 @@ int main(int argc, char **argv)
             }
         }
         if (rank == 0) {
-            printf("%zu %.3f\n", n, sum / nranks * 1e6);
+            printf("%zu %.6g\n", n, sum / nranks * 1e6);
             fflush(stdout);
         }
     }

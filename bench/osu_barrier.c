@@ -61,7 +61,7 @@ int main(int argc, char **argv)
     check_sync(rank, nranks, nranks - 1);
     check_sync(rank, nranks, 0);
     if (rank == 0) {
-        printf("0 %.3f\n", sum / nranks * 1e6);
+        printf("0 %.6g\n", sum / nranks * 1e6);
         fflush(stdout);
     }
     bench_footer(rank);

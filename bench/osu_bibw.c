@@ -107,7 +107,7 @@ int main(int argc, char **argv)
 
         check_full(rank, s, r, n, req);
         if (rank == 0) {
-            printf("%zu %.2f\n", n, 2.0 * (double)n * WINDOW / t / 1e6);
+            printf("%zu %.6g\n", n, 2.0 * (double)n * WINDOW / t / 1e6);
             fflush(stdout);
         }
     }

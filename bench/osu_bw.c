@@ -120,7 +120,7 @@ int main(int argc, char **argv)
 
         check_full(rank, buf, buf2, n, req, st);
         if (rank == 0) {
-            printf("%zu %.2f\n", n, (double)n * WINDOW / t / 1e6);
+            printf("%zu %.6g\n", n, (double)n * WINDOW / t / 1e6);
             fflush(stdout);
         }
     }

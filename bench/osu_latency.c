@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 
         check_full(rank, s, r, n);
         if (rank == 0) {
-            printf("%zu %.3f\n", n, t * 1e6 / 2.0);
+            printf("%zu %.6g\n", n, t * 1e6 / 2.0);
             fflush(stdout);
         }
     }
