@@ -51,9 +51,9 @@ int main(int argc, char **argv)
     errs += check(MPI_Wait(&req, MPI_STATUS_IGNORE), MPI_ERR_REQUEST, "bad request");
     errs += check(MPI_Allreduce(&v, &v, 1, MPI_C_FLOAT_COMPLEX, MPI_MAX, MPI_COMM_WORLD), MPI_ERR_OP, "max on complex");
     char big[8] = {0};
-    MPI_Sendrecv(big, 8, MPI_BYTE, rank, 1, big, 4, MPI_BYTE, rank, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE) ==
-            MPI_ERR_TRUNCATE ||
-        errs++;
+    errs += check(MPI_Sendrecv(big, 8, MPI_BYTE, rank, 1, big, 4, MPI_BYTE, rank, 1, MPI_COMM_WORLD,
+                               MPI_STATUS_IGNORE),
+                  MPI_ERR_TRUNCATE, "truncation");
     MPI_Errhandler user;
     MPI_Comm_create_errhandler(handler, &user);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, user);

@@ -15,6 +15,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
     unsigned char *sb = mt_malloc(NB), *rb = mt_malloc(NB);
+    if (size == 1 && MT_MPICH_BUGS) { /* MPICH 4.0 (ch4) does not buffer blocking sends to oneself */
+        free(sb);
+        free(rb);
+        return mt_finish(errs);
+    }
 
     for (int it = 0; it < ITERS; it++) {
         MPI_Status st;
@@ -27,8 +32,6 @@ int main(int argc, char **argv)
         MT_CHECK(errs, cnt == NB && st.MPI_SOURCE == left, "iteration %d: %d bytes from %d", it, cnt, st.MPI_SOURCE);
         long bad = mt_verify(rb, NB, left, it);
         MT_CHECK(errs, bad < 0, "iteration %d: data differs at byte %ld", it, bad);
-        if (errs > 20)
-            break;
     }
     /* also both neighbours at once: send right, send left, then receive both */
     for (int it = 0; it < ITERS; it++) {
@@ -42,8 +45,6 @@ int main(int argc, char **argv)
         MPI_Recv(rb2, NB, MPI_BYTE, right, 101, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         bad = mt_verify(rb2, NB, right, 1000 + it);
         MT_CHECK(errs, bad < 0, "two-sided iteration %d: data from the right differs at byte %ld", it, bad);
-        if (errs > 20)
-            break;
     }
     free(sb);
     free(rb);

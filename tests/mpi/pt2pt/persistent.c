@@ -6,10 +6,10 @@
  * Pairs (0,1), (2,3)...; a rank without a partner talks to itself. */
 #include "mtest.h"
 
-#define ITERS 200
+#define ITERS 120
 #define NK 4
 
-static const int ksize[NK] = {100000, 8, 70000, 500}; /* Send, Ssend, Rsend, Bsend */
+static const int ksize[NK] = {40000, 8, 70000, 500}; /* Send, Ssend, Rsend, Bsend */
 
 int main(int argc, char **argv)
 {
@@ -111,8 +111,6 @@ int main(int argc, char **argv)
         if (is_receiver)
             for (int k = 0; k < NK; k++)
                 MT_CHECK(errs, rreq[k] == rorig[k], "recv request %d changed after completion (iteration %d)", k, it);
-        if (errs > 20)
-            break;
     }
 
     /* inactive persistent requests */

@@ -15,7 +15,6 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-    unsigned char *sbuf = mt_malloc(100000 + size);
     int *next = mt_malloc(size * sizeof(int));
     int nroots = size < 4 ? size : 4;
 
@@ -98,7 +97,6 @@ int main(int argc, char **argv)
         MPI_Iprobe(rank, 1, MPI_COMM_WORLD, &flag, &st);
         MT_CHECK_INT(errs, "Iprobe after receiving everything", 0, flag);
     }
-    free(sbuf);
     free(next);
     return mt_finish(errs);
 }
