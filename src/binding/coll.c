@@ -29,7 +29,7 @@ int PMPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
     return MPI_SUCCESS;
 }
 
-static int check_op(vmpi_chk *ck, MPI_Op op, MPI_Datatype dt, const vmpi_dtype *d)
+static int check_op(vmpi_chk *ck, MPI_Op op, const vmpi_dtype *d)
 {
     if (VMPI_HANDLE_KIND(op) != VMPI_KIND_OP || op == MPI_OP_NULL) {
         snprintf(ck->why, sizeof ck->why, "invalid operation handle 0x%x", (unsigned)op);
@@ -39,7 +39,6 @@ static int check_op(vmpi_chk *ck, MPI_Op op, MPI_Datatype dt, const vmpi_dtype *
         snprintf(ck->why, sizeof ck->why, "the operation is not defined on %s", d->name);
         return MPI_ERR_OP;
     }
-    (void)dt;
     return MPI_SUCCESS;
 }
 
@@ -48,7 +47,7 @@ static int check_reduce(vmpi_chk *ck, const void *sbuf, void *rbuf, int count, M
 {
     int err;
     if ((err = vmpi_chk_ranked(ck)) || (err = vmpi_chk_comm(ck, comm, c)) || (err = vmpi_chk_count(ck, count)) ||
-        (err = vmpi_chk_dt(ck, dt, d)) || (err = check_op(ck, op, dt, *d)) ||
+        (err = vmpi_chk_dt(ck, dt, d)) || (err = check_op(ck, op, *d)) ||
         (sbuf != MPI_IN_PLACE && (err = vmpi_chk_buf(ck, sbuf, count, *d))) ||
         (at_root && (err = vmpi_chk_buf(ck, rbuf, count, *d))))
         return err;

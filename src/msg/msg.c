@@ -29,7 +29,6 @@ static const size_t env_class[] = {64, 512, 4096, 32768};
 
 typedef struct msg_pe {
     VMPI_ALIGNED_CL vmpi_pool env[NCLASS];
-    vmpi_pool req;
 } msg_pe;
 
 static struct {
@@ -53,7 +52,6 @@ void vmpi_msg_init(int nranks, int npes)
     for (int p = 0; p < npes; p++) {
         for (size_t c = 0; c < NCLASS; c++)
             vmpi_pool_init(&M.pes[p].env[c], sizeof(vmpi_env) + env_class[c], c < 2 ? 64 : 16);
-        vmpi_pool_init(&M.pes[p].req, sizeof(vmpi_req), 64);
     }
     M.h_env = vmpi_sched_handler_register(on_env);
     M.h_rndv_done = vmpi_sched_handler_register(on_rndv_done);
@@ -65,7 +63,6 @@ void vmpi_msg_fini(void)
     for (int p = 0; p < vmpi_sched_npes(); p++) {
         for (size_t c = 0; c < NCLASS; c++)
             vmpi_pool_destroy(&M.pes[p].env[c]);
-        vmpi_pool_destroy(&M.pes[p].req);
     }
     free(M.pes);
     free(M.eps);
@@ -87,15 +84,6 @@ vmpi_loc vmpi_msg_loc(int world_rank) { return M.loc[world_rank]; }
 static inline msg_pe *my_pools(void) { return &M.pes[vmpi_pe_self()->id]; }
 
 /* ---- requests ---- */
-
-vmpi_req *vmpi_req_alloc(void)
-{
-    vmpi_req *r = vmpi_pool_alloc(&my_pools()->req);
-    memset(r, 0, sizeof *r);
-    return r;
-}
-
-void vmpi_req_release(vmpi_req *r) { vmpi_pool_free(r, &my_pools()->req); }
 
 void vmpi_req_complete(vmpi_req *r)
 {

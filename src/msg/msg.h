@@ -61,9 +61,6 @@ void vmpi_msg_fini(void);
 void vmpi_msg_ep_init(vmpi_ep *ep, int world_rank, vmpi_vp *vp, int pe);
 vmpi_loc vmpi_msg_loc(int world_rank);
 
-/* Requests come from the calling PE's pool. */
-vmpi_req *vmpi_req_alloc(void);
-void vmpi_req_release(vmpi_req *r);
 /* Marks `r` complete, wakes its owner, then runs its callback; on the owner's PE only. */
 void vmpi_req_complete(vmpi_req *r);
 
