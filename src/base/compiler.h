@@ -13,6 +13,8 @@
 #define VMPI_NOINLINE __attribute__((noinline))
 #define VMPI_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define VMPI_EXPORT __attribute__((visibility("default")))
+/* Thread-locals of libvmpi: the library is always loaded at start-up, so the fast model is safe. */
+#define VMPI_TLS __thread __attribute__((tls_model("initial-exec")))
 
 #define vmpi_container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 #define VMPI_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

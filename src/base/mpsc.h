@@ -41,6 +41,14 @@ static inline bool vmpi_mpsc_maybe_nonempty(vmpi_mpsc *q)
            atomic_load_explicit(&q->head->next, memory_order_acquire) != NULL;
 }
 
+/* Cheap check for spin loops: reads only lines the consumer already holds until a producer writes them, never
+ * the producers' tail (reading it would pull that line away from the next push).  Misses a push that has not
+ * linked its node yet; the sleep protocol uses vmpi_mpsc_maybe_nonempty. */
+static inline bool vmpi_mpsc_peek(vmpi_mpsc *q)
+{
+    return q->head != &q->stub || atomic_load_explicit(&q->head->next, memory_order_acquire) != NULL;
+}
+
 /* Returns NULL when empty or when a producer is between its two steps (the caller polls again later). */
 static inline vmpi_mpsc_node *vmpi_mpsc_pop(vmpi_mpsc *q)
 {

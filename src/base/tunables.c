@@ -14,6 +14,8 @@ static const vmpi_tunable table[] = {
     {"stack-size", "VMPI_STACK_SIZE", VMPI_TUNABLE_SIZE, "1M", "stack size of each rank (k/M/G suffixes)"},
     {"eager-max", "VMPI_EAGER_MAX", VMPI_TUNABLE_SIZE, "16k",
      "largest message sent eagerly; larger ones use single-copy rendezvous"},
+    {"channel-size", "VMPI_CHANNEL_SIZE", VMPI_TUNABLE_SIZE, "64k",
+     "ring between each pair of PEs (4k to 2M); messages up to a quarter of it are copied through it"},
     {"pin", "VMPI_PIN", VMPI_TUNABLE_BOOL, "1", "pin each PE to a core (hwloc)"},
     {"idle-spin-us", "VMPI_IDLE_SPIN_US", VMPI_TUNABLE_INT, "200",
      "microseconds an idle PE polls before it sleeps"},
@@ -118,6 +120,7 @@ void vmpi_tunables_load(void)
     parse_long(value_of(vmpi_tunable_find("pes")), &vmpi_cfg.npes);
     vmpi_parse_size(value_of(vmpi_tunable_find("stack-size")), &vmpi_cfg.stack_size);
     vmpi_parse_size(value_of(vmpi_tunable_find("eager-max")), &vmpi_cfg.eager_max);
+    vmpi_parse_size(value_of(vmpi_tunable_find("channel-size")), &vmpi_cfg.channel_size);
     parse_bool(value_of(vmpi_tunable_find("pin")), &vmpi_cfg.pin);
     parse_long(value_of(vmpi_tunable_find("idle-spin-us")), &vmpi_cfg.idle_spin_us);
     parse_bool(value_of(vmpi_tunable_find("deadlock-check")), &vmpi_cfg.deadlock_check);

@@ -23,6 +23,7 @@ typedef struct vmpi_config {
     long npes;
     size_t stack_size;
     size_t eager_max;
+    size_t channel_size;
     bool pin;
     long idle_spin_us;
     bool deadlock_check;

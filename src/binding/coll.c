@@ -7,7 +7,7 @@
 VMPI_WEAK(Barrier)
 int PMPI_Barrier(MPI_Comm comm)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)) || (err = vmpi_barrier(c)))
@@ -18,7 +18,7 @@ int PMPI_Barrier(MPI_Comm comm)
 VMPI_WEAK(Bcast)
 int PMPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *d;
     int err;
@@ -61,7 +61,7 @@ static int check_reduce(vmpi_chk *ck, const void *sbuf, void *rbuf, int count, M
 VMPI_WEAK(Reduce)
 int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c = vmpi_comm_get(comm);
     const vmpi_dtype *d;
     int err;
@@ -84,7 +84,7 @@ int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op
 VMPI_WEAK(Allreduce)
 int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *d;
     int err;

@@ -4,7 +4,7 @@
 
 static int get(const char *fn, MPI_Datatype dt, const void *out, const vmpi_dtype **d)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_dt(&ck, dt, d)) || (err = vmpi_chk_ptr(&ck, out, "output argument")))
         return vmpi_fail(MPI_COMM_WORLD, err, fn, &ck);

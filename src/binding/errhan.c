@@ -6,7 +6,7 @@
 VMPI_WEAK(Comm_create_errhandler)
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, (void *)fn, "function")) ||
         (err = vmpi_chk_ptr(&ck, errhandler, "errhandler")) || (err = vmpi_errh_create(fn, errhandler)))
@@ -17,7 +17,7 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler
 VMPI_WEAK(Comm_set_errhandler)
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)))
@@ -36,7 +36,7 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 VMPI_WEAK(Comm_get_errhandler)
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)) ||
@@ -50,7 +50,7 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 VMPI_WEAK(Comm_call_errhandler)
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)))
@@ -62,7 +62,7 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 VMPI_WEAK(Errhandler_free)
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, errhandler, "errhandler")))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Errhandler_free", &ck);
@@ -78,7 +78,7 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     const char *name = vmpi_err_class_name(errorcode);
     if (name == NULL) {
-        vmpi_chk ck = {""};
+        VMPI_CHK(ck);
         snprintf(ck.why, sizeof ck.why, "unknown error code %d", errorcode);
         return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string", &ck);
     }
@@ -90,7 +90,7 @@ VMPI_WEAK(Error_class)
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
     if (vmpi_err_class_name(errorcode) == NULL) {
-        vmpi_chk ck = {""};
+        VMPI_CHK(ck);
         snprintf(ck.why, sizeof ck.why, "unknown error code %d", errorcode);
         return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class", &ck);
     }

@@ -12,7 +12,7 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     (void)argc;
     (void)argv;
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err = vmpi_chk_ranked(&ck);
     vmpi_rank *rk = vmpi_rank_self();
     if (err == MPI_SUCCESS && (rk->initialized || rk->finalized)) {
@@ -50,7 +50,7 @@ int PMPI_Finalized(int *flag)
 VMPI_WEAK(Finalize)
 int PMPI_Finalize(void)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err = vmpi_chk_ranked(&ck);
     vmpi_rank *rk = vmpi_rank_self();
     if (err == MPI_SUCCESS && (!rk->initialized || rk->finalized)) {
@@ -130,7 +130,7 @@ double PMPI_Wtick(void) { return 1e-9; }
 VMPI_WEAK(Comm_rank)
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)) || (err = vmpi_chk_ptr(&ck, rank, "rank")))
@@ -142,7 +142,7 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 VMPI_WEAK(Comm_size)
 int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)) || (err = vmpi_chk_ptr(&ck, size, "size")))

@@ -29,7 +29,7 @@ static int check_recv(vmpi_chk *ck, const void *buf, int count, MPI_Datatype dt,
 static int send_any(const char *fn, const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                     vmpi_send_kind k)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *d;
     int err = check_send(&ck, buf, count, dt, dest, tag, comm, &c, &d);
@@ -41,7 +41,7 @@ static int send_any(const char *fn, const void *buf, int count, MPI_Datatype dt,
 static int isend_any(const char *fn, const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                      vmpi_send_kind k, bool persistent, MPI_Request *req)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *d;
     int err = check_send(&ck, buf, count, dt, dest, tag, comm, &c, &d);
@@ -55,7 +55,7 @@ static int isend_any(const char *fn, const void *buf, int count, MPI_Datatype dt
 static int irecv_any(const char *fn, void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
                      bool persistent, MPI_Request *req)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *d;
     int err = check_recv(&ck, buf, count, dt, src, tag, comm, &c, &d);
@@ -141,7 +141,7 @@ int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int t
 VMPI_WEAK(Recv)
 int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm, MPI_Status *st)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *d;
     int err = check_recv(&ck, buf, count, dt, src, tag, comm, &c, &d);
@@ -166,7 +166,7 @@ VMPI_WEAK(Sendrecv)
 int PMPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf, int rcount,
                   MPI_Datatype rdt, int src, int rtag, MPI_Comm comm, MPI_Status *st)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *sd, *rd;
     MPI_Request sreq;
@@ -188,7 +188,7 @@ VMPI_WEAK(Sendrecv_replace)
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int stag, int src, int rtag,
                           MPI_Comm comm, MPI_Status *st)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *d;
     int err = check_send(&ck, buf, count, dt, dest, stag, comm, &c, &d);
@@ -202,7 +202,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int s
 VMPI_WEAK(Buffer_attach)
 int PMPI_Buffer_attach(void *buffer, int size)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err = vmpi_chk_ranked(&ck);
     if (err == MPI_SUCCESS && (size < 0 || (buffer == NULL && size > 0))) {
         snprintf(ck.why, sizeof ck.why, "invalid buffer %p of size %d", buffer, size);
@@ -216,7 +216,7 @@ int PMPI_Buffer_attach(void *buffer, int size)
 VMPI_WEAK(Buffer_detach)
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, buffer_addr, "buffer address")) ||
         (err = vmpi_chk_ptr(&ck, size, "size")))
@@ -227,7 +227,7 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
 static int probe_any(const char *fn, int src, int tag, MPI_Comm comm, bool block, bool remove, int *flag,
                      MPI_Message *msg, MPI_Status *st)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     vmpi_comm *c;
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)) ||
@@ -264,7 +264,7 @@ int PMPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg, M
 static int mrecv_any(const char *fn, void *buf, int count, MPI_Datatype dt, MPI_Message *msg, bool block,
                      MPI_Request *req, MPI_Status *st)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     const vmpi_dtype *d;
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, msg, "message")) ||
@@ -295,7 +295,7 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Req
 VMPI_WEAK(Start)
 int PMPI_Start(MPI_Request *req)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, req, "request pointer")) ||
         (err = vmpi_chk_req(&ck, *req, false)))
@@ -316,7 +316,7 @@ int PMPI_Start(MPI_Request *req)
 VMPI_WEAK(Startall)
 int PMPI_Startall(int count, MPI_Request *reqs)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_count(&ck, count)) ||
         (count > 0 && (err = vmpi_chk_ptr(&ck, reqs, "request array"))))

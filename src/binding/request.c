@@ -26,7 +26,7 @@ static MPI_Comm comm_of(MPI_Request h)
 VMPI_WEAK(Wait)
 int PMPI_Wait(MPI_Request *req, MPI_Status *st)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, req, "request pointer")) ||
         (err = vmpi_chk_req(&ck, *req, true)))
@@ -39,7 +39,7 @@ int PMPI_Wait(MPI_Request *req, MPI_Status *st)
 VMPI_WEAK(Test)
 int PMPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, req, "request pointer")) ||
         (err = vmpi_chk_ptr(&ck, flag, "flag")) || (err = vmpi_chk_req(&ck, *req, true)))
@@ -52,7 +52,7 @@ int PMPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 VMPI_WEAK(Waitall)
 int PMPI_Waitall(int n, MPI_Request *reqs, MPI_Status *sts)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err = check_array(&ck, n, reqs);
     if (err == MPI_SUCCESS)
         err = vmpi_waitall(n, reqs, sts);
@@ -62,7 +62,7 @@ int PMPI_Waitall(int n, MPI_Request *reqs, MPI_Status *sts)
 VMPI_WEAK(Testall)
 int PMPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *sts)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err = check_array(&ck, n, reqs);
     if (err == MPI_SUCCESS && (err = vmpi_chk_ptr(&ck, flag, "flag")) == MPI_SUCCESS)
         err = vmpi_testall(n, reqs, flag, sts);
@@ -72,7 +72,7 @@ int PMPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *sts)
 VMPI_WEAK(Waitany)
 int PMPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status *st)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err = check_array(&ck, n, reqs);
     if (err == MPI_SUCCESS && (err = vmpi_chk_ptr(&ck, index, "index")) == MPI_SUCCESS)
         err = vmpi_waitany(n, reqs, index, st);
@@ -82,7 +82,7 @@ int PMPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status *st)
 VMPI_WEAK(Testany)
 int PMPI_Testany(int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *st)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err = check_array(&ck, n, reqs);
     if (err == MPI_SUCCESS && !(err = vmpi_chk_ptr(&ck, index, "index")) && !(err = vmpi_chk_ptr(&ck, flag, "flag")))
         err = vmpi_testany(n, reqs, index, flag, st);
@@ -92,7 +92,7 @@ int PMPI_Testany(int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *st
 VMPI_WEAK(Waitsome)
 int PMPI_Waitsome(int n, MPI_Request *reqs, int *outcount, int *indices, MPI_Status *sts)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err = check_array(&ck, n, reqs);
     if (err == MPI_SUCCESS && !(err = vmpi_chk_ptr(&ck, outcount, "outcount")) &&
         !(err = vmpi_chk_ptr(&ck, n ? indices : (int *)1, "indices")))
@@ -103,7 +103,7 @@ int PMPI_Waitsome(int n, MPI_Request *reqs, int *outcount, int *indices, MPI_Sta
 VMPI_WEAK(Testsome)
 int PMPI_Testsome(int n, MPI_Request *reqs, int *outcount, int *indices, MPI_Status *sts)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err = check_array(&ck, n, reqs);
     if (err == MPI_SUCCESS && !(err = vmpi_chk_ptr(&ck, outcount, "outcount")) &&
         !(err = vmpi_chk_ptr(&ck, n ? indices : (int *)1, "indices")))
@@ -114,7 +114,7 @@ int PMPI_Testsome(int n, MPI_Request *reqs, int *outcount, int *indices, MPI_Sta
 VMPI_WEAK(Request_free)
 int PMPI_Request_free(MPI_Request *req)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, req, "request pointer")) ||
         (err = vmpi_chk_req(&ck, *req, false)))
@@ -125,7 +125,7 @@ int PMPI_Request_free(MPI_Request *req)
 VMPI_WEAK(Request_get_status)
 int PMPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, flag, "flag")) ||
         (err = vmpi_chk_req(&ck, req, true)))
@@ -157,7 +157,7 @@ int PMPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
 VMPI_WEAK(Cancel)
 int PMPI_Cancel(MPI_Request *req)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, req, "request pointer")) ||
         (err = vmpi_chk_req(&ck, *req, false)))
@@ -168,7 +168,7 @@ int PMPI_Cancel(MPI_Request *req)
 VMPI_WEAK(Test_cancelled)
 int PMPI_Test_cancelled(const MPI_Status *st, int *flag)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_ptr(&ck, st, "status")) || (err = vmpi_chk_ptr(&ck, flag, "flag")))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Test_cancelled", &ck);
@@ -187,7 +187,7 @@ static int status_type(vmpi_chk *ck, const MPI_Status *st, MPI_Datatype dt, cons
 VMPI_WEAK(Get_count)
 int PMPI_Get_count(const MPI_Status *st, MPI_Datatype dt, int *count)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     const vmpi_dtype *d;
     int err;
     if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_ptr(&ck, count, "count")))
@@ -204,7 +204,7 @@ int PMPI_Get_count(const MPI_Status *st, MPI_Datatype dt, int *count)
 VMPI_WEAK(Get_elements_x)
 int PMPI_Get_elements_x(const MPI_Status *st, MPI_Datatype dt, MPI_Count *count)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     const vmpi_dtype *d;
     int err;
     if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_ptr(&ck, count, "count")))
@@ -217,7 +217,7 @@ VMPI_WEAK(Get_elements)
 int PMPI_Get_elements(const MPI_Status *st, MPI_Datatype dt, int *count)
 {
     MPI_Count c;
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err = vmpi_chk_ptr(&ck, count, "count");
     if (err)
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Get_elements", &ck);
@@ -230,7 +230,7 @@ int PMPI_Get_elements(const MPI_Status *st, MPI_Datatype dt, int *count)
 VMPI_WEAK(Status_set_elements)
 int PMPI_Status_set_elements(MPI_Status *st, MPI_Datatype dt, int count)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     const vmpi_dtype *d;
     int err;
     if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_count(&ck, count)))
@@ -243,7 +243,7 @@ int PMPI_Status_set_elements(MPI_Status *st, MPI_Datatype dt, int count)
 VMPI_WEAK(Status_set_cancelled)
 int PMPI_Status_set_cancelled(MPI_Status *st, int flag)
 {
-    vmpi_chk ck = {""};
+    VMPI_CHK(ck);
     int err = vmpi_chk_ptr(&ck, st == MPI_STATUS_IGNORE ? NULL : st, "status");
     if (err)
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Status_set_cancelled", &ck);

@@ -5,23 +5,46 @@
 #include "base/pool.h"
 #include "base/tunables.h"
 #include "msg/msg.h"
+#include "sched/chan.h"
 
 typedef enum { PROTO_EAGER, PROTO_RNDV } proto;
 
-struct vmpi_env {
-    vmpi_amsg am;
-    vmpi_list node;          /* in the unexpected queue */
-    int ctx, src, tag;
-    int dst_world, src_world;
-    proto proto;
-    bool heap;               /* larger than every pool class */
+/* What precedes every message between PEs, and what an unexpected message keeps. */
+typedef struct msg_hdr {
+    int32_t ctx, src, tag;
+    int32_t dst_world, src_world;
+    uint32_t proto;
     MPI_Count bytes;
-    const void *sbuf;        /* rendezvous: the sender's data, copied by the receiver */
+} msg_hdr;
+
+/* Rendezvous: the sender's data, copied by the receiver, and the request to complete afterwards. */
+typedef struct rndv_info {
+    const void *sbuf;
     MPI_Count scount;
     const vmpi_dtype *sdt;
     vmpi_req *sreq;
+} rndv_info;
+
+/* A message held on the receiver's side (unexpected, or sent between ranks of one PE). */
+struct vmpi_env {
+    vmpi_list node;          /* in the unexpected queue */
+    msg_hdr h;
+    bool heap;               /* larger than every pool class */
+    rndv_info rv;
     max_align_t data[];      /* eager payload, packed */
 };
+
+/* Records between PEs (sched/chan.h): eager = header + packed payload; rndv = header + rndv_info;
+ * eager_ptr = header + a pooled envelope (eager messages too big for a channel record); rndv_done = the
+ * sender's request. */
+typedef struct rec_rndv {
+    msg_hdr h;
+    rndv_info rv;
+} rec_rndv;
+typedef struct rec_ptr {
+    msg_hdr h;
+    vmpi_env *env;
+} rec_ptr;
 
 /* Envelope payload classes; an eager message bigger than the last comes from malloc. */
 static const size_t env_class[] = {64, 512, 4096, 32768};
@@ -35,12 +58,14 @@ static struct {
     msg_pe *pes;
     vmpi_ep **eps;           /* world rank -> endpoint */
     vmpi_loc *loc;           /* world rank -> location */
-    uint32_t h_env, h_rndv_done;
+    uint32_t h_eager, h_rndv, h_eager_ptr, h_rndv_done;
     size_t eager_max;
 } M;
 
-static void on_env(vmpi_pe *pe, vmpi_amsg *am);
-static void on_rndv_done(vmpi_pe *pe, vmpi_amsg *am);
+static void on_eager(vmpi_pe *pe, int src_pe, void *rec, size_t len);
+static void on_rndv(vmpi_pe *pe, int src_pe, void *rec, size_t len);
+static void on_eager_ptr(vmpi_pe *pe, int src_pe, void *rec, size_t len);
+static void on_rndv_done(vmpi_pe *pe, int src_pe, void *rec, size_t len);
 
 void vmpi_msg_init(int nranks, int npes)
 {
@@ -53,8 +78,10 @@ void vmpi_msg_init(int nranks, int npes)
         for (size_t c = 0; c < NCLASS; c++)
             vmpi_pool_init(&M.pes[p].env[c], sizeof(vmpi_env) + env_class[c], c < 2 ? 64 : 16);
     }
-    M.h_env = vmpi_sched_handler_register(on_env);
-    M.h_rndv_done = vmpi_sched_handler_register(on_rndv_done);
+    M.h_eager = vmpi_chan_handler_register(on_eager);
+    M.h_rndv = vmpi_chan_handler_register(on_rndv);
+    M.h_eager_ptr = vmpi_chan_handler_register(on_eager_ptr);
+    M.h_rndv_done = vmpi_chan_handler_register(on_rndv_done);
     M.eager_max = vmpi_cfg.eager_max;
 }
 
@@ -120,9 +147,9 @@ static void env_free(vmpi_env *e)
     /* the pool is found from the object; `self` only decides whether the free is local */
     msg_pe *mp = my_pools();
     size_t c = 0;
-    while (c < NCLASS - 1 && (size_t)e->bytes > env_class[c])
+    while (c < NCLASS - 1 && (size_t)e->h.bytes > env_class[c])
         c++;
-    vmpi_pool_free(e, e->proto == PROTO_EAGER ? &mp->env[c] : &mp->env[0]);
+    vmpi_pool_free(e, e->h.proto == PROTO_EAGER ? &mp->env[c] : &mp->env[0]);
 }
 
 /* ---- matching ---- */
@@ -150,7 +177,7 @@ static vmpi_env *match_unexpected(vmpi_ep *ep, int ctx, int src, int tag)
     vmpi_list_foreach(it, &ep->unexpected)
     {
         vmpi_env *e = vmpi_container_of(it, vmpi_env, node);
-        if (matches(ctx, src, tag, e->ctx, e->src, e->tag))
+        if (matches(ctx, src, tag, e->h.ctx, e->h.src, e->h.tag))
             return e;
     }
     return NULL;
@@ -166,59 +193,100 @@ static void set_status(vmpi_req *r, int src, int tag, MPI_Count bytes, MPI_Count
 }
 
 /* Completes the sender's side of a rendezvous, on whichever PE the sender lives. */
-static void finish_rndv(vmpi_env *e)
+static void finish_rndv(const msg_hdr *h, const rndv_info *rv)
 {
-    vmpi_loc loc = vmpi_msg_loc(e->src_world);
+    vmpi_loc loc = vmpi_msg_loc(h->src_world);
     if (loc.pe == vmpi_pe_self()->id) {
-        vmpi_req_complete(e->sreq);
-        env_free(e);
+        vmpi_req_complete(rv->sreq);
     } else {
-        e->am.handler = M.h_rndv_done;
-        vmpi_pe_send(vmpi_sched_pe(loc.pe), &e->am);
+        vmpi_req **p = vmpi_chan_reserve(loc.pe, sizeof *p);
+        *p = rv->sreq;
+        vmpi_chan_commit(loc.pe, M.h_rndv_done);
     }
 }
 
-/* Moves the data of `e` into receive `r` and completes both sides. */
-static void deliver(vmpi_env *e, vmpi_req *r)
+/* Moves a rendezvous message into receive `r` and completes both sides. */
+static void deliver_rndv(const msg_hdr *h, const rndv_info *rv, vmpi_req *r)
 {
-    MPI_Count n;
-    if (e->proto == PROTO_EAGER)
-        n = vmpi_dtype_unpack(e->data, e->bytes, r->buf, r->count, r->dt);
-    else
-        n = vmpi_dtype_copy(e->sbuf, e->scount, e->sdt, r->buf, r->count, r->dt);
-    set_status(r, e->src, e->tag, n, e->bytes);
-    if (e->proto == PROTO_EAGER)
-        env_free(e);
-    else
-        finish_rndv(e);
+    MPI_Count n = vmpi_dtype_copy(rv->sbuf, rv->scount, rv->sdt, r->buf, r->count, r->dt);
+    set_status(r, h->src, h->tag, n, h->bytes);
+    finish_rndv(h, rv);
     vmpi_req_complete(r);
 }
 
-static void arrive(vmpi_ep *ep, vmpi_env *e)
+static void deliver_eager(const msg_hdr *h, const void *payload, vmpi_req *r)
 {
-    vmpi_req *r = match_posted(ep, e->ctx, e->src, e->tag);
-    if (r) {
-        deliver(e, r);
-        return;
-    }
+    MPI_Count n = vmpi_dtype_unpack(payload, h->bytes, r->buf, r->count, r->dt);
+    set_status(r, h->src, h->tag, n, h->bytes);
+    vmpi_req_complete(r);
+}
+
+/* Moves the data of held message `e` into receive `r`, completes both sides and frees `e`. */
+static void deliver(vmpi_env *e, vmpi_req *r)
+{
+    if (e->h.proto == PROTO_EAGER)
+        deliver_eager(&e->h, e->data, r);
+    else
+        deliver_rndv(&e->h, &e->rv, r);
+    env_free(e);
+}
+
+static void hold(vmpi_ep *ep, vmpi_env *e)
+{
     vmpi_list_push_back(&ep->unexpected, &e->node);
     if (ep->probing)
         vmpi_vp_wake(ep->vp);
 }
 
-static void on_env(vmpi_pe *pe, vmpi_amsg *am)
+static void arrive(vmpi_ep *ep, vmpi_env *e)
 {
-    (void)pe;
-    vmpi_env *e = vmpi_container_of(am, vmpi_env, am);
-    arrive(M.eps[e->dst_world], e);
+    vmpi_req *r = match_posted(ep, e->h.ctx, e->h.src, e->h.tag);
+    if (r)
+        deliver(e, r);
+    else
+        hold(ep, e);
 }
 
-static void on_rndv_done(vmpi_pe *pe, vmpi_amsg *am)
+/* Cross-PE arrivals: matched in place in the channel, copied into an envelope only when unexpected. */
+static void on_eager(vmpi_pe *pe, int src_pe, void *rec, size_t len)
 {
-    (void)pe;
-    vmpi_env *e = vmpi_container_of(am, vmpi_env, am);
-    vmpi_req_complete(e->sreq);
-    env_free(e);
+    const msg_hdr *h = rec;
+    vmpi_ep *ep = M.eps[h->dst_world];
+    vmpi_req *r = match_posted(ep, h->ctx, h->src, h->tag);
+    if (r) {
+        deliver_eager(h, h + 1, r);
+        return;
+    }
+    vmpi_env *e = env_alloc(h->bytes);
+    e->h = *h;
+    memcpy(e->data, h + 1, (size_t)h->bytes);
+    hold(ep, e);
+}
+
+static void on_rndv(vmpi_pe *pe, int src_pe, void *rec, size_t len)
+{
+    const rec_rndv *m = rec;
+    vmpi_ep *ep = M.eps[m->h.dst_world];
+    vmpi_req *r = match_posted(ep, m->h.ctx, m->h.src, m->h.tag);
+    if (r) {
+        deliver_rndv(&m->h, &m->rv, r);
+        return;
+    }
+    vmpi_env *e = env_alloc(0);
+    e->h = m->h;
+    e->rv = m->rv;
+    hold(ep, e);
+}
+
+static void on_eager_ptr(vmpi_pe *pe, int src_pe, void *rec, size_t len)
+{
+    const rec_ptr *m = rec;
+    arrive(M.eps[m->h.dst_world], m->env);
+}
+
+static void on_rndv_done(vmpi_pe *pe, int src_pe, void *rec, size_t len)
+{
+    vmpi_req_complete(*(vmpi_req **)rec);
 }
 
 /* ---- operations ---- */
@@ -240,31 +308,40 @@ void vmpi_msg_isend(vmpi_req *r)
             return;
         }
     }
-    vmpi_env *e;
-    if (r->mode == VMPI_SEND_STD && (size_t)bytes <= M.eager_max) {
-        e = env_alloc(bytes);
-        e->proto = PROTO_EAGER;
-        vmpi_dtype_pack(r->buf, r->count, r->dt, e->data, bytes);
-        r->complete = true;
-    } else {
-        e = env_alloc(0);
-        e->proto = PROTO_RNDV;
-        e->sbuf = r->buf;
-        e->scount = r->count;
-        e->sdt = r->dt;
-        e->sreq = r;
+    msg_hdr h = {.ctx = r->ctx, .src = r->rank, .tag = r->tag, .dst_world = r->peer,
+                 .src_world = r->owner->id, .bytes = bytes};
+    bool eager = r->mode == VMPI_SEND_STD && (size_t)bytes <= M.eager_max;
+    h.proto = eager ? PROTO_EAGER : PROTO_RNDV;
+    rndv_info rv = {.sbuf = r->buf, .scount = r->count, .sdt = r->dt, .sreq = r};
+    r->complete = eager;
+    if (!local && !eager) {
+        rec_rndv *m = vmpi_chan_reserve(loc.pe, sizeof *m);
+        m->h = h;
+        m->rv = rv;
+        vmpi_chan_commit(loc.pe, M.h_rndv);
+        return;
     }
-    e->am.handler = M.h_env;
-    e->ctx = r->ctx;
-    e->src = r->rank;
-    e->tag = r->tag;
-    e->dst_world = r->peer;
-    e->src_world = r->owner->id;
-    e->bytes = bytes;
-    if (local)
-        arrive(M.eps[r->peer], e);
+    if (!local && sizeof h + (size_t)bytes <= vmpi_chan_max_record()) {
+        msg_hdr *m = vmpi_chan_reserve(loc.pe, sizeof h + (size_t)bytes);
+        *m = h;
+        vmpi_dtype_pack(r->buf, r->count, r->dt, m + 1, bytes);
+        vmpi_chan_commit(loc.pe, M.h_eager);
+        return;
+    }
+    vmpi_env *e = env_alloc(eager ? bytes : 0);
+    e->h = h;
+    if (eager)
+        vmpi_dtype_pack(r->buf, r->count, r->dt, e->data, bytes);
     else
-        vmpi_pe_send(vmpi_sched_pe(loc.pe), &e->am);
+        e->rv = rv;
+    if (local) {
+        arrive(M.eps[r->peer], e);
+        return;
+    }
+    rec_ptr *m = vmpi_chan_reserve(loc.pe, sizeof *m); /* an eager message too big for a record */
+    m->h = h;
+    m->env = e;
+    vmpi_chan_commit(loc.pe, M.h_eager_ptr);
 }
 
 void vmpi_msg_irecv(vmpi_ep *ep, vmpi_req *r)
@@ -299,11 +376,11 @@ vmpi_env *vmpi_msg_probe(vmpi_ep *ep, int ctx, int source, int tag, bool remove,
     if (e == NULL)
         return NULL;
     if (st) {
-        st->MPI_SOURCE = e->src;
-        st->MPI_TAG = e->tag;
+        st->MPI_SOURCE = e->h.src;
+        st->MPI_TAG = e->h.tag;
         st->MPI_ERROR = MPI_SUCCESS;
         st->vmpi_cancelled = 0;
-        st->vmpi_count = e->bytes;
+        st->vmpi_count = e->h.bytes;
     }
     if (remove)
         vmpi_list_remove(&e->node);

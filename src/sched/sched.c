@@ -9,6 +9,7 @@
 #include "base/futex.h"
 #include "base/log.h"
 #include "base/tunables.h"
+#include "sched/chan.h"
 #include "sched/pin.h"
 #include "sched/sched.h"
 
@@ -28,9 +29,8 @@ static struct {
     _Atomic uint64_t sleepers;
 } job;
 
-static __thread vmpi_pe *self_pe;
-
-vmpi_pe *vmpi_pe_self(void) { return self_pe; }
+VMPI_TLS vmpi_pe *vmpi_self_pe_;
+#define self_pe vmpi_self_pe_
 int vmpi_sched_npes(void) { return job.npes; }
 vmpi_pe *vmpi_sched_pe(int id) { return &job.pes[id]; }
 
@@ -47,6 +47,7 @@ void vmpi_sched_init(int npes)
         vmpi_list_init(&pe->runq);
         pe->id = i;
     }
+    vmpi_chan_init(npes, vmpi_cfg.channel_size);
 }
 
 uint32_t vmpi_sched_handler_register(vmpi_handler_fn fn)
@@ -117,12 +118,36 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
     }
 }
 
+/* A VP that blocks while nothing else on its PE can run polls for its wake-up itself for a while: that
+ * saves two context switches and a pass through the scheduler on the cross-PE message path. */
+static bool block_in_place(vmpi_vp *vp, vmpi_pe *pe)
+{
+    for (unsigned i = 0; i < 4096; i++) {
+        if (!vmpi_list_empty(&pe->runq))
+            break;
+        if (vmpi_chan_pending(pe->id) || vmpi_chan_backlog(pe->id) || vmpi_mpsc_peek(&pe->inbox)) {
+            vmpi_pe_poll(pe);
+            if (vp->state == VMPI_VP_READY) {
+                if (pe->runq.next != &vp->node || pe->runq.prev != &vp->node)
+                    return false; /* others were woken too: take turns through the scheduler */
+                vmpi_list_remove(&vp->node);
+                vp->state = VMPI_VP_RUNNING;
+                return true;
+            }
+        }
+        __builtin_ia32_pause();
+    }
+    return false;
+}
+
 void vmpi_vp_block(const char *why)
 {
     vmpi_vp *vp = vmpi_vp_self();
+    vmpi_pe *pe = vp->pe;
     vp->state = VMPI_VP_BLOCKED;
     vp->blocked_in = why;
-    switch_to_sched(vp, false);
+    if (!block_in_place(vp, pe))
+        switch_to_sched(vp, false);
     vp->blocked_in = NULL;
 }
 
@@ -169,6 +194,8 @@ static void wake_pe(vmpi_pe *pe)
     }
 }
 
+void vmpi_sched_wake(int id) { wake_pe(&job.pes[id]); }
+
 void vmpi_pe_send(vmpi_pe *pe, vmpi_amsg *m)
 {
     vmpi_mpsc_push(&pe->inbox, &m->node);
@@ -177,6 +204,7 @@ void vmpi_pe_send(vmpi_pe *pe, vmpi_amsg *m)
 
 void vmpi_pe_poll(vmpi_pe *pe)
 {
+    vmpi_chan_poll(pe);
     vmpi_mpsc_node *n;
     while ((n = vmpi_mpsc_pop(&pe->inbox)) != NULL) {
         vmpi_amsg *m = vmpi_container_of(n, vmpi_amsg, node);
@@ -213,7 +241,8 @@ static void check_deadlock(uint64_t before)
     if ((uint32_t)before != (uint32_t)job.npes || atomic_load(&job.done) || atomic_load(&job.live) == 0)
         return;
     for (int i = 0; i < job.npes; i++)
-        if (vmpi_mpsc_maybe_nonempty(&job.pes[i].inbox) || !vmpi_list_empty(&job.pes[i].runq))
+        if (vmpi_mpsc_maybe_nonempty(&job.pes[i].inbox) || !vmpi_list_empty(&job.pes[i].runq) ||
+            vmpi_chan_pending(i) || vmpi_chan_backlog(i))
             return;
     if (atomic_load(&job.sleepers) == before)
         report_deadlock();
@@ -223,7 +252,9 @@ static void idle(vmpi_pe *pe)
 {
     double until = vmpi_clock_now() + 1e-6 * (double)vmpi_cfg.idle_spin_us;
     for (unsigned i = 1;; i++) {
-        if (vmpi_mpsc_maybe_nonempty(&pe->inbox) || atomic_load_explicit(&job.done, memory_order_relaxed))
+        /* records queued for a full ring: back to the loop, whose poll moves them out as room appears */
+        if (vmpi_chan_pending(pe->id) || vmpi_chan_backlog(pe->id) || vmpi_mpsc_peek(&pe->inbox) ||
+            atomic_load_explicit(&job.done, memory_order_relaxed))
             return;
         __builtin_ia32_pause();
         if ((i & 63) == 0 && vmpi_clock_now() > until)
@@ -231,7 +262,8 @@ static void idle(vmpi_pe *pe)
     }
     uint64_t now = atomic_fetch_add(&job.sleepers, (1ull << 32) + 1) + (1ull << 32) + 1;
     atomic_store(&pe->sleeping, 1);
-    if (vmpi_mpsc_maybe_nonempty(&pe->inbox) || atomic_load(&job.done)) {
+    atomic_thread_fence(memory_order_seq_cst); /* pairs with the fence of a channel commit */
+    if (vmpi_chan_pending(pe->id) || vmpi_mpsc_maybe_nonempty(&pe->inbox) || atomic_load(&job.done)) {
         if (atomic_exchange(&pe->sleeping, 0))
             atomic_fetch_add(&job.sleepers, (1ull << 32) - 1);
         return;
@@ -284,7 +316,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 }
 
 /* The thread's previous signal stack (ASan has its own), put back when the thread leaves its PE. */
-static __thread stack_t prev_altstack;
+static VMPI_TLS stack_t prev_altstack;
 
 static void enter_pe(vmpi_pe *pe)
 {
@@ -342,6 +374,7 @@ int vmpi_sched_run(void)
 
 void vmpi_sched_fini(void)
 {
+    vmpi_chan_fini();
     for (int i = 0; i < job.npes; i++)
         free(job.pes[i].altstack);
     free(job.pes);

@@ -62,8 +62,10 @@ void vmpi_sched_fini(void);
 int vmpi_sched_npes(void);
 vmpi_pe *vmpi_sched_pe(int id);
 
-/* From a running VP or handler. */
-vmpi_pe *vmpi_pe_self(void);
+/* From a running VP or handler.  The value is reloaded after every call (the compiler cannot assume an
+ * opaque call leaves it unchanged), so it stays right when a VP resumes on another PE. */
+extern VMPI_TLS vmpi_pe *vmpi_self_pe_;
+static inline vmpi_pe *vmpi_pe_self(void) { return vmpi_self_pe_; }
 static inline vmpi_vp *vmpi_vp_self(void)
 {
     vmpi_pe *pe = vmpi_pe_self();
@@ -79,7 +81,9 @@ void vmpi_vp_wake(vmpi_vp *vp);
 VMPI_NORETURN void vmpi_vp_exit(int code);
 /* Delivers `m` to PE `pe`'s inbox and wakes it if it sleeps. */
 void vmpi_pe_send(vmpi_pe *pe, vmpi_amsg *m);
-/* Runs the handlers of every message waiting in the calling PE's inbox. */
+/* Wakes PE `id` if it sleeps (after something was published for it). */
+void vmpi_sched_wake(int id);
+/* Runs the handlers of every record and message waiting for the calling PE. */
 void vmpi_pe_poll(vmpi_pe *pe);
 
 #endif

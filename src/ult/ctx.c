@@ -15,8 +15,8 @@ extern void *make_fcontext(void *sp, size_t size, vmpi_ctx_entry fn);
 #if VMPI_ASAN
 #include <sanitizer/common_interface_defs.h>
 /* The thread's own stack, learned the first time a thread leaves it. */
-static __thread const void *native_bottom;
-static __thread size_t native_size;
+static VMPI_TLS const void *native_bottom;
+static VMPI_TLS size_t native_size;
 #endif
 
 vmpi_fctx vmpi_ctx_make(void *stack_top, size_t size, vmpi_ctx_entry fn)

@@ -13,7 +13,7 @@
  *     a rendezvous or synchronous one is not complete until received.
  * Handshake messages on a separate context order the two sides, so each case is deterministic: a message
  * sent before a handshake has arrived when the handshake is received (same PE: delivered synchronously;
- * cross PE: the inbox is FIFO per producer PE). */
+ * cross PE: the channel between two PEs is FIFO). */
 #include <mpi.h>
 
 #include "base/tunables.h"

@@ -16,6 +16,7 @@ static void fill_send(vmpi_req *r, const void *buf, MPI_Count count, const vmpi_
     r->peer = vmpi_comm_world_rank(c, dest);
     r->mode = k == VMPI_SENDK_SYNC ? VMPI_SEND_SYNC : VMPI_SEND_STD;
     r->owner = &vmpi_rank_self()->vp;
+    r->on_done = NULL;
 }
 
 static void fill_recv(vmpi_req *r, void *buf, MPI_Count count, const vmpi_dtype *dt, int src, int tag,
@@ -28,6 +29,7 @@ static void fill_recv(vmpi_req *r, void *buf, MPI_Count count, const vmpi_dtype 
     r->rank = src;
     r->tag = tag;
     r->owner = &vmpi_rank_self()->vp;
+    r->on_done = NULL;
 }
 
 int vmpi_send(const void *buf, MPI_Count count, const vmpi_dtype *dt, int dest, int tag, vmpi_comm *c, int ctxoff,
@@ -37,7 +39,7 @@ int vmpi_send(const void *buf, MPI_Count count, const vmpi_dtype *dt, int dest, 
         return MPI_SUCCESS;
     if (k == VMPI_SENDK_BUFFERED)
         return vmpi_bsend_start(buf, count, dt, dest, tag, c);
-    vmpi_req r = {0};
+    vmpi_req r; /* every field is set by fill_send and the protocol (zeroing it showed in the latency) */
     fill_send(&r, buf, count, dt, dest, tag, c, ctxoff, k);
     vmpi_msg_isend(&r);
     vmpi_req_wait(&r, k == VMPI_SENDK_SYNC ? "MPI_Ssend" : "MPI_Send");
@@ -54,7 +56,7 @@ int vmpi_recv(void *buf, MPI_Count count, const vmpi_dtype *dt, int src, int tag
         }
         return MPI_SUCCESS;
     }
-    vmpi_req r = {0};
+    vmpi_req r; /* as in vmpi_send */
     fill_recv(&r, buf, count, dt, src, tag, c, ctxoff);
     vmpi_msg_irecv(&vmpi_rank_self()->ep, &r);
     vmpi_req_wait(&r, "MPI_Recv");

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/compiler.h"
+#include "base/log.h"
+#include "sched/chan.h"
+#include "sched/sched.h"
+
+#define CELL 64
+#define MAX_HANDLERS 32
+#define H_PAD 0xffffu /* fills the end of the ring when a record does not fit before the wrap */
+
+/* First 16 bytes of a record's first cell; the record's bytes follow, contiguous over the next cells. */
+typedef struct rec_hdr {
+    _Atomic uint32_t seq;    /* (uint32_t)(position + 1) once the record is complete */
+    uint16_t handler;
+    uint16_t ncells;
+    uint32_t len;
+    uint32_t unused;
+} rec_hdr;
+#define HDR sizeof(rec_hdr)
+
+/* A record that found its ring full, waiting on the sender's side. */
+typedef struct ovf {
+    struct ovf *next;
+    uint32_t handler;
+    size_t len;
+    max_align_t data[];
+} ovf;
+
+typedef struct chan {
+    /* the sender's side */
+    VMPI_ALIGNED_CL uint64_t tail; /* cells written */
+    uint64_t head_seen;            /* the receiver's published head, as last read */
+    ovf *ovf_head, *ovf_tail;      /* queued records, oldest first */
+    ovf *resv_ovf;                 /* the open reservation went to the queue */
+    size_t resv_len;
+    /* the receiver's side */
+    VMPI_ALIGNED_CL _Atomic uint64_t head; /* cells consumed; written by the receiver only */
+    VMPI_ALIGNED_CL _Atomic uint64_t head_pub; /* what the sender may reuse */
+    char *ring;
+} chan;
+
+typedef struct pe_chans {
+    VMPI_ALIGNED_CL int backlog; /* outgoing channels with queued records */
+    bool polling;
+} pe_chans;
+
+static struct {
+    int npes;
+    uint64_t ncells;         /* per ring, a power of two */
+    chan *ch;                /* [src * npes + dst] */
+    pe_chans *pe;
+    char *rings;
+    vmpi_rec_fn handlers[MAX_HANDLERS];
+    uint32_t nhandlers;
+} C;
+
+static inline chan *chan_of(int src, int dst) { return &C.ch[(size_t)src * (size_t)C.npes + (size_t)dst]; }
+static inline rec_hdr *cell_at(const chan *c, uint64_t pos)
+{
+    return (rec_hdr *)(c->ring + (pos & (C.ncells - 1)) * CELL);
+}
+static inline uint64_t cells_for(size_t len) { return (HDR + len + CELL - 1) / CELL; }
+
+void vmpi_chan_init(int npes, size_t ring_bytes)
+{
+    uint64_t n = 64; /* at least 4 KiB, at most 2 MiB (ncells must fit a record's 16-bit count) */
+    while (n * 2 * CELL <= ring_bytes && n < 32768)
+        n *= 2;
+    C.npes = npes;
+    C.ncells = n;
+    C.ch = aligned_alloc(VMPI_CACHELINE, sizeof(chan) * (size_t)npes * (size_t)npes);
+    C.pe = aligned_alloc(VMPI_CACHELINE, sizeof(pe_chans) * (size_t)npes);
+    /* calloc: rings are touched lazily, so pairs that never talk cost no memory */
+    C.rings = calloc((size_t)npes * (size_t)npes, n * CELL + VMPI_CACHELINE);
+    if (!C.ch || !C.pe || !C.rings)
+        vmpi_fatal("out of memory for the channels of %d PEs (%zu bytes per ring)", npes, (size_t)(n * CELL));
+    memset(C.ch, 0, sizeof(chan) * (size_t)npes * (size_t)npes);
+    memset(C.pe, 0, sizeof(pe_chans) * (size_t)npes);
+    uintptr_t base = ((uintptr_t)C.rings + VMPI_CACHELINE - 1) & ~(uintptr_t)(VMPI_CACHELINE - 1);
+    for (size_t i = 0; i < (size_t)npes * (size_t)npes; i++)
+        C.ch[i].ring = (char *)base + i * n * CELL;
+}
+
+void vmpi_chan_fini(void)
+{
+    for (int i = 0; i < C.npes * C.npes; i++)
+        for (ovf *o = C.ch[i].ovf_head, *n; o; o = n) {
+            n = o->next;
+            free(o);
+        }
+    free(C.ch);
+    free(C.pe);
+    free(C.rings);
+    memset(&C, 0, sizeof C);
+}
+
+uint32_t vmpi_chan_handler_register(vmpi_rec_fn fn)
+{
+    vmpi_assert(C.nhandlers < MAX_HANDLERS);
+    C.handlers[C.nhandlers] = fn;
+    return C.nhandlers++;
+}
+
+size_t vmpi_chan_max_record(void) { return C.ncells / 4 * CELL - HDR; }
+
+/* ---- sending ---- */
+
+/* Room for `len` bytes at the ring's tail (after a padding record if the ring wraps), or NULL. */
+static void *ring_reserve(chan *c, size_t len)
+{
+    uint64_t need = cells_for(len), pos = c->tail, off = pos & (C.ncells - 1);
+    uint64_t pad = off + need > C.ncells ? C.ncells - off : 0;
+    if (pos + pad + need - c->head_seen > C.ncells) {
+        c->head_seen = atomic_load_explicit(&c->head_pub, memory_order_acquire);
+        if (pos + pad + need - c->head_seen > C.ncells)
+            return NULL;
+    }
+    if (pad) {
+        rec_hdr *h = cell_at(c, pos);
+        h->handler = H_PAD;
+        h->ncells = (uint16_t)pad;
+        h->len = 0;
+        atomic_store_explicit(&h->seq, (uint32_t)(pos + 1), memory_order_release);
+        c->tail = pos + pad;
+    }
+    return cell_at(c, c->tail) + 1;
+}
+
+static void ring_commit(chan *c, int dst, uint32_t handler, size_t len)
+{
+    uint64_t pos = c->tail;
+    rec_hdr *h = cell_at(c, pos);
+    h->handler = (uint16_t)handler;
+    h->ncells = (uint16_t)cells_for(len);
+    h->len = (uint32_t)len;
+    atomic_store_explicit(&h->seq, (uint32_t)(pos + 1), memory_order_release);
+    c->tail = pos + h->ncells;
+    /* the publication must be visible before we look whether the receiver sleeps (it checks the other way) */
+    atomic_thread_fence(memory_order_seq_cst);
+    vmpi_sched_wake(dst);
+}
+
+void *vmpi_chan_reserve(int dst, size_t len)
+{
+    chan *c = chan_of(vmpi_pe_self()->id, dst);
+    vmpi_assert(len <= vmpi_chan_max_record());
+    c->resv_len = len;
+    c->resv_ovf = NULL;
+    if (c->ovf_head == NULL) { /* records already queued go first */
+        void *p = ring_reserve(c, len);
+        if (p)
+            return p;
+    }
+    ovf *o = malloc(sizeof(ovf) + len);
+    if (o == NULL)
+        vmpi_fatal("out of memory queuing a %zu-byte record for PE %d", len, dst);
+    o->len = len;
+    o->next = NULL;
+    c->resv_ovf = o;
+    return o->data;
+}
+
+void vmpi_chan_commit(int dst, uint32_t handler)
+{
+    int me = vmpi_pe_self()->id;
+    chan *c = chan_of(me, dst);
+    ovf *o = c->resv_ovf;
+    if (o == NULL) {
+        ring_commit(c, dst, handler, c->resv_len);
+        return;
+    }
+    o->handler = handler;
+    if (c->ovf_head == NULL) {
+        c->ovf_head = o;
+        C.pe[me].backlog++;
+    } else {
+        c->ovf_tail->next = o;
+    }
+    c->ovf_tail = o;
+}
+
+/* Moves queued records of PE `me` into rings that have room again. */
+static void drain_backlog(int me)
+{
+    for (int dst = 0; dst < C.npes && C.pe[me].backlog; dst++) {
+        chan *c = chan_of(me, dst);
+        ovf *o;
+        while ((o = c->ovf_head) != NULL) {
+            void *p = ring_reserve(c, o->len);
+            if (p == NULL)
+                break;
+            memcpy(p, o->data, o->len);
+            ring_commit(c, dst, o->handler, o->len);
+            c->ovf_head = o->next;
+            free(o);
+        }
+        if (c->ovf_head == NULL && c->ovf_tail != NULL) {
+            c->ovf_tail = NULL;
+            C.pe[me].backlog--;
+        }
+    }
+}
+
+bool vmpi_chan_backlog(int pe) { return C.pe[pe].backlog != 0; }
+
+/* ---- receiving ---- */
+
+static inline bool ready(const chan *c, uint64_t head)
+{
+    return atomic_load_explicit(&cell_at(c, head)->seq, memory_order_acquire) == (uint32_t)(head + 1);
+}
+
+int vmpi_chan_poll(vmpi_pe *pe)
+{
+    int me = pe->id, ran = 0;
+    pe_chans *pc = &C.pe[me];
+    if (pc->polling)
+        return 0; /* a handler's callee polled: records stay in place until the outer poll is done */
+    pc->polling = true;
+    if (pc->backlog)
+        drain_backlog(me);
+    for (int src = 0; src < C.npes; src++) {
+        chan *c = chan_of(src, me);
+        uint64_t head = atomic_load_explicit(&c->head, memory_order_relaxed), start = head;
+        while (ready(c, head)) {
+            rec_hdr *h = cell_at(c, head);
+            uint16_t n = h->ncells;
+            if (h->handler != H_PAD)
+                C.handlers[h->handler](pe, src, h + 1, h->len);
+            /* a stale first word of a continuation cell must never look like the seq of a later record */
+            for (uint16_t k = 1; k < n; k++)
+                atomic_store_explicit(&cell_at(c, head + k)->seq, 0, memory_order_relaxed);
+            head += n;
+            atomic_store_explicit(&c->head, head, memory_order_relaxed);
+            ran++;
+        }
+        if (head != start)
+            atomic_store_explicit(&c->head_pub, head, memory_order_release);
+    }
+    pc->polling = false;
+    return ran;
+}
+
+bool vmpi_chan_pending(int pe)
+{
+    for (int src = 0; src < C.npes; src++) {
+        const chan *c = chan_of(src, pe);
+        if (ready(c, atomic_load_explicit(&c->head, memory_order_relaxed)))
+            return true;
+    }
+    return false;
+}
