@@ -45,6 +45,18 @@ typedef struct rec_ptr {
     msg_hdr h;
     vmpi_env *env;
 } rec_ptr;
+/* A large contiguous rendezvous across PEs is copied by both PEs at once when the sender's PE is only
+ * waiting: the receiver's PE asks it to copy the second part.  (A PE busy running other ranks is not
+ * asked, or the receive would wait for them.) */
+typedef struct rec_part {
+    const char *from;
+    char *to;
+    size_t len;
+    vmpi_req *sreq, *rreq;
+    int rpe;
+} rec_part;
+
+#define SPLIT_MIN (256 * 1024)
 
 /* Envelope payload classes; an eager message bigger than the last comes from malloc. */
 static const size_t env_class[] = {64, 512, 4096, 32768};
@@ -58,7 +70,7 @@ static struct {
     msg_pe *pes;
     vmpi_ep **eps;           /* world rank -> endpoint */
     vmpi_loc *loc;           /* world rank -> location */
-    uint32_t h_eager, h_rndv, h_eager_ptr, h_rndv_done;
+    uint32_t h_eager, h_rndv, h_eager_ptr, h_rndv_done, h_part;
     size_t eager_max;
 } M;
 
@@ -66,6 +78,7 @@ static void on_eager(vmpi_pe *pe, int src_pe, void *rec, size_t len);
 static void on_rndv(vmpi_pe *pe, int src_pe, void *rec, size_t len);
 static void on_eager_ptr(vmpi_pe *pe, int src_pe, void *rec, size_t len);
 static void on_rndv_done(vmpi_pe *pe, int src_pe, void *rec, size_t len);
+static void on_part(vmpi_pe *pe, int src_pe, void *rec, size_t len);
 
 void vmpi_msg_init(int nranks, int npes)
 {
@@ -82,6 +95,8 @@ void vmpi_msg_init(int nranks, int npes)
     M.h_rndv = vmpi_chan_handler_register(on_rndv);
     M.h_eager_ptr = vmpi_chan_handler_register(on_eager_ptr);
     M.h_rndv_done = vmpi_chan_handler_register(on_rndv_done);
+    M.h_part = vmpi_chan_handler_register(on_part);
+
     M.eager_max = vmpi_cfg.eager_max;
 }
 
@@ -205,9 +220,53 @@ static void finish_rndv(const msg_hdr *h, const rndv_info *rv)
     }
 }
 
+/* Both parts are copied: whichever PE finished last completes both requests (the sender's buffer may be
+ * reused only once neither PE reads it). */
+static void part_finished(vmpi_req *sreq, vmpi_req *rreq, int spe, int rpe)
+{
+    if (atomic_fetch_sub_explicit(&rreq->parts, 1, memory_order_acq_rel) != 1)
+        return;
+    int me = vmpi_pe_self()->id, other = me == spe ? rpe : spe;
+    vmpi_req **q = vmpi_chan_reserve(other, sizeof *q);
+    *q = me == spe ? rreq : sreq;
+    vmpi_chan_commit(other, M.h_rndv_done);
+    vmpi_req_complete(me == spe ? sreq : rreq);
+}
+
+/* Copies a large contiguous message with the sender's PE; true when it did (the receive then completes
+ * when both parts are done). */
+static bool deliver_split(const msg_hdr *h, const rndv_info *rv, vmpi_req *r)
+{
+    vmpi_loc loc = vmpi_msg_loc(h->src_world);
+    int me = vmpi_pe_self()->id;
+    if (h->bytes < SPLIT_MIN || loc.pe == me || !rv->sdt->contig || !r->dt->contig ||
+        r->count * r->dt->size < h->bytes || !vmpi_sched_pe_waiting(vmpi_sched_pe(loc.pe)))
+        return false;
+    size_t half = ((size_t)h->bytes / 2) & ~(size_t)63;
+    const char *from = (const char *)rv->sbuf + rv->sdt->lb;
+    char *to = (char *)r->buf + r->dt->lb;
+    set_status(r, h->src, h->tag, h->bytes, h->bytes);
+    atomic_store_explicit(&r->parts, 2, memory_order_relaxed);
+    rec_part *p = vmpi_chan_reserve(loc.pe, sizeof *p);
+    *p = (rec_part){from + half, to + half, (size_t)h->bytes - half, rv->sreq, r, me};
+    vmpi_chan_commit(loc.pe, M.h_part);
+    memcpy(to, from, half);
+    part_finished(rv->sreq, r, loc.pe, me);
+    return true;
+}
+
+static void on_part(vmpi_pe *pe, int src_pe, void *rec, size_t len)
+{
+    rec_part p = *(rec_part *)rec;
+    memcpy(p.to, p.from, p.len);
+    part_finished(p.sreq, p.rreq, pe->id, p.rpe);
+}
+
 /* Moves a rendezvous message into receive `r` and completes both sides. */
 static void deliver_rndv(const msg_hdr *h, const rndv_info *rv, vmpi_req *r)
 {
+    if (deliver_split(h, rv, r))
+        return;
     MPI_Count n = vmpi_dtype_copy(rv->sbuf, rv->scount, rv->sdt, r->buf, r->count, r->dt);
     set_status(r, h->src, h->tag, n, h->bytes);
     finish_rndv(h, rv);

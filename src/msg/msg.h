@@ -10,6 +10,7 @@
 #define VMPI_MSG_MSG_H
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include "base/list.h"
 #include "dtype/dtype.h"
@@ -35,6 +36,7 @@ struct vmpi_req {
     vmpi_send_mode mode;
     vmpi_list node;          /* in the posted queue */
     MPI_Status status;
+    _Atomic int parts;       /* a receive copied by two PEs: parts still being copied */
     vmpi_req_done_fn on_done; /* called once at completion, on the owner's PE */
     void *on_done_arg;
 };

@@ -122,22 +122,25 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
  * saves two context switches and a pass through the scheduler on the cross-PE message path. */
 static bool block_in_place(vmpi_vp *vp, vmpi_pe *pe)
 {
-    for (unsigned i = 0; i < 4096; i++) {
+    atomic_store_explicit(&pe->waiting, true, memory_order_relaxed);
+    bool resumed = false;
+    for (unsigned i = 0; i < 4096 && !resumed; i++) {
         if (!vmpi_list_empty(&pe->runq))
             break;
         if (vmpi_chan_pending(pe->id) || vmpi_chan_backlog(pe->id) || vmpi_mpsc_peek(&pe->inbox)) {
             vmpi_pe_poll(pe);
             if (vp->state == VMPI_VP_READY) {
                 if (pe->runq.next != &vp->node || pe->runq.prev != &vp->node)
-                    return false; /* others were woken too: take turns through the scheduler */
+                    break; /* others were woken too: take turns through the scheduler */
                 vmpi_list_remove(&vp->node);
                 vp->state = VMPI_VP_RUNNING;
-                return true;
+                resumed = true;
             }
         }
         __builtin_ia32_pause();
     }
-    return false;
+    atomic_store_explicit(&pe->waiting, false, memory_order_relaxed);
+    return resumed;
 }
 
 void vmpi_vp_block(const char *why)
@@ -248,7 +251,16 @@ static void check_deadlock(uint64_t before)
         report_deadlock();
 }
 
+static void idle_wait(vmpi_pe *pe);
+
 static void idle(vmpi_pe *pe)
+{
+    atomic_store_explicit(&pe->waiting, true, memory_order_relaxed);
+    idle_wait(pe);
+    atomic_store_explicit(&pe->waiting, false, memory_order_relaxed);
+}
+
+static void idle_wait(vmpi_pe *pe)
 {
     double until = vmpi_clock_now() + 1e-6 * (double)vmpi_cfg.idle_spin_us;
     for (unsigned i = 1;; i++) {

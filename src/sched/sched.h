@@ -39,6 +39,7 @@ typedef struct vmpi_amsg {
 typedef struct vmpi_pe {
     vmpi_mpsc inbox;
     VMPI_ALIGNED_CL _Atomic uint32_t sleeping;
+    VMPI_ALIGNED_CL _Atomic bool waiting; /* idle or polling for a blocked VP: free to help (a hint) */
     VMPI_ALIGNED_CL int id;
     vmpi_fctx sched_ctx;     /* the scheduler loop's context while a VP runs */
     vmpi_vp *current;
@@ -81,6 +82,8 @@ void vmpi_vp_wake(vmpi_vp *vp);
 VMPI_NORETURN void vmpi_vp_exit(int code);
 /* Delivers `m` to PE `pe`'s inbox and wakes it if it sleeps. */
 void vmpi_pe_send(vmpi_pe *pe, vmpi_amsg *m);
+/* Whether PE `id` is only waiting for messages right now (a racy hint for offering it work). */
+static inline bool vmpi_sched_pe_waiting(vmpi_pe *pe) { return atomic_load_explicit(&pe->waiting, memory_order_relaxed); }
 /* Wakes PE `id` if it sleeps (after something was published for it). */
 void vmpi_sched_wake(int id);
 /* Runs the handlers of every record and message waiting for the calling PE. */
