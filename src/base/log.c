@@ -26,8 +26,16 @@ void vmpi_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+static void (*die_hook)(void);
+
+void vmpi_log_set_die_hook(void (*fn)(void)) { die_hook = fn; }
+
 void vmpi_die(int code)
 {
+    void (*hook)(void) = die_hook;
+    die_hook = NULL; /* once, even if it fails */
+    if (hook)
+        hook();
     fflush(NULL);
     _exit(code);
 }

@@ -9,6 +9,8 @@ VMPI_NORETURN void vmpi_fatal(const char *fmt, ...) VMPI_PRINTF(1, 2);
 void vmpi_warn(const char *fmt, ...) VMPI_PRINTF(1, 2);
 /* Flush stdio and leave the process with `code` at once (other PEs are not joined). */
 VMPI_NORETURN void vmpi_die(int code);
+/* `fn` runs first in vmpi_die (an upper layer writes out what it buffers); NULL removes it. */
+void vmpi_log_set_die_hook(void (*fn)(void));
 
 #define vmpi_assert(c)                                                                                        \
     ((c) ? (void)0 : vmpi_fatal("internal error: %s:%d: assertion '%s' failed", __FILE__, __LINE__, #c))

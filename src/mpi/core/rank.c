@@ -18,6 +18,7 @@ static struct {
 } R;
 
 int vmpi_world_size(void) { return R.n; }
+vmpi_rank *vmpi_rank_get(int r) { return &R.ranks[r]; }
 
 static long plus_value(const char *opt, const char *text)
 {
@@ -65,6 +66,7 @@ void vmpi_rank_exit(int code)
         vmpi_warn("rank %d exited with status %d before MPI_Finalize; stopping the job", rk->world_rank, code);
         vmpi_die(code);
     }
+    vmpi_stdio_rank_done(rk);
     vmpi_vp_exit(code);
 }
 
@@ -119,7 +121,9 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
         vmpi_fatal("out of memory creating %ld ranks", n);
     for (long r = 0; r < n; r++)
         rank_init(&R.ranks[r], (int)r, (int)n, (int)(r * p / n), argc, argv);
+    vmpi_stdio_init();
     int code = vmpi_sched_run();
+    vmpi_stdio_fini();
     fflush(NULL);
     for (long r = 0; r < n; r++) {
         vmpi_req_table_fini(&R.ranks[r].reqs);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include "mpi/core/comm.h"
 #include "mpi/core/request.h"
+#include "mpi/core/stdio.h"
 #include "msg/msg.h"
 #include "sched/sched.h"
 
@@ -30,6 +31,7 @@ typedef struct vmpi_rank {
     vmpi_bsend_state bsend;
     struct vmpi_errh_user *errh_user; /* user error handlers created by this rank */
     int nerrh_user;
+    vmpi_linebuf out[2];     /* unfinished lines of stdout and stderr */
 } vmpi_rank;
 
 /* The rank running on the calling thread, or NULL outside any rank. */
@@ -40,6 +42,8 @@ static inline vmpi_rank *vmpi_rank_self(void)
 }
 
 int vmpi_world_size(void);
+/* World rank `r`'s state (for diagnostics and shutdown; a rank's state belongs to its PE). */
+vmpi_rank *vmpi_rank_get(int r);
 
 /* Boots the runtime, runs `main` once per rank, returns the job's exit status. */
 VMPI_EXPORT int vmpi_boot(int argc, char **argv, vmpi_main_fn main);
