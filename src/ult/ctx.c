@@ -1,10 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "ult/ctx.h"
 
-#ifndef VMPI_ASAN
-#define VMPI_ASAN 0
-#endif
-
 typedef vmpi_transfer bc_transfer; /* same layout as boost::context::detail::transfer_t */
 
 /* Boost.Context's C-linkage entry points (boost/context/detail/fcontext.hpp). */
@@ -43,10 +39,12 @@ static vmpi_transfer jump(vmpi_fctx to, void *data, const vmpi_ctx_stack *to_sta
     return t;
 }
 
+#if VMPI_ASAN
 vmpi_transfer vmpi_ctx_jump(vmpi_fctx to, void *data, const vmpi_ctx_stack *to_stack)
 {
     return jump(to, data, to_stack, 0);
 }
+#endif
 
 vmpi_transfer vmpi_ctx_jump_final(vmpi_fctx to, void *data, const vmpi_ctx_stack *to_stack)
 {

@@ -21,9 +21,24 @@ typedef struct vmpi_ctx_stack {
     size_t size;
 } vmpi_ctx_stack;
 
+#ifndef VMPI_ASAN
+#define VMPI_ASAN 0
+#endif
+
 vmpi_fctx vmpi_ctx_make(void *stack_top, size_t size, vmpi_ctx_entry fn);
 /* Jumps to `to`, whose stack is `to_stack` (NULL: the thread's own stack).  Returns when something jumps back. */
+#if VMPI_ASAN
 vmpi_transfer vmpi_ctx_jump(vmpi_fctx to, void *data, const vmpi_ctx_stack *to_stack);
+#else
+/* Boost.Context's entry point (boost/context/detail/fcontext.hpp), called directly: a wrapper call would
+ * add a return that mispredicts after every switch. */
+extern vmpi_transfer jump_fcontext(void *to, void *vp);
+static inline vmpi_transfer vmpi_ctx_jump(vmpi_fctx to, void *data, const vmpi_ctx_stack *to_stack)
+{
+    (void)to_stack;
+    return jump_fcontext(to, data);
+}
+#endif
 /* To be called first thing in a context's entry function (sanitizer bookkeeping). */
 void vmpi_ctx_entered(void);
 /* To be called by a context that finishes and will never be resumed, just before its last jump. */
