@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include "base/compiler.h"
 #include "ult/ctx.h"
 
 typedef vmpi_transfer bc_transfer; /* same layout as boost::context::detail::transfer_t */
