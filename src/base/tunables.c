@@ -12,7 +12,7 @@ static const vmpi_tunable table[] = {
     {"ranks", "VMPI_NRANKS", VMPI_TUNABLE_INT, "1", "number of MPI ranks (virtual processors)"},
     {"pes", "VMPI_NPES", VMPI_TUNABLE_INT, "0", "worker threads (PEs); 0 = one per core, at most one per rank"},
     {"stack-size", "VMPI_STACK_SIZE", VMPI_TUNABLE_SIZE, "1M", "stack size of each rank (k/M/G suffixes)"},
-    {"eager-max", "VMPI_EAGER_MAX", VMPI_TUNABLE_SIZE, "16k",
+    {"eager-max", "VMPI_EAGER_MAX", VMPI_TUNABLE_SIZE, "4k",
      "largest message sent eagerly; larger ones use single-copy rendezvous"},
     {"channel-size", "VMPI_CHANNEL_SIZE", VMPI_TUNABLE_SIZE, "64k",
      "ring between each pair of PEs (4k to 2M); messages up to a quarter of it are copied through it"},

@@ -72,6 +72,7 @@ static struct {
     vmpi_loc *loc;           /* world rank -> location */
     uint32_t h_eager, h_rndv, h_eager_ptr, h_rndv_done, h_part;
     size_t eager_max;
+    size_t inline_max;       /* largest eager record copied through a channel; larger ones go by pointer */
 } M;
 
 static void on_eager(vmpi_pe *pe, int src_pe, void *rec, size_t len);
@@ -98,6 +99,9 @@ void vmpi_msg_init(int nranks, int npes)
     M.h_part = vmpi_chan_handler_register(on_part);
 
     M.eager_max = vmpi_cfg.eager_max;
+    /* Inline records up to 1/16 of a ring: a window of sends then fits without queuing on the sender's
+     * side; bigger eager messages travel in pooled envelopes (one copy in, one out, as inline). */
+    M.inline_max = vmpi_chan_max_record() / 4;
 }
 
 void vmpi_msg_fini(void)
@@ -380,7 +384,7 @@ void vmpi_msg_isend(vmpi_req *r)
         vmpi_chan_commit(loc.pe, M.h_rndv);
         return;
     }
-    if (!local && sizeof h + (size_t)bytes <= vmpi_chan_max_record()) {
+    if (!local && sizeof h + (size_t)bytes <= M.inline_max) {
         msg_hdr *m = vmpi_chan_reserve(loc.pe, sizeof h + (size_t)bytes);
         *m = h;
         vmpi_dtype_pack(r->buf, r->count, r->dt, m + 1, bytes);

@@ -31,15 +31,16 @@ typedef struct ovf {
 
 typedef struct chan {
     /* the sender's side */
-    VMPI_ALIGNED_CL uint64_t tail; /* cells written */
+    VMPI_ALIGNED_CL char *ring;    /* (each side has its own copy: no line shared with what the other writes) */
+    uint64_t tail;                 /* cells written */
     uint64_t head_seen;            /* the receiver's published head, as last read */
     ovf *ovf_head, *ovf_tail;      /* queued records, oldest first */
     ovf *resv_ovf;                 /* the open reservation went to the queue */
     size_t resv_len;
     /* the receiver's side */
-    VMPI_ALIGNED_CL _Atomic uint64_t head; /* cells consumed; written by the receiver only */
+    VMPI_ALIGNED_CL char *rring;
+    _Atomic uint64_t head;         /* cells consumed; written by the receiver only */
     VMPI_ALIGNED_CL _Atomic uint64_t head_pub; /* what the sender may reuse */
-    char *ring;
 } chan;
 
 typedef struct pe_chans {
@@ -58,9 +59,13 @@ static struct {
 } C;
 
 static inline chan *chan_of(int src, int dst) { return &C.ch[(size_t)src * (size_t)C.npes + (size_t)dst]; }
-static inline rec_hdr *cell_at(const chan *c, uint64_t pos)
+static inline rec_hdr *cell_at(char *ring, uint64_t pos) { return (rec_hdr *)(ring + (pos & (C.ncells - 1)) * CELL); }
+/* The seq that marks a record at `pos` complete; never 0, the value of a consumed continuation cell (a
+ * plain (uint32_t)(pos + 1) would be 0 once every 2^32 cells and a consumed cell would look published). */
+static inline uint32_t seq_of(uint64_t pos)
 {
-    return (rec_hdr *)(c->ring + (pos & (C.ncells - 1)) * CELL);
+    uint32_t s = (uint32_t)(pos + 1);
+    return s ? s : 1;
 }
 static inline uint64_t cells_for(size_t len) { return (HDR + len + CELL - 1) / CELL; }
 
@@ -81,7 +86,7 @@ void vmpi_chan_init(int npes, size_t ring_bytes)
     memset(C.pe, 0, sizeof(pe_chans) * (size_t)npes);
     uintptr_t base = ((uintptr_t)C.rings + VMPI_CACHELINE - 1) & ~(uintptr_t)(VMPI_CACHELINE - 1);
     for (size_t i = 0; i < (size_t)npes * (size_t)npes; i++)
-        C.ch[i].ring = (char *)base + i * n * CELL;
+        C.ch[i].ring = C.ch[i].rring = (char *)base + i * n * CELL;
 }
 
 void vmpi_chan_fini(void)
@@ -119,24 +124,24 @@ static void *ring_reserve(chan *c, size_t len)
             return NULL;
     }
     if (pad) {
-        rec_hdr *h = cell_at(c, pos);
+        rec_hdr *h = cell_at(c->ring, pos);
         h->handler = H_PAD;
         h->ncells = (uint16_t)pad;
         h->len = 0;
-        atomic_store_explicit(&h->seq, (uint32_t)(pos + 1), memory_order_release);
+        atomic_store_explicit(&h->seq, seq_of(pos), memory_order_release);
         c->tail = pos + pad;
     }
-    return cell_at(c, c->tail) + 1;
+    return cell_at(c->ring, c->tail) + 1;
 }
 
 static void ring_commit(chan *c, int dst, uint32_t handler, size_t len)
 {
     uint64_t pos = c->tail;
-    rec_hdr *h = cell_at(c, pos);
+    rec_hdr *h = cell_at(c->ring, pos);
     h->handler = (uint16_t)handler;
     h->ncells = (uint16_t)cells_for(len);
     h->len = (uint32_t)len;
-    atomic_store_explicit(&h->seq, (uint32_t)(pos + 1), memory_order_release);
+    atomic_store_explicit(&h->seq, seq_of(pos), memory_order_release);
     c->tail = pos + h->ncells;
     /* the publication must be visible before we look whether the receiver sleeps (it checks the other way) */
     atomic_thread_fence(memory_order_seq_cst);
@@ -210,7 +215,7 @@ bool vmpi_chan_backlog(int pe) { return C.pe[pe].backlog != 0; }
 
 static inline bool ready(const chan *c, uint64_t head)
 {
-    return atomic_load_explicit(&cell_at(c, head)->seq, memory_order_acquire) == (uint32_t)(head + 1);
+    return atomic_load_explicit(&cell_at(c->rring, head)->seq, memory_order_acquire) == seq_of(head);
 }
 
 int vmpi_chan_poll(vmpi_pe *pe)
@@ -226,16 +231,17 @@ int vmpi_chan_poll(vmpi_pe *pe)
         chan *c = chan_of(src, me);
         uint64_t head = atomic_load_explicit(&c->head, memory_order_relaxed), start = head;
         while (ready(c, head)) {
-            rec_hdr *h = cell_at(c, head);
+            rec_hdr *h = cell_at(c->rring, head);
             uint16_t n = h->ncells;
-            if (h->handler != H_PAD)
+            if (h->handler != H_PAD) {
                 C.handlers[h->handler](pe, src, h + 1, h->len);
+                ran++;
+            }
             /* a stale first word of a continuation cell must never look like the seq of a later record */
             for (uint16_t k = 1; k < n; k++)
-                atomic_store_explicit(&cell_at(c, head + k)->seq, 0, memory_order_relaxed);
+                atomic_store_explicit(&cell_at(c->rring, head + k)->seq, 0, memory_order_relaxed);
             head += n;
             atomic_store_explicit(&c->head, head, memory_order_relaxed);
-            ran++;
         }
         if (head != start)
             atomic_store_explicit(&c->head_pub, head, memory_order_release);

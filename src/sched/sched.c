@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,9 +263,15 @@ static void idle(vmpi_pe *pe)
 
 static void idle_wait(vmpi_pe *pe)
 {
+    if (vmpi_chan_backlog(pe->id)) {
+        /* records wait for room in a full ring: back to the loop, whose poll moves them out as room appears;
+         * now and then give the core away, in case the receiving PE's thread needs it (PEs > cores) */
+        if ((++pe->backlog_waits & 63) == 0)
+            sched_yield();
+        return;
+    }
     double until = vmpi_clock_now() + 1e-6 * (double)vmpi_cfg.idle_spin_us;
     for (unsigned i = 1;; i++) {
-        /* records queued for a full ring: back to the loop, whose poll moves them out as room appears */
         if (vmpi_chan_pending(pe->id) || vmpi_chan_backlog(pe->id) || vmpi_mpsc_peek(&pe->inbox) ||
             atomic_load_explicit(&job.done, memory_order_relaxed))
             return;

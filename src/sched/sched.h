@@ -45,6 +45,7 @@ typedef struct vmpi_pe {
     vmpi_vp *current;
     vmpi_list runq;
     long nvps;               /* VPs living here, not yet done */
+    unsigned backlog_waits;  /* idle passes spent waiting for room in a full channel */
     pthread_t thread;
     void *altstack;
 } vmpi_pe;
