@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* vmpi: the C interface of MPI-3.1 (the parts vmpi implements so far).
+/* vmpi: the C interface of MPI-3.1.  This file holds the types, constants, environment, point-to-point,
+ * requests and error handling; each other area has its header in include/vmpi/, included at the end.
  *
  * Handles are integers (MPICH-style): predefined handles are compile-time constants and the Fortran
  * conversion is the identity.  A handle is (kind << 26) | index; index 0 of every kind is its null handle,
@@ -316,18 +317,6 @@ VMPI_DECL(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype dt, MPI_C
 VMPI_DECL(int, Status_set_elements, (MPI_Status *status, MPI_Datatype dt, int count))
 VMPI_DECL(int, Status_set_cancelled, (MPI_Status *status, int flag))
 
-VMPI_DECL(int, Type_size, (MPI_Datatype dt, int *size))
-VMPI_DECL(int, Type_size_x, (MPI_Datatype dt, MPI_Count *size))
-VMPI_DECL(int, Type_get_extent, (MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent))
-VMPI_DECL(int, Type_get_true_extent, (MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent))
-
-VMPI_DECL(int, Barrier, (MPI_Comm comm))
-VMPI_DECL(int, Bcast, (void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm))
-VMPI_DECL(int, Reduce, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
-                        MPI_Comm comm))
-VMPI_DECL(int, Allreduce, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                           MPI_Comm comm))
-
 typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 VMPI_DECL(int, Comm_create_errhandler, (MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler))
@@ -337,6 +326,12 @@ VMPI_DECL(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
 VMPI_DECL(int, Errhandler_free, (MPI_Errhandler *errhandler))
 VMPI_DECL(int, Error_string, (int errorcode, char *string, int *resultlen))
 VMPI_DECL(int, Error_class, (int errorcode, int *errorclass))
+
+/* The other areas, one header each (installed in include/vmpi/). */
+#include "vmpi/mpi_datatype.h"
+#include "vmpi/mpi_coll.h"
+#include "vmpi/mpi_comm.h"
+#include "vmpi/mpi_info.h"
 
 #undef VMPI_DECL
 

@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Part of mpi.h (include <mpi.h>, not this file): info objects and user error classes and codes. */
+#ifndef VMPI_API_MPI_INFO_H
+#define VMPI_API_MPI_INFO_H
+
+
+#endif
