@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
+#include "mpi/comm/group.h"
 #include "mpi/core/comm.h"
 #include "mpi/core/errhan.h"
 #include "mpi/core/handle.h"
@@ -76,9 +77,11 @@ static inline int vmpi_chk_buf(vmpi_chk *ck, const void *buf, MPI_Count count, c
 /* A destination: a rank of the communicator or MPI_PROC_NULL. */
 static inline int vmpi_chk_dest(vmpi_chk *ck, int r, const vmpi_comm *c)
 {
-    if (r == MPI_PROC_NULL || (r >= 0 && r < c->size))
+    if (r == MPI_PROC_NULL || (r >= 0 && r < c->peer_size))
         return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why, "rank %d is not in %s of size %d", r, c->name, c->size);
+    snprintf(ck->why, sizeof ck->why, "rank %d is not in %s%s of size %d", r,
+             vmpi_comm_is_inter(c) ? "the remote group of " : "", c->name[0] ? c->name : "the communicator",
+             c->peer_size);
     return MPI_ERR_RANK;
 }
 
@@ -92,7 +95,8 @@ static inline int vmpi_chk_root(vmpi_chk *ck, int r, const vmpi_comm *c)
 {
     if (r >= 0 && r < c->size)
         return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why, "root %d is not in %s of size %d", r, c->name, c->size);
+    snprintf(ck->why, sizeof ck->why, "root %d is not in %s of size %d", r, c->name[0] ? c->name : "the communicator",
+             c->size);
     return MPI_ERR_ROOT;
 }
 
@@ -129,6 +133,35 @@ static inline int vmpi_chk_ptr(vmpi_chk *ck, const void *p, const char *what)
 static inline int vmpi_fail(MPI_Comm comm, int err, const char *fn, const vmpi_chk *ck)
 {
     return vmpi_err_raise(comm, err, fn, ck && ck->why[0] ? "%s" : NULL, ck ? ck->why : "");
+}
+
+/* ---- communicators, groups, topologies ---- */
+
+static inline int vmpi_chk_group(vmpi_chk *ck, MPI_Group h, vmpi_group **out)
+{
+    *out = vmpi_group_get(h);
+    if (*out)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, h == MPI_GROUP_NULL ? "MPI_GROUP_NULL" : "invalid group handle 0x%x",
+             (unsigned)h);
+    return MPI_ERR_GROUP;
+}
+
+/* Operations defined on intracommunicators only. */
+static inline int vmpi_chk_intra(vmpi_chk *ck, const vmpi_comm *c)
+{
+    if (!vmpi_comm_is_inter(c))
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "an intercommunicator where an intracommunicator is required");
+    return MPI_ERR_COMM;
+}
+
+static inline int vmpi_chk_nonneg(vmpi_chk *ck, int v, const char *what, int cls)
+{
+    if (v >= 0)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "negative %s %d", what, v);
+    return cls;
 }
 
 #endif

@@ -1,15 +1,96 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include "mpi/comm/group.h"
+#include "mpi/comm/topo.h"
 #include "mpi/core/comm.h"
+#include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
+
+enum { IDX_WORLD = 1, IDX_SELF = 2, IDX_FIRST_USER = 3 };
+
+static _Atomic int next_ctx = VMPI_CTX_FIRST_FREE;
+
+int vmpi_comm_ctx_alloc(void) { return atomic_fetch_add_explicit(&next_ctx, 2, memory_order_relaxed); }
 
 vmpi_comm *vmpi_comm_get(MPI_Comm h)
 {
     vmpi_rank *rk = vmpi_rank_self();
-    if (rk == NULL)
+    if (rk == NULL || VMPI_HANDLE_KIND(h) != VMPI_KIND_COMM)
         return NULL;
-    if (h == MPI_COMM_WORLD)
+    int idx = VMPI_HANDLE_INDEX(h);
+    if (idx == IDX_WORLD)
         return &rk->world;
-    if (h == MPI_COMM_SELF)
+    if (idx == IDX_SELF)
         return &rk->self;
-    return NULL; /* user communicators come with Comm_dup/split (MPI breadth issue) */
+    idx -= IDX_FIRST_USER;
+    return idx >= 0 && idx < rk->ncomms ? rk->comms[idx] : NULL;
+}
+
+vmpi_group *vmpi_comm_group(const vmpi_comm *c)
+{
+    if (c->group)
+        return vmpi_group_ref(c->group);
+    if (c->handle == MPI_COMM_WORLD)
+        return vmpi_group_ref(vmpi_group_world());
+    int me = vmpi_comm_world_rank(c, 0); /* MPI_COMM_SELF */
+    return vmpi_group_new(&me, 1);
+}
+
+MPI_Comm vmpi_comm_register(vmpi_comm *c)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    int idx = -1;
+    for (int i = rk->comm_hint; i < rk->ncomms; i++)
+        if (rk->comms[i] == NULL) {
+            idx = i;
+            break;
+        }
+    if (idx < 0) {
+        if (rk->ncomms == rk->cap_comms) {
+            int cap = rk->cap_comms ? 2 * rk->cap_comms : 16;
+            if (cap > (1 << 24))
+                return MPI_COMM_NULL;
+            vmpi_comm **t = realloc(rk->comms, sizeof(*t) * (size_t)cap);
+            if (t == NULL)
+                return MPI_COMM_NULL;
+            rk->comms = t;
+            rk->cap_comms = cap;
+        }
+        idx = rk->ncomms++;
+    }
+    rk->comms[idx] = c;
+    rk->comm_hint = idx + 1;
+    c->handle = VMPI_HANDLE(VMPI_KIND_COMM, idx + IDX_FIRST_USER);
+    return c->handle;
+}
+
+void vmpi_comm_release(vmpi_comm *c)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    int idx = VMPI_HANDLE_INDEX(c->handle) - IDX_FIRST_USER;
+    if (idx >= 0 && idx < rk->ncomms && rk->comms[idx] == c) {
+        rk->comms[idx] = NULL;
+        if (idx < rk->comm_hint)
+            rk->comm_hint = idx;
+    }
+    if (c->local) {
+        vmpi_group_unref(c->local->group);
+        free(c->local);
+    }
+    vmpi_group_unref(c->group);
+    vmpi_group_unref(c->remote);
+    vmpi_topo_unref(c->topo);
+    free(c);
+}
+
+void vmpi_comm_release_all(void)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    for (int i = 0; i < rk->ncomms; i++)
+        if (rk->comms[i])
+            vmpi_comm_release(rk->comms[i]);
+    free(rk->comms);
+    rk->comms = NULL;
+    rk->ncomms = rk->cap_comms = rk->comm_hint = 0;
 }

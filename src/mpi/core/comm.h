@@ -1,19 +1,29 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Communicators as one rank sees them.  Each rank resolves a handle in its own table, so communicator state
- * belongs to the rank (and will move with it). */
+ * belongs to the rank (and will move with it); groups and topologies are shared, immutable and
+ * reference-counted. */
 #ifndef VMPI_MPI_COMM_H
 #define VMPI_MPI_COMM_H
 
 #include <mpi.h>
+#include <stdbool.h>
+
+struct vmpi_group;
+struct vmpi_topo;
 
 typedef struct vmpi_comm {
     int ctx;               /* point-to-point context; collectives use ctx + 1 */
-    int rank, size;
-    const int *world_of;   /* comm rank -> world rank; NULL when the identity */
-    int world_base;        /* world rank of comm rank 0 when world_of is NULL */
+    int rank, size;        /* in the local group */
+    int peer_size;         /* ranks point-to-point may name: size, or the remote group's (intercommunicator) */
+    const int *world_of;   /* peer rank -> world rank; NULL when it is world_base + rank */
+    int world_base;
     MPI_Errhandler errh;
     MPI_Comm handle;
-    const char *name;
+    char name[MPI_MAX_OBJECT_NAME];
+    struct vmpi_group *group;  /* local group (a reference); NULL for the predefined communicators */
+    struct vmpi_group *remote; /* intercommunicator: the remote group; NULL for an intracommunicator */
+    struct vmpi_comm *local;   /* intercommunicator: an intracommunicator over the local group (internal) */
+    struct vmpi_topo *topo;    /* process topology, or NULL */
 } vmpi_comm;
 
 static inline int vmpi_comm_world_rank(const vmpi_comm *c, int r)
@@ -21,10 +31,24 @@ static inline int vmpi_comm_world_rank(const vmpi_comm *c, int r)
     return c->world_of ? c->world_of[r] : c->world_base + r;
 }
 
-/* Context ids of the predefined communicators (each takes two). */
+static inline bool vmpi_comm_is_inter(const vmpi_comm *c) { return c->remote != NULL; }
+
+/* Context ids of the predefined communicators (each takes two); the others come from vmpi_comm_ctx_alloc. */
 enum { VMPI_CTX_WORLD = 0, VMPI_CTX_SELF = 2, VMPI_CTX_FIRST_FREE = 4 };
 
 /* The calling rank's communicator for `h`, or NULL if `h` is not a valid communicator. */
 vmpi_comm *vmpi_comm_get(MPI_Comm h);
+/* The local group of `c`, with a reference for the caller; NULL when out of memory. */
+struct vmpi_group *vmpi_comm_group(const vmpi_comm *c);
+/* Two fresh context ids (point-to-point and collective), unique in the process. */
+int vmpi_comm_ctx_alloc(void);
+
+/* A new communicator of the calling rank: `c` (filled by the caller, malloc'ed) gets a handle in the rank's
+ * table.  Returns the handle, or MPI_COMM_NULL when the table is full. */
+MPI_Comm vmpi_comm_register(vmpi_comm *c);
+/* Releases a communicator made by vmpi_comm_register (its groups and topology too). */
+void vmpi_comm_release(vmpi_comm *c);
+/* Frees the calling rank's remaining communicators (at rank exit). */
+void vmpi_comm_release_all(void);
 
 #endif

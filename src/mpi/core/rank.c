@@ -6,6 +6,7 @@
 #include <string.h>
 #include "base/log.h"
 #include "base/tunables.h"
+#include "mpi/comm/group.h"
 #include "mpi/core/rank.h"
 #include "sched/pin.h"
 
@@ -67,6 +68,7 @@ void vmpi_rank_exit(int code)
         vmpi_die(code);
     }
     vmpi_stdio_rank_done(rk);
+    vmpi_comm_release_all();
     vmpi_vp_exit(code);
 }
 
@@ -84,9 +86,9 @@ void vmpi_job_abort(int code)
 static void rank_init(vmpi_rank *rk, int r, int n, int pe, int argc, char **argv)
 {
     rk->world_rank = r;
-    rk->world = (vmpi_comm){.ctx = VMPI_CTX_WORLD, .rank = r, .size = n, .world_base = 0,
+    rk->world = (vmpi_comm){.ctx = VMPI_CTX_WORLD, .rank = r, .size = n, .peer_size = n, .world_base = 0,
                             .errh = MPI_ERRORS_ARE_FATAL, .handle = MPI_COMM_WORLD, .name = "MPI_COMM_WORLD"};
-    rk->self = (vmpi_comm){.ctx = VMPI_CTX_SELF, .rank = 0, .size = 1, .world_base = r,
+    rk->self = (vmpi_comm){.ctx = VMPI_CTX_SELF, .rank = 0, .size = 1, .peer_size = 1, .world_base = r,
                            .errh = MPI_ERRORS_ARE_FATAL, .handle = MPI_COMM_SELF, .name = "MPI_COMM_SELF"};
     vmpi_req_table_init(&rk->reqs);
     /* each rank gets its own argv array (MPI_Init may rewrite it); the strings are shared */
@@ -116,6 +118,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     R.main = main;
     vmpi_sched_init((int)p);
     vmpi_msg_init((int)n, (int)p);
+    vmpi_group_init((int)n);
     R.ranks = calloc((size_t)n, sizeof(vmpi_rank));
     if (R.ranks == NULL)
         vmpi_fatal("out of memory creating %ld ranks", n);
@@ -130,6 +133,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
         free(R.ranks[r].argv);
         free(R.ranks[r].errh_user);
     }
+    vmpi_group_fini();
     vmpi_msg_fini();
     vmpi_sched_fini();
     free(R.ranks);

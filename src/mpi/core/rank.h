@@ -27,6 +27,8 @@ typedef struct vmpi_rank {
     int argc;
     char **argv;
     vmpi_comm world, self;
+    vmpi_comm **comms;       /* user communicators, by handle index - 3 */
+    int ncomms, cap_comms, comm_hint;
     vmpi_req_table reqs;
     vmpi_bsend_state bsend;
     struct vmpi_errh_user *errh_user; /* user error handlers created by this rank */

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* MPI_Comm_* and MPI_Intercomm_*: communicator constructors, queries and names. */
+#include <string.h>
+#include "binding/check.h"
+#include "mpi/comm/comm_create.h"
+
+/* A rank's check that the communicator argument is valid, and optionally an intracommunicator. */
+static int comm_arg(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, bool intra)
+{
+    int err;
+    if ((err = vmpi_chk_ranked(ck)) || (err = vmpi_chk_comm(ck, comm, c)))
+        return err;
+    return intra ? vmpi_chk_intra(ck, *c) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Comm_dup)
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, comm, &c, false);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, newcomm, "newcomm");
+    if (!err)
+        err = vmpi_comm_dup(c, newcomm);
+    return err ? vmpi_fail(comm, err, "MPI_Comm_dup", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Comm_split)
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, comm, &c, true);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, newcomm, "newcomm");
+    if (!err && color < 0 && color != MPI_UNDEFINED) {
+        snprintf(ck.why, sizeof ck.why, "color %d is negative and not MPI_UNDEFINED", color);
+        err = MPI_ERR_ARG;
+    }
+    if (!err)
+        err = vmpi_comm_split(c, color, key, newcomm);
+    return err ? vmpi_fail(comm, err, "MPI_Comm_split", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Comm_split_type)
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, comm, &c, true);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, newcomm, "newcomm");
+    if (!err && split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
+        snprintf(ck.why, sizeof ck.why, "unknown split type %d", split_type);
+        err = MPI_ERR_ARG;
+    }
+    /* every rank of this process shares memory: MPI_COMM_TYPE_SHARED keeps them all together */
+    if (!err)
+        err = vmpi_comm_split(c, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : 0, key, newcomm);
+    return err ? vmpi_fail(comm, err, "MPI_Comm_split_type", &ck) : MPI_SUCCESS;
+}
+
+/* `g` must be a subset of the group of `c`. */
+static int chk_subgroup(vmpi_chk *ck, const vmpi_comm *c, const vmpi_group *g)
+{
+    vmpi_group *cg = vmpi_comm_group(c);
+    int bad = -1;
+    for (int i = 0; cg && i < g->size && bad < 0; i++)
+        if (vmpi_group_rank_of(cg, g->world[i]) == MPI_UNDEFINED)
+            bad = i;
+    vmpi_group_unref(cg);
+    if (cg == NULL)
+        return MPI_ERR_NO_MEM;
+    if (bad < 0)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "rank %d of the group is not in the communicator", bad);
+    return MPI_ERR_GROUP;
+}
+
+VMPI_WEAK(Comm_create)
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    vmpi_group *g;
+    int err = comm_arg(&ck, comm, &c, true);
+    if (!err)
+        err = vmpi_chk_group(&ck, group, &g);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, newcomm, "newcomm");
+    if (!err)
+        err = chk_subgroup(&ck, c, g);
+    if (!err)
+        err = vmpi_comm_create(c, g, newcomm);
+    return err ? vmpi_fail(comm, err, "MPI_Comm_create", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Comm_create_group)
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    vmpi_group *g;
+    int err = comm_arg(&ck, comm, &c, true);
+    if (!err)
+        err = vmpi_chk_group(&ck, group, &g);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, newcomm, "newcomm");
+    if (!err)
+        err = vmpi_chk_send_tag(&ck, tag);
+    if (!err)
+        err = chk_subgroup(&ck, c, g);
+    if (!err && vmpi_group_rank_of(g, vmpi_rank_self()->world_rank) == MPI_UNDEFINED) {
+        snprintf(ck.why, sizeof ck.why, "the calling rank is not in the group");
+        err = MPI_ERR_GROUP;
+    }
+    if (!err)
+        err = vmpi_comm_create_group(c, g, tag, newcomm);
+    return err ? vmpi_fail(comm, err, "MPI_Comm_create_group", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Comm_compare)
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *a, *b;
+    int err = comm_arg(&ck, comm1, &a, false);
+    if (!err)
+        err = vmpi_chk_comm(&ck, comm2, &b);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, result, "result");
+    if (!err)
+        *result = vmpi_comm_compare(a, b);
+    return err ? vmpi_fail(comm1, err, "MPI_Comm_compare", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Comm_free)
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c = NULL;
+    int err = vmpi_chk_ptr(&ck, comm, "comm");
+    if (!err)
+        err = comm_arg(&ck, *comm, &c, false);
+    if (!err && (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)) {
+        snprintf(ck.why, sizeof ck.why, "a predefined communicator cannot be freed");
+        err = MPI_ERR_COMM;
+    }
+    if (err)
+        return vmpi_fail(comm ? *comm : MPI_COMM_NULL, err, "MPI_Comm_free", &ck);
+    vmpi_comm_release(c);
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Comm_test_inter)
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, comm, &c, false);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, flag, "flag");
+    if (!err)
+        *flag = vmpi_comm_is_inter(c);
+    return err ? vmpi_fail(comm, err, "MPI_Comm_test_inter", &ck) : MPI_SUCCESS;
+}
+
+/* The remote group of an intercommunicator. */
+static int chk_inter(vmpi_chk *ck, const vmpi_comm *c)
+{
+    if (vmpi_comm_is_inter(c))
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "not an intercommunicator");
+    return MPI_ERR_COMM;
+}
+
+VMPI_WEAK(Comm_remote_size)
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, comm, &c, false);
+    if (!err)
+        err = chk_inter(&ck, c);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, size, "size");
+    if (!err)
+        *size = c->remote->size;
+    return err ? vmpi_fail(comm, err, "MPI_Comm_remote_size", &ck) : MPI_SUCCESS;
+}
+
+static int group_out(vmpi_group *g, MPI_Group *out)
+{
+    if (g == NULL)
+        return MPI_ERR_NO_MEM;
+    *out = vmpi_group_handle(g);
+    vmpi_group_unref(g);
+    return *out == MPI_GROUP_NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Comm_remote_group)
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, comm, &c, false);
+    if (!err)
+        err = chk_inter(&ck, c);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, group, "group");
+    if (!err)
+        err = group_out(vmpi_group_ref(c->remote), group);
+    return err ? vmpi_fail(comm, err, "MPI_Comm_remote_group", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Comm_group)
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, comm, &c, false);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, group, "group");
+    if (!err)
+        err = group_out(vmpi_comm_group(c), group);
+    return err ? vmpi_fail(comm, err, "MPI_Comm_group", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Comm_set_name)
+int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, comm, &c, false);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, name, "name");
+    if (!err) {
+        /* longer names are truncated, as the standard allows */
+        strncpy(c->name, name, MPI_MAX_OBJECT_NAME - 1);
+        c->name[MPI_MAX_OBJECT_NAME - 1] = '\0';
+    }
+    return err ? vmpi_fail(comm, err, "MPI_Comm_set_name", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Comm_get_name)
+int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, comm, &c, false);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, name, "name");
+    if (!err)
+        err = vmpi_chk_ptr(&ck, resultlen, "resultlen");
+    if (!err) {
+        strcpy(name, c->name);
+        *resultlen = (int)strlen(c->name);
+    }
+    return err ? vmpi_fail(comm, err, "MPI_Comm_get_name", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Intercomm_create)
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
+                          MPI_Comm *newintercomm)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *lc, *pc = NULL;
+    int err = comm_arg(&ck, local_comm, &lc, true);
+    if (!err)
+        err = vmpi_chk_root(&ck, local_leader, lc);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, newintercomm, "newintercomm");
+    if (!err)
+        err = vmpi_chk_send_tag(&ck, tag);
+    /* peer_comm and remote_leader matter at the local leader only */
+    if (!err && lc->rank == local_leader) {
+        if (!(err = vmpi_chk_comm(&ck, peer_comm, &pc)) && (remote_leader < 0 || remote_leader >= pc->peer_size)) {
+            snprintf(ck.why, sizeof ck.why, "remote leader %d is not in the peer communicator of size %d",
+                     remote_leader, pc->peer_size);
+            err = MPI_ERR_RANK;
+        }
+    }
+    if (!err)
+        err = vmpi_intercomm_create(lc, local_leader, pc, remote_leader, tag, newintercomm);
+    return err ? vmpi_fail(local_comm, err, "MPI_Intercomm_create", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Intercomm_merge)
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, intercomm, &c, false);
+    if (!err)
+        err = chk_inter(&ck, c);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, newintracomm, "newintracomm");
+    if (!err)
+        err = vmpi_intercomm_merge(c, high, newintracomm);
+    return err ? vmpi_fail(intercomm, err, "MPI_Intercomm_merge", &ck) : MPI_SUCCESS;
+}

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Context ids are agreed on by letting one rank take them from the process-wide counter and telling the
+ * others (ranks share the process, so an id taken once is unique).  Internal messages use the parent's
+ * collective context with negative tags, which user collectives never use. */
+#include <stdlib.h>
+#include <string.h>
+#include "dtype/dtype.h"
+#include "mpi/coll/coll.h"
+#include "mpi/comm/comm_create.h"
+#include "mpi/comm/group_ops.h"
+#include "mpi/comm/topo.h"
+#include "mpi/core/handle.h"
+#include "mpi/core/rank.h"
+#include "mpi/pt2pt/pt2pt.h"
+
+enum { TAG_SPLIT = -100, TAG_SPLIT_REPLY = -101, TAG_MERGE = -103, TAG_DUP_INTER = -104 };
+/* tags derived from a user's tag, in disjoint ranges below the fixed ones */
+static int tag_inter(int tag) { return -(1 << 29) - 2 * (tag & 0x0fffffff); } /* and tag_inter - 1 */
+static int tag_create_group(int tag) { return -(1 << 30) - (tag & 0x3fffffff); }
+#define COLL 1
+
+static const vmpi_dtype *INT(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_INT)); }
+static const vmpi_dtype *BYTES(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)); }
+
+/* Rank in intracommunicator `c` of world rank `w`, or MPI_UNDEFINED. */
+static int rank_of_world(const vmpi_comm *c, int w)
+{
+    if (c->group)
+        return vmpi_group_rank_of(c->group, w);
+    if (c->handle == MPI_COMM_WORLD)
+        return w;
+    return w == c->world_base ? 0 : MPI_UNDEFINED; /* MPI_COMM_SELF */
+}
+
+vmpi_comm *vmpi_comm_new_intra(vmpi_group *g, int ctx, const vmpi_comm *parent)
+{
+    vmpi_comm *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    c->ctx = ctx;
+    c->rank = vmpi_group_rank_of(g, vmpi_rank_self()->world_rank);
+    c->size = c->peer_size = g->size;
+    c->world_of = g->world;
+    c->group = vmpi_group_ref(g);
+    c->errh = parent->errh;
+    return c;
+}
+
+static int publish(vmpi_comm *c, MPI_Comm *out)
+{
+    if (c == NULL)
+        return MPI_ERR_NO_MEM;
+    *out = vmpi_comm_register(c);
+    if (*out == MPI_COMM_NULL) {
+        vmpi_comm_release(c);
+        return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
+}
+
+/* An intercommunicator of the calling rank: local group `lg`, remote group `rg` (references taken),
+ * context `ctx` and `lctx` for the internal intracommunicator over the local group. */
+static vmpi_comm *new_inter(vmpi_group *lg, vmpi_group *rg, int ctx, int lctx, const vmpi_comm *parent)
+{
+    vmpi_comm *c = calloc(1, sizeof *c);
+    vmpi_comm *l = vmpi_comm_new_intra(lg, lctx, parent);
+    if (c == NULL || l == NULL) {
+        free(c);
+        if (l) {
+            vmpi_group_unref(l->group);
+            free(l);
+        }
+        return NULL;
+    }
+    c->ctx = ctx;
+    c->rank = l->rank;
+    c->size = lg->size;
+    c->peer_size = rg->size;
+    c->world_of = rg->world;
+    c->group = vmpi_group_ref(lg);
+    c->remote = vmpi_group_ref(rg);
+    c->local = l;
+    c->errh = parent->errh;
+    return c;
+}
+
+/* ---- dup ---- */
+
+/* Both leaders of an intercommunicator take a context; the one of the leader with the lower world rank wins.
+ * Every rank of both groups returns it. */
+static int inter_agree(vmpi_comm *c, int tag, int *ctx)
+{
+    int err = MPI_SUCCESS;
+    if (c->rank == 0) {
+        int mine[2] = {vmpi_comm_ctx_alloc(), vmpi_rank_self()->world_rank}, theirs[2];
+        err = vmpi_send(mine, 2, INT(), 0, tag, c, COLL, VMPI_SENDK_STD);
+        if (!err)
+            err = vmpi_recv(theirs, 2, INT(), 0, tag, c, COLL, MPI_STATUS_IGNORE);
+        *ctx = mine[1] < theirs[1] ? mine[0] : theirs[0];
+    }
+    int e2 = vmpi_bcast(ctx, 1, INT(), 0, c->local);
+    return err ? err : e2;
+}
+
+int vmpi_comm_dup(vmpi_comm *c, MPI_Comm *out)
+{
+    *out = MPI_COMM_NULL;
+    if (vmpi_comm_is_inter(c)) {
+        int ctx, lctx = c->rank == 0 ? vmpi_comm_ctx_alloc() : 0;
+        int err = inter_agree(c, TAG_DUP_INTER, &ctx);
+        if (!err)
+            err = vmpi_bcast(&lctx, 1, INT(), 0, c->local);
+        if (err)
+            return err;
+        err = publish(new_inter(c->group, c->remote, ctx, lctx, c), out);
+        if (!err)
+            vmpi_comm_get(*out)->topo = vmpi_topo_ref(c->topo);
+        return err;
+    }
+    int ctx = c->rank == 0 ? vmpi_comm_ctx_alloc() : 0;
+    int err = vmpi_bcast(&ctx, 1, INT(), 0, c);
+    if (err)
+        return err;
+    vmpi_group *g = vmpi_comm_group(c);
+    if (g == NULL)
+        return MPI_ERR_NO_MEM;
+    err = publish(vmpi_comm_new_intra(g, ctx, c), out);
+    vmpi_group_unref(g);
+    if (!err)
+        vmpi_comm_get(*out)->topo = vmpi_topo_ref(c->topo);
+    return err;
+}
+
+/* ---- split ---- */
+
+typedef struct split_entry {
+    int color, key, rank;
+} split_entry;
+
+typedef struct split_reply {
+    vmpi_group *g; /* a reference for the receiver, or NULL (MPI_UNDEFINED) */
+    int ctx;
+} split_reply;
+
+static int by_color_key(const void *a, const void *b)
+{
+    const split_entry *x = a, *y = b;
+    if (x->color != y->color)
+        return (x->color > y->color) - (x->color < y->color);
+    if (x->key != y->key)
+        return (x->key > y->key) - (x->key < y->key);
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Rank 0 of the parent collects (color, key), builds one shared group per color and sends every rank its
+ * group and context: O(n log n) work at one rank instead of every rank sorting the whole table. */
+static int split_root(vmpi_comm *c, split_entry *all, split_reply *rep)
+{
+    int n = c->size, err = MPI_SUCCESS;
+    for (int r = 1; r < n && !err; r++)
+        err = vmpi_recv(&all[r], (MPI_Count)sizeof *all, BYTES(), r, TAG_SPLIT, c, COLL, MPI_STATUS_IGNORE);
+    if (err)
+        return err;
+    qsort(all, (size_t)n, sizeof *all, by_color_key);
+    int *w = malloc(sizeof(int) * (size_t)n);
+    if (w == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j < n && all[j].color == all[i].color)
+            j++;
+        vmpi_group *g = NULL;
+        int ctx = 0;
+        if (all[i].color != MPI_UNDEFINED) {
+            for (int k = i; k < j; k++)
+                w[k - i] = vmpi_comm_world_rank(c, all[k].rank);
+            g = vmpi_group_new(w, j - i);
+            ctx = vmpi_comm_ctx_alloc();
+            if (g == NULL)
+                err = MPI_ERR_NO_MEM;
+        }
+        for (int k = i; k < j; k++)
+            rep[all[k].rank] = (split_reply){g && k > i ? vmpi_group_ref(g) : g, ctx};
+        i = j;
+    }
+    free(w);
+    for (int r = 1; r < n; r++) {
+        int e = vmpi_send(&rep[r], (MPI_Count)sizeof *rep, BYTES(), r, TAG_SPLIT_REPLY, c, COLL, VMPI_SENDK_STD);
+        err = err ? err : e;
+    }
+    return err;
+}
+
+int vmpi_comm_split(vmpi_comm *c, int color, int key, MPI_Comm *out)
+{
+    *out = MPI_COMM_NULL;
+    split_entry me = {color, key, c->rank};
+    split_reply mine = {NULL, 0};
+    int err;
+    if (c->rank == 0) {
+        split_entry *all = malloc(sizeof *all * (size_t)c->size);
+        split_reply *rep = malloc(sizeof *rep * (size_t)c->size);
+        if (all == NULL || rep == NULL) {
+            free(all);
+            free(rep);
+            return MPI_ERR_NO_MEM; /* the others then wait: out of memory is fatal in practice */
+        }
+        all[0] = me;
+        err = split_root(c, all, rep);
+        mine = rep[0];
+        free(all);
+        free(rep);
+    } else {
+        err = vmpi_send(&me, (MPI_Count)sizeof me, BYTES(), 0, TAG_SPLIT, c, COLL, VMPI_SENDK_STD);
+        if (!err)
+            err = vmpi_recv(&mine, (MPI_Count)sizeof mine, BYTES(), 0, TAG_SPLIT_REPLY, c, COLL, MPI_STATUS_IGNORE);
+    }
+    if (err || mine.g == NULL)
+        return err;
+    err = publish(vmpi_comm_new_intra(mine.g, mine.ctx, c), out);
+    vmpi_group_unref(mine.g);
+    return err;
+}
+
+/* ---- create, create_group ---- */
+
+int vmpi_comm_create(vmpi_comm *c, vmpi_group *g, MPI_Comm *out)
+{
+    *out = MPI_COMM_NULL;
+    int ctx = c->rank == 0 ? vmpi_comm_ctx_alloc() : 0;
+    int err = vmpi_bcast(&ctx, 1, INT(), 0, c);
+    if (err || vmpi_group_rank_of(g, vmpi_rank_self()->world_rank) == MPI_UNDEFINED)
+        return err;
+    return publish(vmpi_comm_new_intra(g, ctx, c), out);
+}
+
+int vmpi_comm_create_group(vmpi_comm *c, vmpi_group *g, int tag, MPI_Comm *out)
+{
+    *out = MPI_COMM_NULL;
+    int me = vmpi_group_rank_of(g, vmpi_rank_self()->world_rank), ctx = 0, err = MPI_SUCCESS;
+    if (me == MPI_UNDEFINED)
+        return MPI_ERR_GROUP; /* only members call it */
+    /* a chain from the group's rank 0: each member learns the context from its predecessor; ranks of
+     * the group are named by their rank in `c` */
+    int itag = tag_create_group(tag);
+    if (me == 0)
+        ctx = vmpi_comm_ctx_alloc();
+    else
+        err = vmpi_recv(&ctx, 1, INT(), rank_of_world(c, g->world[me - 1]), itag, c, COLL, MPI_STATUS_IGNORE);
+    if (!err && me + 1 < g->size)
+        err = vmpi_send(&ctx, 1, INT(), rank_of_world(c, g->world[me + 1]), itag, c, COLL, VMPI_SENDK_STD);
+    return err ? err : publish(vmpi_comm_new_intra(g, ctx, c), out);
+}
+
+/* ---- intercommunicators ---- */
+
+int vmpi_intercomm_create(vmpi_comm *local, int local_leader, vmpi_comm *peer, int remote_leader, int tag,
+                          MPI_Comm *out)
+{
+    *out = MPI_COMM_NULL;
+    /* hdr: remote size, intercommunicator context, internal local context */
+    int hdr[3] = {0, 0, 0}, err = MPI_SUCCESS, itag = tag_inter(tag);
+    vmpi_group *lg = vmpi_comm_group(local);
+    int *rw = NULL;
+    if (lg == NULL)
+        return MPI_ERR_NO_MEM;
+    if (local->rank == local_leader) {
+        /* the leaders swap (size, context candidate, leader's world rank) and then their members */
+        int mine[3] = {lg->size, vmpi_comm_ctx_alloc(), vmpi_rank_self()->world_rank}, theirs[3];
+        err = vmpi_send(mine, 3, INT(), remote_leader, itag, peer, COLL, VMPI_SENDK_STD);
+        if (!err)
+            err = vmpi_recv(theirs, 3, INT(), remote_leader, itag, peer, COLL, MPI_STATUS_IGNORE);
+        if (!err && (rw = malloc(sizeof(int) * (size_t)(theirs[0] ? theirs[0] : 1))) == NULL)
+            err = MPI_ERR_NO_MEM;
+        if (!err)
+            err = vmpi_send(lg->world, lg->size, INT(), remote_leader, itag - 1, peer, COLL, VMPI_SENDK_STD);
+        if (!err)
+            err = vmpi_recv(rw, theirs[0], INT(), remote_leader, itag - 1, peer, COLL, MPI_STATUS_IGNORE);
+        hdr[0] = theirs[0];
+        hdr[1] = mine[2] < theirs[2] ? mine[1] : theirs[1];
+        hdr[2] = vmpi_comm_ctx_alloc();
+    }
+    int e = vmpi_bcast(hdr, 3, INT(), local_leader, local);
+    err = err ? err : e;
+    if (!err && local->rank != local_leader && (rw = malloc(sizeof(int) * (size_t)(hdr[0] ? hdr[0] : 1))) == NULL)
+        err = MPI_ERR_NO_MEM;
+    if (!err)
+        err = vmpi_bcast(rw, hdr[0], INT(), local_leader, local);
+    vmpi_group *rg = err ? NULL : vmpi_group_new(rw, hdr[0]);
+    if (!err && rg == NULL)
+        err = MPI_ERR_NO_MEM;
+    if (!err)
+        err = publish(new_inter(lg, rg, hdr[1], hdr[2], local), out);
+    vmpi_group_unref(rg);
+    vmpi_group_unref(lg);
+    free(rw);
+    return err;
+}
+
+int vmpi_intercomm_merge(vmpi_comm *inter, int high, MPI_Comm *out)
+{
+    *out = MPI_COMM_NULL;
+    /* info: my group goes first (1/0), merged context */
+    int info[2] = {0, 0}, err = MPI_SUCCESS;
+    if (inter->rank == 0) {
+        int mine[3] = {high ? 1 : 0, vmpi_rank_self()->world_rank, vmpi_comm_ctx_alloc()}, theirs[3];
+        err = vmpi_send(mine, 3, INT(), 0, TAG_MERGE, inter, COLL, VMPI_SENDK_STD);
+        if (!err)
+            err = vmpi_recv(theirs, 3, INT(), 0, TAG_MERGE, inter, COLL, MPI_STATUS_IGNORE);
+        /* the group that asked for "low" goes first; on a tie, the group whose leader has the lower world rank */
+        info[0] = mine[0] != theirs[0] ? mine[0] < theirs[0] : mine[1] < theirs[1];
+        info[1] = mine[1] < theirs[1] ? mine[2] : theirs[2];
+    }
+    int e = vmpi_bcast(info, 2, INT(), 0, inter->local);
+    err = err ? err : e;
+    if (err)
+        return err;
+    vmpi_group *first = info[0] ? inter->group : inter->remote, *second = info[0] ? inter->remote : inter->group;
+    int *w = malloc(sizeof(int) * (size_t)(first->size + second->size));
+    if (w == NULL)
+        return MPI_ERR_NO_MEM;
+    memcpy(w, first->world, sizeof(int) * (size_t)first->size);
+    memcpy(w + first->size, second->world, sizeof(int) * (size_t)second->size);
+    vmpi_group *g = vmpi_group_new(w, first->size + second->size);
+    free(w);
+    if (g == NULL)
+        return MPI_ERR_NO_MEM;
+    err = publish(vmpi_comm_new_intra(g, info[1], inter), out);
+    vmpi_group_unref(g);
+    return err;
+}
+
+/* ---- compare ---- */
+
+int vmpi_comm_compare(const vmpi_comm *a, const vmpi_comm *b)
+{
+    if (a == b)
+        return MPI_IDENT;
+    if (vmpi_comm_is_inter(a) != vmpi_comm_is_inter(b))
+        return MPI_UNEQUAL;
+    vmpi_group *ga = vmpi_comm_group(a), *gb = vmpi_comm_group(b);
+    int r = ga && gb ? vmpi_group_compare(ga, gb) : MPI_UNEQUAL;
+    if (r == MPI_IDENT && vmpi_comm_is_inter(a))
+        r = vmpi_group_compare(a->remote, b->remote);
+    vmpi_group_unref(ga);
+    vmpi_group_unref(gb);
+    return r == MPI_IDENT ? MPI_CONGRUENT : r;
+}

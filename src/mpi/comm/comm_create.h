@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Communicator constructors (collective over the parent, arguments already checked).  Each returns an MPI
+ * error class and, in *out, the calling rank's new communicator handle or MPI_COMM_NULL. */
+#ifndef VMPI_MPI_COMM_COMM_CREATE_H
+#define VMPI_MPI_COMM_COMM_CREATE_H
+
+#include "mpi/comm/group.h"
+#include "mpi/core/comm.h"
+
+int vmpi_comm_dup(vmpi_comm *c, MPI_Comm *out);
+int vmpi_comm_split(vmpi_comm *c, int color, int key, MPI_Comm *out);
+int vmpi_comm_create(vmpi_comm *c, vmpi_group *g, MPI_Comm *out);
+/* Collective over the members of `g` only; `tag` tells concurrent calls apart. */
+int vmpi_comm_create_group(vmpi_comm *c, vmpi_group *g, int tag, MPI_Comm *out);
+int vmpi_intercomm_create(vmpi_comm *local, int local_leader, vmpi_comm *peer, int remote_leader, int tag,
+                          MPI_Comm *out);
+int vmpi_intercomm_merge(vmpi_comm *inter, int high, MPI_Comm *out);
+/* MPI_IDENT, MPI_CONGRUENT, MPI_SIMILAR or MPI_UNEQUAL. */
+int vmpi_comm_compare(const vmpi_comm *a, const vmpi_comm *b);
+/* Makes the calling rank's intracommunicator over `g` (which must hold the caller) with context `ctx`;
+ * the error handler comes from `parent`.  Takes a reference to `g`.  NULL when out of memory. */
+vmpi_comm *vmpi_comm_new_intra(vmpi_group *g, int ctx, const vmpi_comm *parent);
+
+#endif

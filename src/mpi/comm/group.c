@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/log.h"
+#include "mpi/comm/group.h"
+#include "mpi/core/handle.h"
+
+#define CHUNK 256
+#define MAX_CHUNKS 4096 /* a million live groups */
+
+/* Process-wide handle table: chunks never move, so a lookup reads an entry without the lock. */
+static struct {
+    pthread_mutex_t lock;
+    _Atomic(vmpi_group *) *chunks[MAX_CHUNKS];
+    int next;               /* next never-used index */
+    int *free_idx;          /* recycled indices */
+    int nfree, cap_free;
+    vmpi_group *empty, *world;
+} G = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+enum { IDX_EMPTY = 1, IDX_FIRST_FREE = 2 }; /* index 0 is MPI_GROUP_NULL */
+
+static int cmp_world(const void *a, const void *b, void *g)
+{
+    const int *w = g;
+    int x = w[*(const int *)a], y = w[*(const int *)b];
+    return (x > y) - (x < y);
+}
+
+vmpi_group *vmpi_group_new(const int *world, int n)
+{
+    vmpi_group *g = malloc(sizeof *g);
+    int *w = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    int *s = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (!g || !w || !s) {
+        free(g);
+        free(w);
+        free(s);
+        return NULL;
+    }
+    memcpy(w, world, sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        s[i] = i;
+    qsort_r(s, (size_t)n, sizeof(int), cmp_world, w);
+    atomic_init(&g->refs, 1);
+    g->size = n;
+    g->world = w;
+    g->by_world = s;
+    return g;
+}
+
+vmpi_group *vmpi_group_ref(vmpi_group *g)
+{
+    atomic_fetch_add_explicit(&g->refs, 1, memory_order_relaxed);
+    return g;
+}
+
+void vmpi_group_unref(vmpi_group *g)
+{
+    if (g == NULL || atomic_fetch_sub_explicit(&g->refs, 1, memory_order_acq_rel) != 1)
+        return;
+    free(g->world);
+    free(g->by_world);
+    free(g);
+}
+
+int vmpi_group_rank_of(const vmpi_group *g, int w)
+{
+    int lo = 0, hi = g->size - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2, r = g->by_world[mid], x = g->world[r];
+        if (x == w)
+            return r;
+        if (x < w)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return MPI_UNDEFINED;
+}
+
+vmpi_group *vmpi_group_empty(void) { return G.empty; }
+vmpi_group *vmpi_group_world(void) { return G.world; }
+
+static _Atomic(vmpi_group *) *slot(int idx)
+{
+    return &G.chunks[idx / CHUNK][idx % CHUNK];
+}
+
+void vmpi_group_init(int nranks)
+{
+    int *w = malloc(sizeof(int) * (size_t)nranks);
+    if (w == NULL)
+        vmpi_fatal("out of memory for the group of %d ranks", nranks);
+    for (int i = 0; i < nranks; i++)
+        w[i] = i;
+    G.world = vmpi_group_new(w, nranks);
+    G.empty = vmpi_group_new(NULL, 0);
+    free(w);
+    if (!G.world || !G.empty)
+        vmpi_fatal("out of memory for the predefined groups");
+    G.chunks[0] = calloc(CHUNK, sizeof(*G.chunks[0]));
+    if (G.chunks[0] == NULL)
+        vmpi_fatal("out of memory for the group table");
+    atomic_store(slot(IDX_EMPTY), G.empty);
+    G.next = IDX_FIRST_FREE;
+}
+
+void vmpi_group_fini(void)
+{
+    for (int c = 0; c < MAX_CHUNKS && G.chunks[c]; c++) {
+        for (int i = 0; i < CHUNK; i++) {
+            int idx = c * CHUNK + i;
+            vmpi_group *g = atomic_load(slot(idx));
+            if (g && idx >= IDX_FIRST_FREE)
+                vmpi_group_unref(g);
+        }
+        free(G.chunks[c]);
+        G.chunks[c] = NULL;
+    }
+    vmpi_group_unref(G.world);
+    vmpi_group_unref(G.empty);
+    free(G.free_idx);
+    G.free_idx = NULL;
+    G.nfree = G.cap_free = 0;
+    G.world = G.empty = NULL;
+}
+
+MPI_Group vmpi_group_handle(vmpi_group *g)
+{
+    int idx = -1;
+    pthread_mutex_lock(&G.lock);
+    if (G.nfree > 0) {
+        idx = G.free_idx[--G.nfree];
+    } else if (G.next < MAX_CHUNKS * CHUNK) {
+        idx = G.next;
+        if (G.chunks[idx / CHUNK] == NULL && (G.chunks[idx / CHUNK] = calloc(CHUNK, sizeof(*G.chunks[0]))) == NULL)
+            idx = -1;
+        else
+            G.next++;
+    }
+    if (idx > 0)
+        atomic_store(slot(idx), vmpi_group_ref(g));
+    pthread_mutex_unlock(&G.lock);
+    return idx > 0 ? VMPI_HANDLE(VMPI_KIND_GROUP, idx) : MPI_GROUP_NULL;
+}
+
+vmpi_group *vmpi_group_get(MPI_Group h)
+{
+    if (VMPI_HANDLE_KIND(h) != VMPI_KIND_GROUP)
+        return NULL;
+    int idx = VMPI_HANDLE_INDEX(h);
+    if (idx <= 0 || idx >= MAX_CHUNKS * CHUNK || G.chunks[idx / CHUNK] == NULL)
+        return NULL;
+    return atomic_load(slot(idx));
+}
+
+int vmpi_group_handle_free(MPI_Group *h)
+{
+    int idx = VMPI_HANDLE_INDEX(*h);
+    if (VMPI_HANDLE_KIND(*h) != VMPI_KIND_GROUP || idx < IDX_FIRST_FREE)
+        return MPI_ERR_GROUP;
+    pthread_mutex_lock(&G.lock);
+    vmpi_group *g = idx < MAX_CHUNKS * CHUNK && G.chunks[idx / CHUNK] ? atomic_exchange(slot(idx), NULL) : NULL;
+    if (g && G.nfree == G.cap_free) {
+        int cap = G.cap_free ? 2 * G.cap_free : 64;
+        int *f = realloc(G.free_idx, sizeof(int) * (size_t)cap);
+        if (f) {
+            G.free_idx = f;
+            G.cap_free = cap;
+        }
+    }
+    if (g && G.nfree < G.cap_free)
+        G.free_idx[G.nfree++] = idx;
+    pthread_mutex_unlock(&G.lock);
+    if (g == NULL)
+        return MPI_ERR_GROUP;
+    vmpi_group_unref(g);
+    *h = MPI_GROUP_NULL;
+    return MPI_SUCCESS;
+}
