@@ -87,7 +87,9 @@ static int two_groups(const char *fn, setop op, MPI_Group group1, MPI_Group grou
     if (!err)
         err = vmpi_chk_ptr(&ck, newgroup, "newgroup");
     if (!err)
-        err = new_handle(op(a, b, &g), g, newgroup);
+        err = op(a, b, &g);
+    if (!err)
+        err = new_handle(err, g, newgroup);
     return err ? FAIL(err, fn) : MPI_SUCCESS;
 }
 
