@@ -73,4 +73,18 @@ VMPI_DECL(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int *sourc
                                       int maxoutdegree, int *destinations, int *destweights))
 VMPI_DECL(int, Topo_test, (MPI_Comm comm, int *status))
 
+/* neighbourhood collectives (on a communicator with a process topology) */
+VMPI_DECL(int, Neighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+VMPI_DECL(int, Neighbor_allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                     const int *recvcounts, const int *displs, MPI_Datatype recvtype, MPI_Comm comm))
+VMPI_DECL(int, Neighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+VMPI_DECL(int, Neighbor_alltoallv, (const void *sendbuf, const int *sendcounts, const int *sdispls,
+                                    MPI_Datatype sendtype, void *recvbuf, const int *recvcounts, const int *rdispls,
+                                    MPI_Datatype recvtype, MPI_Comm comm))
+VMPI_DECL(int, Neighbor_alltoallw, (const void *sendbuf, const int *sendcounts, const MPI_Aint *sdispls,
+                                    const MPI_Datatype *sendtypes, void *recvbuf, const int *recvcounts,
+                                    const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm))
+
 #endif

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w): blocking neighbourhood collectives. */
+#include <stdlib.h>
+#include "binding/check.h"
+#include "mpi/comm/neighbor.h"
+
+static int nbr_comm(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, int *in, int *out)
+{
+    int err;
+    if ((err = vmpi_chk_ranked(ck)) || (err = vmpi_chk_comm(ck, comm, c)) || (err = vmpi_chk_intra(ck, *c)))
+        return err;
+    if ((err = vmpi_nbr_degrees(*c, in, out)) != MPI_SUCCESS)
+        snprintf(ck->why, sizeof ck->why, "the communicator has no process topology");
+    return err;
+}
+
+static int chk_block(vmpi_chk *ck, const void *buf, int count, MPI_Datatype h, const vmpi_dtype **d)
+{
+    int err;
+    if ((err = vmpi_chk_count(ck, count)) || (err = vmpi_chk_dt(ck, h, d)))
+        return err;
+    return vmpi_chk_buf(ck, buf, count, *d);
+}
+
+/* Byte offsets of blocks given as displacements in units of `dt`'s extent. */
+static MPI_Aint *offsets(int n, const int *displs, const vmpi_dtype *dt)
+{
+    MPI_Aint *o = malloc(sizeof(MPI_Aint) * (size_t)(n ? n : 1));
+    for (int k = 0; o && k < n; k++)
+        o[k] = (MPI_Aint)displs[k] * dt->extent;
+    return o;
+}
+
+VMPI_WEAK(Neighbor_allgather)
+int PMPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                            MPI_Comm comm)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    const vmpi_dtype *sd, *rd;
+    int in, out, err;
+    if (!(err = nbr_comm(&ck, comm, &c, &in, &out)) && !(err = chk_block(&ck, sbuf, scount, sdt, &sd)) &&
+        !(err = chk_block(&ck, rbuf, rcount, rdt, &rd))) {
+        vmpi_nbr_side s = {.count = scount, .type = sd, .same_block = true}, r = {.count = rcount, .type = rd};
+        err = vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r);
+    }
+    return err ? vmpi_fail(comm, err, "MPI_Neighbor_allgather", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Neighbor_allgatherv)
+int PMPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                             const int *displs, MPI_Datatype rdt, MPI_Comm comm)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    const vmpi_dtype *sd, *rd;
+    int in, out, err;
+    if (!(err = nbr_comm(&ck, comm, &c, &in, &out)) && !(err = chk_block(&ck, sbuf, scount, sdt, &sd)) &&
+        !(err = vmpi_chk_dt(&ck, rdt, &rd)) && in > 0 && !(err = vmpi_chk_ptr(&ck, rcounts, "recvcounts")))
+        err = vmpi_chk_ptr(&ck, displs, "displs");
+    if (!err) {
+        MPI_Aint *off = offsets(in, displs, rd);
+        vmpi_nbr_side s = {.count = scount, .type = sd, .same_block = true},
+                      r = {.off = off, .counts = rcounts, .type = rd};
+        err = off ? vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r) : MPI_ERR_NO_MEM;
+        free(off);
+    }
+    return err ? vmpi_fail(comm, err, "MPI_Neighbor_allgatherv", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Neighbor_alltoall)
+int PMPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                           MPI_Comm comm)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    const vmpi_dtype *sd, *rd;
+    int in, out, err;
+    if (!(err = nbr_comm(&ck, comm, &c, &in, &out)) && !(err = chk_block(&ck, sbuf, scount, sdt, &sd)) &&
+        !(err = chk_block(&ck, rbuf, rcount, rdt, &rd))) {
+        vmpi_nbr_side s = {.count = scount, .type = sd}, r = {.count = rcount, .type = rd};
+        err = vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r);
+    }
+    return err ? vmpi_fail(comm, err, "MPI_Neighbor_alltoall", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Neighbor_alltoallv)
+int PMPI_Neighbor_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype sdt, void *rbuf,
+                            const int *rcounts, const int *rdispls, MPI_Datatype rdt, MPI_Comm comm)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    const vmpi_dtype *sd, *rd;
+    int in, out, err;
+    if (!(err = nbr_comm(&ck, comm, &c, &in, &out)) && !(err = vmpi_chk_dt(&ck, sdt, &sd)) &&
+        !(err = vmpi_chk_dt(&ck, rdt, &rd))) {
+        if (out > 0 && (!scounts || !sdispls))
+            err = vmpi_chk_ptr(&ck, NULL, "sendcounts or sdispls");
+        else if (in > 0 && (!rcounts || !rdispls))
+            err = vmpi_chk_ptr(&ck, NULL, "recvcounts or rdispls");
+    }
+    if (!err) {
+        MPI_Aint *so = offsets(out, sdispls, sd), *ro = offsets(in, rdispls, rd);
+        vmpi_nbr_side s = {.off = so, .counts = scounts, .type = sd}, r = {.off = ro, .counts = rcounts, .type = rd};
+        err = so && ro ? vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r) : MPI_ERR_NO_MEM;
+        free(so);
+        free(ro);
+    }
+    return err ? vmpi_fail(comm, err, "MPI_Neighbor_alltoallv", &ck) : MPI_SUCCESS;
+}
+
+/* Datatype objects of a handle array (MPI_ERR_TYPE on a bad one). */
+static int types_of(vmpi_chk *ck, int n, const MPI_Datatype *h, const vmpi_dtype ***out)
+{
+    *out = malloc(sizeof(**out) * (size_t)(n ? n : 1));
+    if (*out == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int k = 0; k < n; k++) {
+        int err = vmpi_chk_dt(ck, h[k], &(*out)[k]);
+        if (err)
+            return err;
+    }
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Neighbor_alltoallw)
+int PMPI_Neighbor_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdispls, const MPI_Datatype *stypes,
+                            void *rbuf, const int *rcounts, const MPI_Aint *rdispls, const MPI_Datatype *rtypes,
+                            MPI_Comm comm)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    const vmpi_dtype **st = NULL, **rt = NULL;
+    int in, out, err;
+    if (!(err = nbr_comm(&ck, comm, &c, &in, &out))) {
+        if (out > 0 && (!scounts || !sdispls || !stypes))
+            err = vmpi_chk_ptr(&ck, NULL, "sendcounts, sdispls or sendtypes");
+        else if (in > 0 && (!rcounts || !rdispls || !rtypes))
+            err = vmpi_chk_ptr(&ck, NULL, "recvcounts, rdispls or recvtypes");
+    }
+    if (!err)
+        err = types_of(&ck, out, stypes, &st);
+    if (!err)
+        err = types_of(&ck, in, rtypes, &rt);
+    if (!err) {
+        vmpi_nbr_side s = {.off = sdispls, .counts = scounts, .types = st},
+                      r = {.off = rdispls, .counts = rcounts, .types = rt};
+        err = vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r);
+    }
+    free(st);
+    free(rt);
+    return err ? vmpi_fail(comm, err, "MPI_Neighbor_alltoallw", &ck) : MPI_SUCCESS;
+}
