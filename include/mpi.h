@@ -327,6 +327,27 @@ VMPI_DECL(int, Errhandler_free, (MPI_Errhandler *errhandler))
 VMPI_DECL(int, Error_string, (int errorcode, char *string, int *resultlen))
 VMPI_DECL(int, Error_class, (int errorcode, int *errorclass))
 
+/* C/Fortran handle conversion (the identity: handles are integers) and the profiling control */
+VMPI_DECL(MPI_Fint, Comm_c2f, (MPI_Comm comm))
+VMPI_DECL(MPI_Comm, Comm_f2c, (MPI_Fint comm))
+VMPI_DECL(MPI_Fint, Group_c2f, (MPI_Group group))
+VMPI_DECL(MPI_Group, Group_f2c, (MPI_Fint group))
+VMPI_DECL(MPI_Fint, Type_c2f, (MPI_Datatype datatype))
+VMPI_DECL(MPI_Datatype, Type_f2c, (MPI_Fint datatype))
+VMPI_DECL(MPI_Fint, Request_c2f, (MPI_Request request))
+VMPI_DECL(MPI_Request, Request_f2c, (MPI_Fint request))
+VMPI_DECL(MPI_Fint, Op_c2f, (MPI_Op op))
+VMPI_DECL(MPI_Op, Op_f2c, (MPI_Fint op))
+VMPI_DECL(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler))
+VMPI_DECL(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler))
+VMPI_DECL(MPI_Fint, Info_c2f, (MPI_Info info))
+VMPI_DECL(MPI_Info, Info_f2c, (MPI_Fint info))
+VMPI_DECL(MPI_Fint, Message_c2f, (MPI_Message message))
+VMPI_DECL(MPI_Message, Message_f2c, (MPI_Fint message))
+VMPI_DECL(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
+VMPI_DECL(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
+VMPI_DECL(int, Pcontrol, (const int level, ...))
+
 /* The other areas, one header each (installed in include/vmpi/). */
 #include "vmpi/mpi_datatype.h"
 #include "vmpi/mpi_coll.h"
