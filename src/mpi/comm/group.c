@@ -39,7 +39,8 @@ vmpi_group *vmpi_group_new(const int *world, int n)
         free(s);
         return NULL;
     }
-    memcpy(w, world, sizeof(int) * (size_t)n);
+    if (n > 0)
+        memcpy(w, world, sizeof(int) * (size_t)n);
     for (int i = 0; i < n; i++)
         s[i] = i;
     qsort_r(s, (size_t)n, sizeof(int), cmp_world, w);
