@@ -6,6 +6,8 @@
 #include <string.h>
 #include "base/log.h"
 #include "base/tunables.h"
+#include "mpi/core/attr.h"
+#include "mpi/core/errcode.h"
 #include "mpi/core/rank.h"
 #include "sched/pin.h"
 
@@ -129,6 +131,8 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
         vmpi_req_table_fini(&R.ranks[r].reqs);
         free(R.ranks[r].argv);
         free(R.ranks[r].errh_user);
+        vmpi_attr_rank_fini(&R.ranks[r]);
+        vmpi_errcode_rank_fini(&R.ranks[r]);
     }
     vmpi_msg_fini();
     vmpi_sched_fini();

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Info errors under MPI_ERRORS_RETURN, each of its class: MPI_ERR_INFO_KEY (NULL, empty key, a key of
+ * MPI_MAX_INFO_KEY characters), MPI_ERR_INFO_VALUE (NULL, a value of MPI_MAX_INFO_VAL characters),
+ * MPI_ERR_INFO_NOKEY (deleting a missing key), MPI_ERR_INFO (MPI_INFO_NULL, a freed handle, a handle of another
+ * kind, changing or freeing MPI_INFO_ENV), MPI_ERR_ARG (nthkey out of range, negative valuelen, NULL outputs).
+ * A failed call changes nothing. */
+#include "mtest.h"
+
+int main(int argc, char **argv)
+{
+    int errs = 0, flag, n;
+    MPI_Init(&argc, &argv);
+    MT_CHECK_RC(errs, MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    char *key = mt_malloc(MPI_MAX_INFO_KEY + 2), *val = mt_malloc(MPI_MAX_INFO_VAL + 2);
+    MPI_Info info, freed, bad = (MPI_Info)MPI_COMM_WORLD, nul = MPI_INFO_NULL, env = MPI_INFO_ENV;
+    MT_CHECK_RC(errs, MPI_Info_create(&info));
+    MT_CHECK_RC(errs, MPI_Info_set(info, "a", "1"));
+    MT_CHECK_RC(errs, MPI_Info_create(&freed));
+    MT_CHECK_RC(errs, MPI_Info_dup(freed, &nul)); /* keeps a slot in use after `freed` */
+    MPI_Info keep = nul;
+    nul = MPI_INFO_NULL;
+    MPI_Info stale = freed;
+    MT_CHECK_RC(errs, MPI_Info_free(&freed));
+
+    /* keys */
+    memset(key, 'k', MPI_MAX_INFO_KEY);
+    key[MPI_MAX_INFO_KEY] = '\0'; /* one character too long */
+    MT_CHECK_CLASS(errs, MPI_Info_set(info, NULL, "v"), MPI_ERR_INFO_KEY);
+    MT_CHECK_CLASS(errs, MPI_Info_set(info, "", "v"), MPI_ERR_INFO_KEY);
+    MT_CHECK_CLASS(errs, MPI_Info_set(info, key, "v"), MPI_ERR_INFO_KEY);
+    MT_CHECK_CLASS(errs, MPI_Info_get(info, key, 10, val, &flag), MPI_ERR_INFO_KEY);
+    MT_CHECK_CLASS(errs, MPI_Info_get(info, "", 10, val, &flag), MPI_ERR_INFO_KEY);
+    MT_CHECK_CLASS(errs, MPI_Info_get_valuelen(info, key, &n, &flag), MPI_ERR_INFO_KEY);
+    MT_CHECK_CLASS(errs, MPI_Info_delete(info, key), MPI_ERR_INFO_KEY);
+    MT_CHECK_CLASS(errs, MPI_Info_delete(info, ""), MPI_ERR_INFO_KEY);
+    key[MPI_MAX_INFO_KEY - 1] = '\0'; /* the longest allowed */
+    MT_CHECK_RC(errs, MPI_Info_set(info, key, "longest key"));
+    MT_CHECK_RC(errs, MPI_Info_delete(info, key));
+
+    /* values */
+    memset(val, 'v', MPI_MAX_INFO_VAL);
+    val[MPI_MAX_INFO_VAL] = '\0';
+    MT_CHECK_CLASS(errs, MPI_Info_set(info, "b", val), MPI_ERR_INFO_VALUE);
+    MT_CHECK_CLASS(errs, MPI_Info_set(info, "b", NULL), MPI_ERR_INFO_VALUE);
+    MT_CHECK_CLASS(errs, MPI_Info_set(info, "a", val), MPI_ERR_INFO_VALUE); /* the old value stays */
+    MT_CHECK_RC(errs, MPI_Info_get(info, "a", 10, val, &flag));
+    MT_CHECK(errs, flag && strcmp(val, "1") == 0, "failed set changed 'a' to '%s'", val);
+
+    /* missing key */
+    MT_CHECK_CLASS(errs, MPI_Info_delete(info, "b"), MPI_ERR_INFO_NOKEY);
+    MT_CHECK_CLASS(errs, MPI_Info_delete(info, "A"), MPI_ERR_INFO_NOKEY);
+
+    /* handles */
+    MPI_Info h[] = {MPI_INFO_NULL, stale, bad};
+    for (int i = 0; i < 3; i++) {
+        MPI_Info x = h[i], out;
+        MT_CHECK_CLASS(errs, MPI_Info_set(x, "a", "1"), MPI_ERR_INFO);
+        MT_CHECK_CLASS(errs, MPI_Info_get(x, "a", 10, val, &flag), MPI_ERR_INFO);
+        MT_CHECK_CLASS(errs, MPI_Info_get_valuelen(x, "a", &n, &flag), MPI_ERR_INFO);
+        MT_CHECK_CLASS(errs, MPI_Info_delete(x, "a"), MPI_ERR_INFO);
+        MT_CHECK_CLASS(errs, MPI_Info_get_nkeys(x, &n), MPI_ERR_INFO);
+        MT_CHECK_CLASS(errs, MPI_Info_get_nthkey(x, 0, key), MPI_ERR_INFO);
+        MT_CHECK_CLASS(errs, MPI_Info_dup(x, &out), MPI_ERR_INFO);
+        MT_CHECK_CLASS(errs, MPI_Info_free(&x), MPI_ERR_INFO);
+    }
+    /* MPI_INFO_ENV is predefined: read-only, never freed */
+    MT_CHECK_CLASS(errs, MPI_Info_set(MPI_INFO_ENV, "a", "1"), MPI_ERR_INFO);
+    MT_CHECK_CLASS(errs, MPI_Info_delete(MPI_INFO_ENV, "command"), MPI_ERR_INFO);
+    MT_CHECK_CLASS(errs, MPI_Info_free(&env), MPI_ERR_INFO);
+    MT_CHECK(errs, env == MPI_INFO_ENV, "failed Info_free changed the handle");
+    MT_CHECK_RC(errs, MPI_Info_get(MPI_INFO_ENV, "command", MPI_MAX_INFO_VAL - 1, val, &flag));
+    MT_CHECK(errs, flag, "MPI_INFO_ENV lost 'command'");
+
+    /* arguments */
+    MT_CHECK_CLASS(errs, MPI_Info_get_nthkey(info, 1, key), MPI_ERR_ARG);
+    MT_CHECK_CLASS(errs, MPI_Info_get_nthkey(info, -1, key), MPI_ERR_ARG);
+    MT_CHECK_CLASS(errs, MPI_Info_get(info, "a", -1, val, &flag), MPI_ERR_ARG);
+    MT_CHECK_CLASS(errs, MPI_Info_get(info, "a", 10, val, NULL), MPI_ERR_ARG);
+    MT_CHECK_CLASS(errs, MPI_Info_get_nkeys(info, NULL), MPI_ERR_ARG);
+    MT_CHECK_CLASS(errs, MPI_Info_create(NULL), MPI_ERR_ARG);
+    MT_CHECK_CLASS(errs, MPI_Info_free(NULL), MPI_ERR_ARG);
+    MT_CHECK_RC(errs, MPI_Info_get_nthkey(info, 0, key));
+    MT_CHECK(errs, strcmp(key, "a") == 0, "key 0 is '%s'", key);
+    MT_CHECK_RC(errs, MPI_Info_get_nkeys(info, &n));
+    MT_CHECK_INT(errs, "nkeys after the failed calls", 1, n);
+
+    MT_CHECK_RC(errs, MPI_Info_free(&info));
+    MT_CHECK_RC(errs, MPI_Info_free(&keep));
+    free(key);
+    free(val);
+    return mt_finish(errs);
+}
