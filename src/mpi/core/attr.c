@@ -27,6 +27,7 @@ typedef struct attr {
     int obj;    /* object handle */
     int keyval; /* keyval handle */
     void *val;
+    bool dying; /* its delete callback is running: set and delete no longer see it */
 } attr;
 
 typedef struct vmpi_attr_state {
@@ -79,10 +80,13 @@ static void kv_unref(vmpi_attr_state *s, int h)
         k->objkind = 0; /* the slot can be reused */
 }
 
-static int find(const vmpi_attr_state *s, int obj, int keyval)
+enum { LIVE, DYING, ANY };
+
+/* The newest attribute (obj, keyval) in state `which`, or -1. */
+static int find(const vmpi_attr_state *s, int obj, int keyval, int which)
 {
     for (int i = s->na - 1; i >= 0; i--)
-        if (s->a[i].obj == obj && s->a[i].keyval == keyval)
+        if (s->a[i].obj == obj && s->a[i].keyval == keyval && (which == ANY || s->a[i].dying == (which == DYING)))
             return i;
     return -1;
 }
@@ -105,18 +109,27 @@ static int append(vmpi_attr_state *s, int obj, int keyval, void *val)
         s->a = a;
         s->cap = cap;
     }
-    s->a[s->na++] = (attr){obj, keyval, val};
+    s->a[s->na++] = (attr){obj, keyval, val, false};
     kv_get(s, keyval)->refs++;
     return MPI_SUCCESS;
 }
 
-/* Runs the delete callback of attribute `i` (a copy of the entry: the callback may change the table). */
-static int run_delete(vmpi_attr_state *s, int i)
+/* Runs the delete callback of attribute `i` and removes it; if the callback fails, the attribute stays
+ * unless `force`.  While the callback runs the entry is marked dying, so that the callback can set a new value
+ * or delete the key without running this callback again; afterwards the entry is found again by its mark. */
+static int delete_one(vmpi_attr_state *s, int i, bool force)
 {
     attr a = s->a[i];
     keyval *k = kv_get(s, a.keyval);
     vmpi_attr_delete_fn *del = k->del;
-    return del ? del(a.obj, a.keyval, a.val, k->extra) : MPI_SUCCESS;
+    s->a[i].dying = true;
+    int err = del ? del(a.obj, a.keyval, a.val, k->extra) : MPI_SUCCESS;
+    i = find(s, a.obj, a.keyval, DYING);
+    if (err != MPI_SUCCESS && !force)
+        s->a[i].dying = false;
+    else
+        remove_at(s, i);
+    return err;
 }
 
 int vmpi_attr_null_copy_fn(int oldobj, int keyval, void *extra_state, void *attribute_val_in,
@@ -184,14 +197,15 @@ int vmpi_attr_set(int obj, int keyval, void *val)
     vmpi_attr_state *s = state();
     if (s == NULL)
         return MPI_ERR_NO_MEM;
-    int i = find(s, obj, keyval);
+    int i = find(s, obj, keyval, LIVE);
     if (i >= 0) { /* the old value goes first, as by MPI_Comm_delete_attr */
-        int err = run_delete(s, i);
+        int err = delete_one(s, i, false);
         if (err != MPI_SUCCESS)
             return err;
-        i = find(s, obj, keyval);
-        if (i >= 0)
-            remove_at(s, i);
+        if ((i = find(s, obj, keyval, LIVE)) >= 0) { /* the callback set a value itself: ours replaces it */
+            s->a[i].val = val;
+            return MPI_SUCCESS;
+        }
     }
     return append(s, obj, keyval, val);
 }
@@ -206,7 +220,7 @@ int vmpi_attr_get(int obj, int keyval, void **val, int *flag)
         *val = keyval == MPI_LASTUSEDCODE ? (void *)vmpi_errcode_lastused() : &s->predef[keyval & 0xff];
         return *val ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     }
-    int i = find(s, obj, keyval);
+    int i = find(s, obj, keyval, ANY); /* a delete callback may still read its own attribute */
     *flag = i >= 0;
     if (i >= 0)
         *val = s->a[i].val;
@@ -218,16 +232,8 @@ int vmpi_attr_delete(int obj, int keyval)
     vmpi_attr_state *s = state();
     if (s == NULL)
         return MPI_ERR_NO_MEM;
-    int i = find(s, obj, keyval);
-    if (i < 0)
-        return MPI_SUCCESS;
-    int err = run_delete(s, i);
-    if (err != MPI_SUCCESS)
-        return err;
-    i = find(s, obj, keyval); /* the callback may have deleted it already */
-    if (i >= 0)
-        remove_at(s, i);
-    return MPI_SUCCESS;
+    int i = find(s, obj, keyval, LIVE);
+    return i < 0 ? MPI_SUCCESS : delete_one(s, i, false);
 }
 
 /* Deletes every attribute of `obj`, last set first; `keep_going`: a failed callback does not stop it. */
@@ -235,21 +241,18 @@ static int delete_all(int obj, bool keep_going)
 {
     vmpi_attr_state *s = vmpi_rank_self() ? vmpi_rank_self()->attr : NULL;
     int first_err = MPI_SUCCESS;
-    for (int i = s ? s->na - 1 : -1; i >= 0; i = i < s->na ? i - 1 : s->na - 1) {
-        if (s->a[i].obj != obj)
+    /* from the end each time: the callbacks may change the table */
+    for (int i = s ? s->na - 1 : -1; i >= 0; i--) {
+        if (s->a[i].obj != obj || s->a[i].dying)
             continue;
-        int keyval = s->a[i].keyval;
-        int err = run_delete(s, i);
+        int err = delete_one(s, i, keep_going);
         if (err != MPI_SUCCESS) {
             if (!keep_going)
                 return err;
             if (first_err == MPI_SUCCESS)
                 first_err = err;
         }
-        int j = find(s, obj, keyval);
-        if (j >= 0)
-            remove_at(s, j);
-        i = j >= 0 ? j : s->na; /* continue below where it was (the callback may have moved entries) */
+        i = s->na;
     }
     return first_err;
 }
@@ -270,7 +273,7 @@ int vmpi_attr_copy_all(int oldobj, int newobj)
             keys[n++] = s->a[i].keyval;
     int err = MPI_SUCCESS;
     for (int j = 0; j < n && err == MPI_SUCCESS; j++) {
-        int i = find(s, oldobj, keys[j]);
+        int i = find(s, oldobj, keys[j], LIVE);
         if (i < 0)
             continue; /* deleted by an earlier callback */
         keyval *k = kv_get(s, keys[j]);

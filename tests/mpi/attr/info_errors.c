@@ -2,7 +2,7 @@
 /* Info errors under MPI_ERRORS_RETURN, each of its class: MPI_ERR_INFO_KEY (NULL, empty key, a key of
  * MPI_MAX_INFO_KEY characters), MPI_ERR_INFO_VALUE (NULL, a value of MPI_MAX_INFO_VAL characters),
  * MPI_ERR_INFO_NOKEY (deleting a missing key), MPI_ERR_INFO (MPI_INFO_NULL, a freed handle, a handle of another
- * kind, changing or freeing MPI_INFO_ENV), MPI_ERR_ARG (nthkey out of range, negative valuelen, NULL outputs).
+ * kind, another rank's object, changing or freeing MPI_INFO_ENV), MPI_ERR_ARG (nthkey out of range, negative valuelen, NULL outputs).
  * A failed call changes nothing. */
 #include "mtest.h"
 
@@ -62,6 +62,26 @@ int main(int argc, char **argv)
         MT_CHECK_CLASS(errs, MPI_Info_get_nthkey(x, 0, key), MPI_ERR_INFO);
         MT_CHECK_CLASS(errs, MPI_Info_dup(x, &out), MPI_ERR_INFO);
         MT_CHECK_CLASS(errs, MPI_Info_free(&x), MPI_ERR_INFO);
+    }
+    /* another rank's object is not this rank's to use (as another process's would not be) */
+    {
+        int rank, size;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        int peer = rank ^ 1;
+        if (peer < size) {
+            MPI_Info theirs = MPI_INFO_NULL;
+            MT_CHECK_RC(errs, MPI_Sendrecv(&info, 1, MPI_INT, peer, 0, &theirs, 1, MPI_INT, peer, 0, MPI_COMM_WORLD,
+                                           MPI_STATUS_IGNORE));
+            MT_CHECK_CLASS(errs, MPI_Info_get_nkeys(theirs, &n), MPI_ERR_INFO);
+            MT_CHECK_CLASS(errs, MPI_Info_set(theirs, "a", "from the peer"), MPI_ERR_INFO);
+            MT_CHECK_CLASS(errs, MPI_Info_free(&theirs), MPI_ERR_INFO);
+            MPI_Barrier(MPI_COMM_WORLD);
+            MT_CHECK_RC(errs, MPI_Info_get(info, "a", 10, val, &flag));
+            MT_CHECK(errs, flag && strcmp(val, "1") == 0, "the peer changed 'a' to '%s'", val);
+        } else {
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
     }
     /* MPI_INFO_ENV is predefined: read-only, never freed */
     MT_CHECK_CLASS(errs, MPI_Info_set(MPI_INFO_ENV, "a", "1"), MPI_ERR_INFO);

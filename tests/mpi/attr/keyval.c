@@ -38,6 +38,21 @@ static int copy_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, 
 
 static int tdel_fn(MPI_Datatype t, int keyval, void *val, void *extra) { return del_fn(t, keyval, val, extra); }
 
+/* a delete callback that uses its own attribute: reads it, then deletes it itself */
+typedef struct reent {
+    int calls, rc_get, rc_del, flag;
+    void *got;
+} reent;
+
+static int reent_del(MPI_Comm comm, int keyval, void *val, void *extra)
+{
+    reent *r = extra;
+    r->calls++;
+    r->rc_get = MPI_Comm_get_attr(comm, keyval, &r->got, &r->flag);
+    r->rc_del = MPI_Comm_delete_attr(comm, keyval);
+    return MPI_SUCCESS;
+}
+
 #define V(x) ((void *)(intptr_t)(x))
 
 int main(int argc, char **argv)
@@ -156,6 +171,30 @@ int main(int argc, char **argv)
              "type delete: %d calls, (0x%x, 0x%x, %p)", tst.deletes, tst.obj, tst.keyval, tst.val);
     MT_CHECK_RC(errs, MPI_Type_delete_attr(MPI_DOUBLE, tkv));
     MT_CHECK_INT(errs, "type delete calls", 2, tst.deletes);
+
+    /* callbacks may use the attribute being deleted: no second callback, no loop */
+    {
+        reent re = {0};
+        int rk;
+        MT_CHECK_RC(errs, MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, reent_del, &rk, &re));
+        MT_CHECK_RC(errs, MPI_Comm_set_attr(MPI_COMM_SELF, rk, V(rank + 5)));
+        MT_CHECK_RC(errs, MPI_Comm_delete_attr(MPI_COMM_SELF, rk));
+        MT_CHECK(errs, re.calls == 1 && re.rc_get == MPI_SUCCESS && re.flag && re.got == V(rank + 5) &&
+                           re.rc_del == MPI_SUCCESS,
+                 "reentrant delete: %d calls, get rc %d flag %d %p, delete rc %d", re.calls, re.rc_get, re.flag,
+                 re.got, re.rc_del);
+        MT_CHECK_RC(errs, MPI_Comm_get_attr(MPI_COMM_SELF, rk, &val, &flag));
+        MT_CHECK(errs, !flag, "attribute left after a reentrant delete");
+        MT_CHECK_RC(errs, MPI_Comm_set_attr(MPI_COMM_SELF, rk, V(rank + 6)));
+        MT_CHECK_RC(errs, MPI_Comm_set_attr(MPI_COMM_SELF, rk, V(rank + 7)));
+        MT_CHECK(errs, re.calls == 2 && re.got == V(rank + 6), "reentrant replace: %d calls, old value %p", re.calls,
+                 re.got);
+        MT_CHECK_RC(errs, MPI_Comm_get_attr(MPI_COMM_SELF, rk, &val, &flag));
+        MT_CHECK(errs, flag && val == V(rank + 7), "value after a reentrant replace: flag %d %p", flag, val);
+        MT_CHECK_RC(errs, MPI_Comm_delete_attr(MPI_COMM_SELF, rk));
+        MT_CHECK_INT(errs, "reentrant callback calls", 3, re.calls);
+        MT_CHECK_RC(errs, MPI_Comm_free_keyval(&rk));
+    }
 
     /* errors */
     MT_CHECK_CLASS(errs, MPI_Type_set_attr(MPI_INT, kv2, V(1)), MPI_ERR_KEYVAL);   /* communicator keyval */
