@@ -67,7 +67,8 @@ int main(int argc, char **argv)
     MT_CHECK_RC(errs, MPI_Add_error_code(c1, &e3));
     int all[5] = {c1, e1, c2, e2, e3};
     for (int i = 0; i < 5; i++) {
-        MT_CHECK(errs, all[i] > MPI_ERR_LASTCODE, "added value %d = %d is not above MPI_ERR_LASTCODE", i, all[i]);
+        MT_CHECK(errs, all[i] > MPI_ERR_LASTCODE || MT_MPICH_BUGS, /* MPICH numbers codes of predefined classes low */
+                 "added value %d = %d is not above MPI_ERR_LASTCODE", i, all[i]);
         for (int j = 0; j < i; j++)
             MT_CHECK(errs, all[i] != all[j], "values %d and %d are both %d", i, j, all[i]);
     }
@@ -76,12 +77,15 @@ int main(int argc, char **argv)
         cls = -1;
         MT_CHECK_RC(errs, MPI_Error_class(all[i], &cls));
         MT_CHECK(errs, cls == want_cls[i], "Error_class(%d) = %d, expected %d", all[i], cls, want_cls[i]);
-        errs += check_string(all[i], ""); /* no string yet */
+        if (!MT_MPICH_BUGS) /* MPICH 4.0 gives its class's text, not "" (MPI-3.1 8.5) */
+            errs += check_string(all[i], ""); /* no string yet */
     }
     {
         int *last = NULL, flag = 0;
         MT_CHECK_RC(errs, MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
-        MT_CHECK(errs, flag && *last == e3, "MPI_LASTUSEDCODE %d, expected %d", flag ? *last : -1, e3);
+        /* vmpi: the largest class or code (they share one numbering); MPICH: the largest class */
+        MT_CHECK(errs, flag && *last == (MT_MPICH_BUGS ? c2 : e3), "MPI_LASTUSEDCODE %d, expected %d",
+                 flag ? *last : -1, e3);
     }
     /* ranks that add in the same order get the same numbers */
     {
@@ -103,34 +107,40 @@ int main(int argc, char **argv)
     MT_CHECK_RC(errs, MPI_Add_error_string(e1, str));
     errs += check_string(e1, str);
     MT_CHECK_RC(errs, MPI_Add_error_string(e2, "an argument error of the application"));
-    errs += check_string(e2, "an argument error of the application");
+    if (!MT_MPICH_BUGS) /* MPICH 4.0 gives the class's text for a code of a predefined class */
+        errs += check_string(e2, "an argument error of the application");
     memset(str, 's', MPI_MAX_ERROR_STRING - 1);
     str[MPI_MAX_ERROR_STRING - 1] = '\0';
     MT_CHECK_RC(errs, MPI_Add_error_string(c2, str));
     errs += check_string(c2, str);
     str[MPI_MAX_ERROR_STRING - 1] = 't';
     str[MPI_MAX_ERROR_STRING] = '\0';
-    MT_CHECK_CLASS(errs, MPI_Add_error_string(e3, str), MPI_ERR_ARG);
-    errs += check_string(e3, "");
-    errs += check_string(MPI_ERR_TRUNCATE, "MPI_ERR_TRUNCATE: message truncated on receive"); /* unchanged */
+    if (!MT_MPICH_BUGS) { /* MPICH 4.0 takes (and cuts) a string too long, and takes any class below */
+        MT_CHECK_CLASS(errs, MPI_Add_error_string(e3, str), MPI_ERR_ARG);
+        errs += check_string(e3, "");
+        errs += check_string(MPI_ERR_TRUNCATE, "MPI_ERR_TRUNCATE: message truncated on receive"); /* unchanged */
+        MT_CHECK_CLASS(errs, MPI_Add_error_code(e1, &x), MPI_ERR_ARG);     /* a code, not a class */
+        MT_CHECK_CLASS(errs, MPI_Add_error_code(MPI_SUCCESS, &x), MPI_ERR_ARG);
+        MT_CHECK_CLASS(errs, MPI_Add_error_code(e3 + 1, &x), MPI_ERR_ARG); /* not added yet */
+    }
 
-    /* errors */
-    MT_CHECK_CLASS(errs, MPI_Add_error_code(e1, &x), MPI_ERR_ARG);              /* a code, not a class */
-    MT_CHECK_CLASS(errs, MPI_Add_error_code(MPI_SUCCESS, &x), MPI_ERR_ARG);
-    MT_CHECK_CLASS(errs, MPI_Add_error_code(e3 + 1, &x), MPI_ERR_ARG);          /* not added yet */
-    MT_CHECK_CLASS(errs, MPI_Add_error_code(-5, &x), MPI_ERR_ARG);
-    MT_CHECK_CLASS(errs, MPI_Add_error_string(MPI_ERR_ARG, "mine"), MPI_ERR_ARG); /* predefined */
-    MT_CHECK_CLASS(errs, MPI_Add_error_string(MPI_SUCCESS, "mine"), MPI_ERR_ARG);
-    MT_CHECK_CLASS(errs, MPI_Add_error_string(e3 + 1, "mine"), MPI_ERR_ARG);
-    MT_CHECK_CLASS(errs, MPI_Add_error_string(e1, NULL), MPI_ERR_ARG);
-    MT_CHECK_CLASS(errs, MPI_Add_error_class(NULL), MPI_ERR_ARG);
-    MT_CHECK_CLASS(errs, MPI_Error_class(e3 + 1, &cls), MPI_ERR_ARG);
-    MT_CHECK_CLASS(errs, MPI_Error_string(e3 + 1, str, &x), MPI_ERR_ARG);
-    MT_CHECK_CLASS(errs, MPI_Error_class(MPI_ERR_RMA_FLAVOR + 1, &cls), MPI_ERR_ARG);
+    /* errors (MPICH 4.0 checks none of them) */
+    if (!MT_MPICH_BUGS) {
+        MT_CHECK_CLASS(errs, MPI_Add_error_code(-5, &x), MPI_ERR_ARG);
+        MT_CHECK_CLASS(errs, MPI_Add_error_string(MPI_ERR_ARG, "mine"), MPI_ERR_ARG); /* predefined */
+        MT_CHECK_CLASS(errs, MPI_Add_error_string(MPI_SUCCESS, "mine"), MPI_ERR_ARG);
+        MT_CHECK_CLASS(errs, MPI_Add_error_string(e3 + 1, "mine"), MPI_ERR_ARG);
+        MT_CHECK_CLASS(errs, MPI_Add_error_string(e1, NULL), MPI_ERR_ARG);
+        MT_CHECK_CLASS(errs, MPI_Add_error_class(NULL), MPI_ERR_ARG);
+        MT_CHECK_CLASS(errs, MPI_Error_class(e3 + 1, &cls), MPI_ERR_ARG);
+        MT_CHECK_CLASS(errs, MPI_Error_string(e3 + 1, str, &x), MPI_ERR_ARG);
+        MT_CHECK_CLASS(errs, MPI_Error_class(MPI_ERR_RMA_FLAVOR + 1, &cls), MPI_ERR_ARG);
+    }
     {
         int *last = NULL, flag = 0;
         MT_CHECK_RC(errs, MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
-        MT_CHECK(errs, flag && *last == e3, "MPI_LASTUSEDCODE after failed calls: %d, expected %d", *last, e3);
+        MT_CHECK(errs, flag && *last == (MT_MPICH_BUGS ? c2 : e3), "MPI_LASTUSEDCODE after failed calls: %d, "
+                 "expected %d", *last, e3);
     }
 
     /* through error handlers */
@@ -154,7 +164,7 @@ int main(int argc, char **argv)
         int rc = MPI_Comm_delete_attr(MPI_COMM_SELF, kv);
         MT_CHECK_INT(errs, "Comm_delete_attr with a failing callback returns its code", e2, rc);
         MT_CHECK(errs, me->calls == 2 && me->code == e2 && me->cls == MPI_ERR_ARG &&
-                           strcmp(me->str, "an argument error of the application") == 0,
+                           (MT_MPICH_BUGS || strcmp(me->str, "an argument error of the application") == 0),
                  "handler after the failing callback: %d calls, code %d class %d '%s'", me->calls, me->code,
                  me->cls, me->str);
         fail = MPI_SUCCESS;

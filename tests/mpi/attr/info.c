@@ -64,7 +64,8 @@ int main(int argc, char **argv)
     int full = (int)strlen(longval);
     MT_CHECK_RC(errs, MPI_Info_get_valuelen(info, key, &len, &flag));
     MT_CHECK(errs, flag && len == full, "valuelen: flag %d len %d, expected 1 %d", flag, len, full);
-    for (int vl = 0; vl <= full + 1; vl++) {
+    /* MPICH 4.0 fails instead of cutting the value (MPI-3.1 9: "the value is truncated") */
+    for (int vl = MT_MPICH_BUGS ? full : 0; vl <= full + 1; vl++) {
         memset(val, 'X', MPI_MAX_INFO_VAL);
         flag = 0;
         MT_CHECK_RC(errs, MPI_Info_get(info, key, vl, val, &flag));
@@ -184,8 +185,9 @@ int main(int argc, char **argv)
         MT_CHECK_RC(errs, MPI_Info_free(&dup));
     }
 
-    /* MPI_INFO_ENV: the job's environment; a dup of it can be changed */
-    {
+    /* MPI_INFO_ENV: the job's environment (vmpi sets every key MPI-3.1 9.1.1 suggests; MPICH 4.0 none);
+     * a dup of it can be changed */
+    if (!MT_MPICH_BUGS) {
         static const char *keys[] = {"command", "argv", "maxprocs", "wdir", "host", "arch", "thread_level"};
         int n = 0;
         MT_CHECK_RC(errs, MPI_Info_get_nkeys(MPI_INFO_ENV, &n));

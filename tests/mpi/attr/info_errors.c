@@ -6,6 +6,11 @@
  * A failed call changes nothing. */
 #include "mtest.h"
 
+/* The longest key and value taken.  vmpi keeps them within buffers of MPI_MAX_INFO_KEY / MPI_MAX_INFO_VAL
+ * characters with the null (as Open MPI and MS-MPI do); MPICH counts the maximum without the null. */
+#define KEY_MAX (MT_MPICH_BUGS ? MPI_MAX_INFO_KEY : MPI_MAX_INFO_KEY - 1)
+#define VAL_MAX (MT_MPICH_BUGS ? MPI_MAX_INFO_VAL : MPI_MAX_INFO_VAL - 1)
+
 int main(int argc, char **argv)
 {
     int errs = 0, flag, n;
@@ -23,8 +28,8 @@ int main(int argc, char **argv)
     MT_CHECK_RC(errs, MPI_Info_free(&freed));
 
     /* keys */
-    memset(key, 'k', MPI_MAX_INFO_KEY);
-    key[MPI_MAX_INFO_KEY] = '\0'; /* one character too long */
+    memset(key, 'k', KEY_MAX + 1);
+    key[KEY_MAX + 1] = '\0'; /* one character too long */
     MT_CHECK_CLASS(errs, MPI_Info_set(info, NULL, "v"), MPI_ERR_INFO_KEY);
     MT_CHECK_CLASS(errs, MPI_Info_set(info, "", "v"), MPI_ERR_INFO_KEY);
     MT_CHECK_CLASS(errs, MPI_Info_set(info, key, "v"), MPI_ERR_INFO_KEY);
@@ -33,15 +38,16 @@ int main(int argc, char **argv)
     MT_CHECK_CLASS(errs, MPI_Info_get_valuelen(info, key, &n, &flag), MPI_ERR_INFO_KEY);
     MT_CHECK_CLASS(errs, MPI_Info_delete(info, key), MPI_ERR_INFO_KEY);
     MT_CHECK_CLASS(errs, MPI_Info_delete(info, ""), MPI_ERR_INFO_KEY);
-    key[MPI_MAX_INFO_KEY - 1] = '\0'; /* the longest allowed */
+    key[KEY_MAX] = '\0'; /* the longest allowed */
     MT_CHECK_RC(errs, MPI_Info_set(info, key, "longest key"));
     MT_CHECK_RC(errs, MPI_Info_delete(info, key));
 
     /* values */
-    memset(val, 'v', MPI_MAX_INFO_VAL);
-    val[MPI_MAX_INFO_VAL] = '\0';
+    memset(val, 'v', VAL_MAX + 1);
+    val[VAL_MAX + 1] = '\0';
     MT_CHECK_CLASS(errs, MPI_Info_set(info, "b", val), MPI_ERR_INFO_VALUE);
-    MT_CHECK_CLASS(errs, MPI_Info_set(info, "b", NULL), MPI_ERR_INFO_VALUE);
+    if (!MT_MPICH_BUGS) /* MPICH 4.0 says MPI_ERR_ARG */
+        MT_CHECK_CLASS(errs, MPI_Info_set(info, "b", NULL), MPI_ERR_INFO_VALUE);
     MT_CHECK_CLASS(errs, MPI_Info_set(info, "a", val), MPI_ERR_INFO_VALUE); /* the old value stays */
     MT_CHECK_RC(errs, MPI_Info_get(info, "a", 10, val, &flag));
     MT_CHECK(errs, flag && strcmp(val, "1") == 0, "failed set changed 'a' to '%s'", val);
@@ -51,8 +57,9 @@ int main(int argc, char **argv)
     MT_CHECK_CLASS(errs, MPI_Info_delete(info, "A"), MPI_ERR_INFO_NOKEY);
 
     /* handles */
-    MPI_Info h[] = {MPI_INFO_NULL, stale, bad};
-    for (int i = 0; i < 3; i++) {
+    MPI_Info h[] = {MPI_INFO_NULL, bad, stale};
+    /* MPICH 4.0 says MPI_ERR_ARG for MPI_INFO_NULL and crashes on a freed handle */
+    for (int i = MT_MPICH_BUGS ? 1 : 0; i < (MT_MPICH_BUGS ? 2 : 3); i++) {
         MPI_Info x = h[i], out;
         MT_CHECK_CLASS(errs, MPI_Info_set(x, "a", "1"), MPI_ERR_INFO);
         MT_CHECK_CLASS(errs, MPI_Info_get(x, "a", 10, val, &flag), MPI_ERR_INFO);
@@ -69,7 +76,7 @@ int main(int argc, char **argv)
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
         MPI_Comm_size(MPI_COMM_WORLD, &size);
         int peer = rank ^ 1;
-        if (peer < size) {
+        if (peer < size && !MT_MPICH_BUGS) { /* processes: a number from another one may name one's own */
             MPI_Info theirs = MPI_INFO_NULL;
             MT_CHECK_RC(errs, MPI_Sendrecv(&info, 1, MPI_INT, peer, 0, &theirs, 1, MPI_INT, peer, 0, MPI_COMM_WORLD,
                                            MPI_STATUS_IGNORE));
@@ -83,13 +90,15 @@ int main(int argc, char **argv)
             MPI_Barrier(MPI_COMM_WORLD);
         }
     }
-    /* MPI_INFO_ENV is predefined: read-only, never freed */
-    MT_CHECK_CLASS(errs, MPI_Info_set(MPI_INFO_ENV, "a", "1"), MPI_ERR_INFO);
-    MT_CHECK_CLASS(errs, MPI_Info_delete(MPI_INFO_ENV, "command"), MPI_ERR_INFO);
-    MT_CHECK_CLASS(errs, MPI_Info_free(&env), MPI_ERR_INFO);
-    MT_CHECK(errs, env == MPI_INFO_ENV, "failed Info_free changed the handle");
+    /* MPI_INFO_ENV is predefined: read-only in vmpi (all ranks share it), never freed (MPICH lets it change) */
+    if (!MT_MPICH_BUGS) {
+        MT_CHECK_CLASS(errs, MPI_Info_set(MPI_INFO_ENV, "a", "1"), MPI_ERR_INFO);
+        MT_CHECK_CLASS(errs, MPI_Info_delete(MPI_INFO_ENV, "command"), MPI_ERR_INFO);
+        MT_CHECK_CLASS(errs, MPI_Info_free(&env), MPI_ERR_INFO);
+        MT_CHECK(errs, env == MPI_INFO_ENV, "failed Info_free changed the handle");
+    }
     MT_CHECK_RC(errs, MPI_Info_get(MPI_INFO_ENV, "command", MPI_MAX_INFO_VAL - 1, val, &flag));
-    MT_CHECK(errs, flag, "MPI_INFO_ENV lost 'command'");
+    MT_CHECK(errs, flag || MT_MPICH_BUGS, "MPI_INFO_ENV lost 'command'");
 
     /* arguments */
     MT_CHECK_CLASS(errs, MPI_Info_get_nthkey(info, 1, key), MPI_ERR_ARG);

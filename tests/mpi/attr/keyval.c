@@ -115,12 +115,14 @@ int main(int argc, char **argv)
     MT_CHECK_RC(errs, MPI_Comm_free_keyval(&kv));
     MT_CHECK(errs, kv == MPI_KEYVAL_INVALID, "Comm_free_keyval left 0x%x", kv);
     MT_CHECK_INT(errs, "delete calls after Comm_free_keyval", 4, st.deletes);
-    MT_CHECK_CLASS(errs, MPI_Comm_get_attr(MPI_COMM_SELF, stale, &val, &flag), MPI_ERR_KEYVAL);
-    MT_CHECK_CLASS(errs, MPI_Comm_set_attr(MPI_COMM_WORLD, stale, V(1)), MPI_ERR_KEYVAL);
-    MT_CHECK_CLASS(errs, MPI_Comm_free_keyval(&stale), MPI_ERR_KEYVAL);
+    if (!MT_MPICH_BUGS) { /* MPICH 4.0 still takes the freed handle while an attribute uses the keyval */
+        MT_CHECK_CLASS(errs, MPI_Comm_get_attr(MPI_COMM_SELF, stale, &val, &flag), MPI_ERR_KEYVAL);
+        MT_CHECK_CLASS(errs, MPI_Comm_set_attr(MPI_COMM_WORLD, stale, V(1)), MPI_ERR_KEYVAL);
+        MT_CHECK_CLASS(errs, MPI_Comm_free_keyval(&stale), MPI_ERR_KEYVAL);
+    }
 
-    /* the predefined callbacks */
-    {
+    /* the predefined callbacks (MPICH 4.0 defines the null ones as null pointers: not callable) */
+    if (!MT_MPICH_BUGS) {
         void *out = NULL;
         flag = -1;
         MT_CHECK_RC(errs, MPI_COMM_DUP_FN(MPI_COMM_WORLD, 0, NULL, V(0x1234), &out, &flag));
@@ -172,8 +174,8 @@ int main(int argc, char **argv)
     MT_CHECK_RC(errs, MPI_Type_delete_attr(MPI_DOUBLE, tkv));
     MT_CHECK_INT(errs, "type delete calls", 2, tst.deletes);
 
-    /* callbacks may use the attribute being deleted: no second callback, no loop */
-    {
+    /* callbacks may use the attribute being deleted: no second callback, no loop (MPICH 4.0 recurses) */
+    if (!MT_MPICH_BUGS) {
         reent re = {0};
         int rk;
         MT_CHECK_RC(errs, MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, reent_del, &rk, &re));
@@ -210,7 +212,8 @@ int main(int argc, char **argv)
         MT_CHECK_CLASS(errs, MPI_Comm_free_keyval(&tkv), MPI_ERR_KEYVAL);
     }
     MT_CHECK_CLASS(errs, MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_KEYVAL_INVALID, V(1)), MPI_ERR_KEYVAL);
-    MT_CHECK_CLASS(errs, MPI_Comm_get_attr(MPI_COMM_WORLD, (int)MPI_COMM_WORLD, &val, &flag), MPI_ERR_KEYVAL);
+    if (!MT_MPICH_BUGS) /* MPICH 4.0 crashes on a handle of another kind */
+        MT_CHECK_CLASS(errs, MPI_Comm_get_attr(MPI_COMM_WORLD, (int)MPI_COMM_WORLD, &val, &flag), MPI_ERR_KEYVAL);
     MT_CHECK_CLASS(errs, MPI_Comm_set_attr(MPI_COMM_NULL, kv2, V(1)), MPI_ERR_COMM);
     MT_CHECK_CLASS(errs, MPI_Comm_get_attr(MPI_COMM_NULL, kv2, &val, &flag), MPI_ERR_COMM);
     MT_CHECK_CLASS(errs, MPI_Type_set_attr(MPI_DATATYPE_NULL, tkv, V(1)), MPI_ERR_TYPE);

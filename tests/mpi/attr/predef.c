@@ -26,9 +26,12 @@ int main(int argc, char **argv)
         for (int mpi1 = 0; mpi1 < 2; mpi1++) {
             int ub = get(&errs, comms[c], MPI_TAG_UB, "MPI_TAG_UB", mpi1);
             MT_CHECK(errs, ub >= 32767, "MPI_TAG_UB %d < 32767", ub);
-            MT_CHECK_INT(errs, "MPI_TAG_UB", INT_MAX, ub);
+            if (!MT_MPICH_BUGS) /* vmpi's values; MPICH has other ones */
+                MT_CHECK_INT(errs, "MPI_TAG_UB", INT_MAX, ub);
             MT_CHECK_INT(errs, "MPI_HOST", MPI_PROC_NULL, get(&errs, comms[c], MPI_HOST, "MPI_HOST", mpi1));
             MT_CHECK_INT(errs, "MPI_IO", MPI_ANY_SOURCE, get(&errs, comms[c], MPI_IO, "MPI_IO", mpi1));
+            if (MT_MPICH_BUGS)
+                continue;
             MT_CHECK_INT(errs, "MPI_WTIME_IS_GLOBAL", 1,
                          get(&errs, comms[c], MPI_WTIME_IS_GLOBAL, "MPI_WTIME_IS_GLOBAL", mpi1));
             MT_CHECK_INT(errs, "MPI_APPNUM", 0, get(&errs, comms[c], MPI_APPNUM, "MPI_APPNUM", mpi1));
@@ -56,10 +59,12 @@ int main(int argc, char **argv)
         for (int i = 0; i < extra; i++) /* ranks add different numbers of codes */
             MT_CHECK_RC(errs, MPI_Add_error_code(cls, &code));
         MPI_Barrier(MPI_COMM_WORLD);
-        MT_CHECK_INT(errs, "MPI_LASTUSEDCODE after the codes", cls + extra,
+        /* vmpi: the largest class or code (one numbering); MPICH: the largest class */
+        int want = MT_MPICH_BUGS ? cls : cls + extra;
+        MT_CHECK_INT(errs, "MPI_LASTUSEDCODE after the codes", want,
                      get(&errs, MPI_COMM_WORLD, MPI_LASTUSEDCODE, "MPI_LASTUSEDCODE", 0));
-        MT_CHECK(errs, p && *p == cls + extra, "MPI_LASTUSEDCODE through the first pointer: %d, expected %d",
-                 p ? *p : -1, cls + extra);
+        MT_CHECK(errs, p && *p == want, "MPI_LASTUSEDCODE through the first pointer: %d, expected %d",
+                 p ? *p : -1, want);
     }
     return mt_finish(errs);
 }
