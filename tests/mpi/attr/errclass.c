@@ -44,8 +44,8 @@ static int check_string(int code, const char *want)
     char *s = mt_malloc(MPI_MAX_ERROR_STRING);
     memset(s, 'X', MPI_MAX_ERROR_STRING);
     MT_CHECK_RC(errs, MPI_Error_string(code, s, &len));
-    MT_CHECK(errs, len == (int)strlen(want) && strcmp(s, want) == 0, "Error_string(%d): '%.40s' (len %d), expected '%.40s'",
-             code, s, len, want);
+    MT_CHECK(errs, len == (int)strlen(want) && strcmp(s, want) == 0,
+             "Error_string(%d): '%.40s' (len %d), expected '%.40s'", code, s, len, want);
     free(s);
     return errs;
 }

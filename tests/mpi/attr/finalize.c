@@ -51,7 +51,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < NSELF; i++) {
         MT_CHECK_RC(errs, MPI_Comm_set_attr(MPI_COMM_SELF, keys[i], (void *)(intptr_t)i));
         if (i % 4 == 0 && i / 4 < NWORLD)
-            MT_CHECK_RC(errs, MPI_Comm_set_attr(MPI_COMM_WORLD, keys[NSELF + i / 4], (void *)(intptr_t)(NSELF + i / 4)));
+            MT_CHECK_RC(errs, MPI_Comm_set_attr(MPI_COMM_WORLD, keys[NSELF + i / 4],
+                                                (void *)(intptr_t)(NSELF + i / 4)));
     }
     for (int i = 0; i < NSELF + NWORLD; i += 3) /* a freed keyval still has its attribute deleted */
         MT_CHECK_RC(errs, MPI_Comm_free_keyval(&keys[i]));

@@ -2,8 +2,8 @@
 /* Info errors under MPI_ERRORS_RETURN, each of its class: MPI_ERR_INFO_KEY (NULL, empty key, a key of
  * MPI_MAX_INFO_KEY characters), MPI_ERR_INFO_VALUE (NULL, a value of MPI_MAX_INFO_VAL characters),
  * MPI_ERR_INFO_NOKEY (deleting a missing key), MPI_ERR_INFO (MPI_INFO_NULL, a freed handle, a handle of another
- * kind, another rank's object, changing or freeing MPI_INFO_ENV), MPI_ERR_ARG (nthkey out of range, negative valuelen, NULL outputs).
- * A failed call changes nothing. */
+ * kind, another rank's object, changing or freeing MPI_INFO_ENV), MPI_ERR_ARG (nthkey out of range, negative
+ * valuelen, NULL outputs).  A failed call changes nothing. */
 #include "mtest.h"
 
 /* The longest key and value taken.  vmpi keeps them within buffers of MPI_MAX_INFO_KEY / MPI_MAX_INFO_VAL
