@@ -2,6 +2,7 @@
 /* Error handler and error string entry points. */
 #include <string.h>
 #include "binding/check.h"
+#include "mpi/core/errcode.h"
 
 VMPI_WEAK(Comm_create_errhandler)
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
@@ -76,24 +77,80 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 VMPI_WEAK(Error_string)
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
-    const char *name = vmpi_err_class_name(errorcode);
-    if (name == NULL) {
-        VMPI_CHK(ck);
+    VMPI_CHK(ck);
+    int err;
+    if ((err = vmpi_chk_ptr(&ck, string, "string")) || (err = vmpi_chk_ptr(&ck, resultlen, "resultlen")))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Error_string", &ck);
+    const char *name = vmpi_err_class_name(errorcode), *user = vmpi_errcode_user_string(errorcode);
+    if (name)
+        *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", name, vmpi_err_class_text(errorcode));
+    else if (user)
+        *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", user); /* as given to MPI_Add_error_string */
+    else {
         snprintf(ck.why, sizeof ck.why, "unknown error code %d", errorcode);
         return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string", &ck);
     }
-    *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", name, vmpi_err_class_text(errorcode));
     return MPI_SUCCESS;
 }
 
 VMPI_WEAK(Error_class)
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
-    if (vmpi_err_class_name(errorcode) == NULL) {
-        VMPI_CHK(ck);
+    VMPI_CHK(ck);
+    int err, cls = vmpi_errcode_class(errorcode);
+    if ((err = vmpi_chk_ptr(&ck, errorclass, "errorclass")))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Error_class", &ck);
+    if (cls < 0) {
         snprintf(ck.why, sizeof ck.why, "unknown error code %d", errorcode);
         return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class", &ck);
     }
-    *errorclass = errorcode;
+    *errorclass = cls;
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Add_error_class)
+int PMPI_Add_error_class(int *errorclass)
+{
+    VMPI_CHK(ck);
+    int err;
+    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, errorclass, "errorclass")) ||
+        (err = vmpi_errcode_add_class(errorclass)))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Add_error_class", &ck);
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Add_error_code)
+int PMPI_Add_error_code(int errorclass, int *errorcode)
+{
+    VMPI_CHK(ck);
+    int err;
+    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, errorcode, "errorcode")))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Add_error_code", &ck);
+    if ((err = vmpi_errcode_add_code(errorclass, errorcode))) {
+        if (err == MPI_ERR_ARG)
+            snprintf(ck.why, sizeof ck.why, "%d is not an error class (other than MPI_SUCCESS)", errorclass);
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Add_error_code", &ck);
+    }
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Add_error_string)
+int PMPI_Add_error_string(int errorcode, const char *string)
+{
+    VMPI_CHK(ck);
+    int err;
+    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, string, "string")))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Add_error_string", &ck);
+    if (strnlen(string, MPI_MAX_ERROR_STRING) >= MPI_MAX_ERROR_STRING) {
+        snprintf(ck.why, sizeof ck.why, "string longer than MPI_MAX_ERROR_STRING - 1 (%d) characters",
+                 MPI_MAX_ERROR_STRING - 1);
+        return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Add_error_string", &ck);
+    }
+    if ((err = vmpi_errcode_set_string(errorcode, string))) {
+        if (err == MPI_ERR_ARG)
+            snprintf(ck.why, sizeof ck.why, "%d is not a user error class or code (only those get strings)",
+                     errorcode);
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Add_error_string", &ck);
+    }
     return MPI_SUCCESS;
 }

@@ -59,6 +59,9 @@ int PMPI_Finalize(void)
     }
     if (err)
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Finalize", &ck);
+    /* attributes of MPI_COMM_SELF, then MPI_COMM_WORLD, are deleted first, while MPI still works (MPI-3.1
+     * 8.7.1: this is how a library runs code at the end) */
+    int attr_err = vmpi_attr_finalize();
     /* everybody reaches Finalize before anybody leaves: no rank disappears under a pending message */
     vmpi_barrier(&rk->world);
     if (rk->bsend.buf) {
@@ -67,6 +70,10 @@ int PMPI_Finalize(void)
         PMPI_Buffer_detach(&b, &s); /* pending buffered messages are delivered before we leave */
     }
     rk->finalized = true;
+    if (attr_err != MPI_SUCCESS) {
+        snprintf(ck.why, sizeof ck.why, "an attribute delete callback returned %d", attr_err);
+        return vmpi_fail(MPI_COMM_WORLD, attr_err, "MPI_Finalize", &ck);
+    }
     return MPI_SUCCESS;
 }
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "base/log.h"
+#include "mpi/core/errcode.h"
 #include "mpi/core/errhan.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
@@ -142,8 +143,16 @@ int vmpi_err_raise(MPI_Comm comm, int code, const char *fn, const char *fmt, ...
         va_end(ap);
     }
     const char *name = vmpi_err_class_name(code);
+    char user[MPI_MAX_ERROR_STRING + 64] = "unknown error code";
+    if (name == NULL && vmpi_errcode_class(code) >= 0) { /* a user class or code: its class and string */
+        int cls = vmpi_errcode_class(code);
+        const char *cname = vmpi_err_class_name(cls);
+        char cbuf[32];
+        snprintf(cbuf, sizeof cbuf, "user class %d", cls);
+        snprintf(user, sizeof user, "user error code %d of %s: \"%s\"", code, cname ? cname : cbuf,
+                 vmpi_errcode_user_string(code));
+    }
     vmpi_warn("rank %d: %s: %s (%s)%s%s; MPI_ERRORS_ARE_FATAL: stopping the job", rk ? rk->world_rank : -1, fn,
-              name ? name : "error", name ? vmpi_err_class_text(code) : "user error code", fmt ? ": " : "",
-              detail);
+              name ? name : "error", name ? vmpi_err_class_text(code) : user, fmt ? ": " : "", detail);
     vmpi_die(1);
 }

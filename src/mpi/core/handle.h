@@ -12,6 +12,7 @@ enum {
     VMPI_KIND_ERRHANDLER = 6,
     VMPI_KIND_INFO = 7,
     VMPI_KIND_MESSAGE = 8,
+    VMPI_KIND_KEYVAL = 9, /* attribute keys (MPI_KEYVAL_INVALID is its null handle) */
 };
 
 #define VMPI_HANDLE_KIND(h) ((int)((unsigned)(h) >> 26))

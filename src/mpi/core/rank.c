@@ -7,6 +7,8 @@
 #include "base/log.h"
 #include "base/tunables.h"
 #include "mpi/comm/group.h"
+#include "mpi/core/attr.h"
+#include "mpi/core/errcode.h"
 #include "mpi/core/rank.h"
 #include "sched/pin.h"
 
@@ -132,6 +134,8 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
         vmpi_req_table_fini(&R.ranks[r].reqs);
         free(R.ranks[r].argv);
         free(R.ranks[r].errh_user);
+        vmpi_attr_rank_fini(&R.ranks[r]);
+        vmpi_errcode_rank_fini(&R.ranks[r]);
     }
     vmpi_group_fini();
     vmpi_msg_fini();

@@ -33,6 +33,8 @@ typedef struct vmpi_rank {
     vmpi_bsend_state bsend;
     struct vmpi_errh_user *errh_user; /* user error handlers created by this rank */
     int nerrh_user;
+    struct vmpi_attr_state *attr;    /* keyvals and attribute values (attr.c) */
+    struct vmpi_errcodes *errcodes;  /* user error classes and codes (errcode.c) */
     vmpi_linebuf out[2];     /* unfinished lines of stdout and stderr */
 } vmpi_rank;
 

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Attribute caching entry points: communicator and datatype keyvals and attributes, and the MPI-1 forms
+ * (Keyval_create, Attr_put...), which are the communicator ones under other names.  A keyval's errors are
+ * raised on the communicator when there is one, else on MPI_COMM_WORLD. */
+#include "binding/check.h"
+
+static int keyval_create(int objkind, vmpi_attr_copy_fn *copy, vmpi_attr_delete_fn *del, int *keyval,
+                         void *extra_state, const char *fn)
+{
+    VMPI_CHK(ck);
+    int err;
+    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, keyval, "keyval")) ||
+        (err = vmpi_keyval_create(objkind, copy, del, extra_state, keyval)))
+        return vmpi_fail(MPI_COMM_WORLD, err, fn, &ck);
+    return MPI_SUCCESS;
+}
+
+static int keyval_free(int objkind, int *keyval, const char *fn)
+{
+    VMPI_CHK(ck);
+    int err;
+    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, keyval, "keyval")) ||
+        (err = vmpi_chk_keyval(&ck, *keyval, objkind, false)) || (err = vmpi_keyval_free(keyval)))
+        return vmpi_fail(MPI_COMM_WORLD, err, fn, &ck);
+    return MPI_SUCCESS;
+}
+
+/* The object checks: a communicator (errors raised on it) or a datatype. */
+static int check_obj(vmpi_chk *ck, int objkind, int obj, MPI_Comm *raise_on)
+{
+    *raise_on = MPI_COMM_WORLD;
+    if (objkind == VMPI_KIND_COMM) {
+        vmpi_comm *c;
+        *raise_on = obj;
+        return vmpi_chk_comm(ck, obj, &c);
+    }
+    const vmpi_dtype *dt;
+    return vmpi_chk_dt(ck, obj, &dt);
+}
+
+static int attr_set(int objkind, int obj, int keyval, void *val, const char *fn)
+{
+    VMPI_CHK(ck);
+    MPI_Comm on = MPI_COMM_WORLD;
+    int err;
+    if ((err = vmpi_chk_ranked(&ck)) || (err = check_obj(&ck, objkind, obj, &on)) ||
+        (err = vmpi_chk_keyval(&ck, keyval, objkind, false)))
+        return vmpi_fail(on, err, fn, &ck);
+    if ((err = vmpi_attr_set(obj, keyval, val))) {
+        snprintf(ck.why, sizeof ck.why, "the delete callback of the value replaced returned %d", err);
+        return vmpi_fail(on, err, fn, &ck);
+    }
+    return MPI_SUCCESS;
+}
+
+static int attr_get(int objkind, int obj, int keyval, void *val, int *flag, const char *fn)
+{
+    VMPI_CHK(ck);
+    MPI_Comm on = MPI_COMM_WORLD;
+    int err;
+    if ((err = vmpi_chk_ranked(&ck)) || (err = check_obj(&ck, objkind, obj, &on)) ||
+        (err = vmpi_chk_keyval(&ck, keyval, objkind, true)) || (err = vmpi_chk_ptr(&ck, val, "attribute_val")) ||
+        (err = vmpi_chk_ptr(&ck, flag, "flag")) || (err = vmpi_attr_get(obj, keyval, (void **)val, flag)))
+        return vmpi_fail(on, err, fn, &ck);
+    return MPI_SUCCESS;
+}
+
+static int attr_delete(int objkind, int obj, int keyval, const char *fn)
+{
+    VMPI_CHK(ck);
+    MPI_Comm on = MPI_COMM_WORLD;
+    int err;
+    if ((err = vmpi_chk_ranked(&ck)) || (err = check_obj(&ck, objkind, obj, &on)) ||
+        (err = vmpi_chk_keyval(&ck, keyval, objkind, false)))
+        return vmpi_fail(on, err, fn, &ck);
+    if ((err = vmpi_attr_delete(obj, keyval))) {
+        snprintf(ck.why, sizeof ck.why, "the delete callback returned %d", err);
+        return vmpi_fail(on, err, fn, &ck);
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- communicators ---- */
+VMPI_WEAK(Comm_create_keyval)
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
+                            void *extra_state)
+{
+    return keyval_create(VMPI_KIND_COMM, comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state,
+                         "MPI_Comm_create_keyval");
+}
+
+VMPI_WEAK(Comm_free_keyval)
+int PMPI_Comm_free_keyval(int *comm_keyval) { return keyval_free(VMPI_KIND_COMM, comm_keyval, "MPI_Comm_free_keyval"); }
+
+VMPI_WEAK(Comm_set_attr)
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+{
+    return attr_set(VMPI_KIND_COMM, comm, comm_keyval, attribute_val, "MPI_Comm_set_attr");
+}
+
+VMPI_WEAK(Comm_get_attr)
+int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
+{
+    return attr_get(VMPI_KIND_COMM, comm, comm_keyval, attribute_val, flag, "MPI_Comm_get_attr");
+}
+
+VMPI_WEAK(Comm_delete_attr)
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+{
+    return attr_delete(VMPI_KIND_COMM, comm, comm_keyval, "MPI_Comm_delete_attr");
+}
+
+/* ---- datatypes ---- */
+VMPI_WEAK(Type_create_keyval)
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                            MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+                            void *extra_state)
+{
+    return keyval_create(VMPI_KIND_DATATYPE, type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state,
+                         "MPI_Type_create_keyval");
+}
+
+VMPI_WEAK(Type_free_keyval)
+int PMPI_Type_free_keyval(int *type_keyval)
+{
+    return keyval_free(VMPI_KIND_DATATYPE, type_keyval, "MPI_Type_free_keyval");
+}
+
+VMPI_WEAK(Type_set_attr)
+int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
+{
+    return attr_set(VMPI_KIND_DATATYPE, datatype, type_keyval, attribute_val, "MPI_Type_set_attr");
+}
+
+VMPI_WEAK(Type_get_attr)
+int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
+{
+    return attr_get(VMPI_KIND_DATATYPE, datatype, type_keyval, attribute_val, flag, "MPI_Type_get_attr");
+}
+
+VMPI_WEAK(Type_delete_attr)
+int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
+{
+    return attr_delete(VMPI_KIND_DATATYPE, datatype, type_keyval, "MPI_Type_delete_attr");
+}
+
+/* ---- MPI-1 forms (deprecated) ---- */
+VMPI_WEAK(Keyval_create)
+int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state)
+{
+    return keyval_create(VMPI_KIND_COMM, copy_fn, delete_fn, keyval, extra_state, "MPI_Keyval_create");
+}
+
+VMPI_WEAK(Keyval_free)
+int PMPI_Keyval_free(int *keyval) { return keyval_free(VMPI_KIND_COMM, keyval, "MPI_Keyval_free"); }
+
+VMPI_WEAK(Attr_put)
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
+{
+    return attr_set(VMPI_KIND_COMM, comm, keyval, attribute_val, "MPI_Attr_put");
+}
+
+VMPI_WEAK(Attr_get)
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    return attr_get(VMPI_KIND_COMM, comm, keyval, attribute_val, flag, "MPI_Attr_get");
+}
+
+VMPI_WEAK(Attr_delete)
+int PMPI_Attr_delete(MPI_Comm comm, int keyval) { return attr_delete(VMPI_KIND_COMM, comm, keyval, "MPI_Attr_delete"); }

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* User error classes and codes (MPI_Add_error_class/code/string).  Their values are above MPI_ERR_LASTCODE
+ * and are numbered per rank, as each process of a process-based MPI numbers its own: ranks that add classes
+ * and codes in the same order get the same values.  Classes and codes share one numbering. */
+#ifndef VMPI_MPI_ERRCODE_H
+#define VMPI_MPI_ERRCODE_H
+
+#include <mpi.h>
+
+int vmpi_errcode_add_class(int *errorclass);
+/* `errorclass` is a predefined class other than MPI_SUCCESS or a user class; else MPI_ERR_ARG. */
+int vmpi_errcode_add_code(int errorclass, int *errorcode);
+/* `code` is a user class or code; else MPI_ERR_ARG. */
+int vmpi_errcode_set_string(int code, const char *string);
+/* The class of a predefined or user error code, or -1 when `code` is neither. */
+int vmpi_errcode_class(int code);
+/* The string given to a user class or code ("" when none was), or NULL when `code` is not one. */
+const char *vmpi_errcode_user_string(int code);
+/* The rank's MPI_LASTUSEDCODE value (the largest user class or code, or MPI_ERR_LASTCODE): its address is
+ * the attribute's value, so it stays current. */
+int *vmpi_errcode_lastused(void);
+
+struct vmpi_rank;
+void vmpi_errcode_rank_fini(struct vmpi_rank *rk);
+
+#endif

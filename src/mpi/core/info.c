@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Info objects (see info.h): a table of pointers indexed by handle index, freed slots reused. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "mpi/core/handle.h"
+#include "mpi/core/info.h"
+#include "mpi/core/rank.h"
+
+typedef struct kv {
+    char *key, *val;
+} kv;
+
+typedef struct vmpi_info {
+    kv *kv; /* in the order keys were first set */
+    int n, cap;
+    int owner; /* world rank that created it (-1: MPI_INFO_ENV, everybody's) */
+    bool readonly;
+} vmpi_info;
+
+enum { ENV_INDEX = 1, FIRST_USER = 2 };
+
+static struct {
+    pthread_mutex_t mu;
+    vmpi_info **obj; /* index -> object; NULL: free slot */
+    int n;           /* slots in use or freed, from index 0 */
+    int *freed;      /* stack of free slots */
+    int nfreed;
+} T = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static void info_destroy(vmpi_info *o)
+{
+    for (int i = 0; i < o->n; i++) {
+        free(o->kv[i].key);
+        free(o->kv[i].val);
+    }
+    free(o->kv);
+    free(o);
+}
+
+static int find(const vmpi_info *o, const char *key)
+{
+    for (int i = 0; i < o->n; i++)
+        if (strcmp(o->kv[i].key, key) == 0)
+            return i;
+    return -1;
+}
+
+static int put(vmpi_info *o, const char *key, const char *value)
+{
+    char *v = strdup(value);
+    if (v == NULL)
+        return MPI_ERR_NO_MEM;
+    int i = find(o, key);
+    if (i >= 0) {
+        free(o->kv[i].val);
+        o->kv[i].val = v;
+        return MPI_SUCCESS;
+    }
+    if (o->n == o->cap) {
+        int cap = o->cap ? 2 * o->cap : 8;
+        kv *n = realloc(o->kv, sizeof *n * (size_t)cap);
+        if (n == NULL) {
+            free(v);
+            return MPI_ERR_NO_MEM;
+        }
+        o->kv = n;
+        o->cap = cap;
+    }
+    char *k = strdup(key);
+    if (k == NULL) {
+        free(v);
+        return MPI_ERR_NO_MEM;
+    }
+    o->kv[o->n++] = (kv){k, v};
+    return MPI_SUCCESS;
+}
+
+/* Slot `i` of the table exists (T.n > i). */
+static int ensure_slots(int n)
+{
+    if (n <= T.n)
+        return MPI_SUCCESS;
+    vmpi_info **o = realloc(T.obj, sizeof *o * (size_t)n);
+    int *f = realloc(T.freed, sizeof *f * (size_t)n);
+    if (o)
+        T.obj = o;
+    if (f)
+        T.freed = f;
+    if (o == NULL || f == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int i = T.n; i < n; i++)
+        T.obj[i] = NULL;
+    T.n = n;
+    return MPI_SUCCESS;
+}
+
+/* The environment of the job (MPI-3.1 9.1.1's suggested keys), from the first rank that asks. */
+static vmpi_info *env_build(void)
+{
+    vmpi_info *o = calloc(1, sizeof *o);
+    if (o == NULL)
+        return NULL;
+    vmpi_rank *rk = vmpi_rank_self();
+    char buf[MPI_MAX_INFO_VAL];
+    int err = MPI_SUCCESS;
+    if (rk && rk->argc > 0 && rk->argv[0]) {
+        err |= put(o, "command", rk->argv[0]);
+        size_t len = 0;
+        buf[0] = '\0';
+        for (int i = 1; i < rk->argc && rk->argv[i] && len < sizeof buf; i++) /* space-separated, cut to fit */
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i > 1 ? " " : "", rk->argv[i]);
+        err |= put(o, "argv", buf);
+    }
+    snprintf(buf, sizeof buf, "%d", vmpi_world_size());
+    err |= put(o, "maxprocs", buf);
+    if (getcwd(buf, sizeof buf))
+        err |= put(o, "wdir", buf);
+    if (gethostname(buf, sizeof buf) == 0) {
+        buf[sizeof buf - 1] = '\0';
+        err |= put(o, "host", buf);
+    }
+    struct utsname u;
+    if (uname(&u) == 0)
+        err |= put(o, "arch", u.machine);
+    err |= put(o, "thread_level", "MPI_THREAD_FUNNELED");
+    if (err) {
+        info_destroy(o);
+        return NULL;
+    }
+    o->readonly = true;
+    o->owner = -1;
+    return o;
+}
+
+static int self_rank(void)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    return rk ? rk->world_rank : -1;
+}
+
+/* The calling rank's object of handle `h`, or NULL; called with the mutex held. */
+static vmpi_info *lookup(MPI_Info h)
+{
+    if (VMPI_HANDLE_KIND(h) != VMPI_KIND_INFO)
+        return NULL;
+    int i = VMPI_HANDLE_INDEX(h);
+    if (i == ENV_INDEX && (i >= T.n || T.obj[i] == NULL)) {
+        if (ensure_slots(FIRST_USER) != MPI_SUCCESS)
+            return NULL;
+        T.obj[ENV_INDEX] = env_build();
+    }
+    vmpi_info *o = i > 0 && i < T.n ? T.obj[i] : NULL;
+    /* another rank's object is not ours to use, as another process's would not be (this also catches a
+     * freed handle whose slot another rank got again) */
+    return o && (o->owner < 0 || o->owner == self_rank()) ? o : NULL;
+}
+
+/* Stores a new object in a free slot. */
+static int insert(vmpi_info *o, MPI_Info *out)
+{
+    int i;
+    if (T.nfreed > 0) {
+        i = T.freed[--T.nfreed];
+    } else {
+        int err = ensure_slots(T.n < FIRST_USER ? FIRST_USER + 1 : T.n + 1);
+        if (err)
+            return err;
+        i = T.n - 1;
+    }
+    o->owner = self_rank();
+    T.obj[i] = o;
+    *out = VMPI_HANDLE(VMPI_KIND_INFO, i);
+    return MPI_SUCCESS;
+}
+
+int vmpi_info_create(MPI_Info *out)
+{
+    vmpi_info *o = calloc(1, sizeof *o);
+    if (o == NULL)
+        return MPI_ERR_NO_MEM;
+    pthread_mutex_lock(&T.mu);
+    int err = insert(o, out);
+    pthread_mutex_unlock(&T.mu);
+    if (err)
+        free(o);
+    return err;
+}
+
+int vmpi_info_check(MPI_Info h)
+{
+    pthread_mutex_lock(&T.mu);
+    int err = lookup(h) ? MPI_SUCCESS : MPI_ERR_INFO;
+    pthread_mutex_unlock(&T.mu);
+    return err;
+}
+
+bool vmpi_info_is_readonly(MPI_Info h)
+{
+    pthread_mutex_lock(&T.mu);
+    vmpi_info *o = lookup(h);
+    bool ro = o && o->readonly;
+    pthread_mutex_unlock(&T.mu);
+    return ro;
+}
+
+int vmpi_info_set(MPI_Info h, const char *key, const char *value)
+{
+    pthread_mutex_lock(&T.mu);
+    vmpi_info *o = lookup(h);
+    int err = o == NULL || o->readonly ? MPI_ERR_INFO : put(o, key, value);
+    pthread_mutex_unlock(&T.mu);
+    return err;
+}
+
+int vmpi_info_get(MPI_Info h, const char *key, int valuelen, char *value, int *flag)
+{
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&T.mu);
+    vmpi_info *o = lookup(h);
+    int i = o ? find(o, key) : -1;
+    if (o == NULL) {
+        err = MPI_ERR_INFO;
+    } else if (i < 0) {
+        *flag = 0;
+    } else {
+        size_t len = strlen(o->kv[i].val);
+        if (len > (size_t)valuelen)
+            len = (size_t)valuelen;
+        memcpy(value, o->kv[i].val, len);
+        value[len] = '\0';
+        *flag = 1;
+    }
+    pthread_mutex_unlock(&T.mu);
+    return err;
+}
+
+int vmpi_info_get_valuelen(MPI_Info h, const char *key, int *valuelen, int *flag)
+{
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&T.mu);
+    vmpi_info *o = lookup(h);
+    int i = o ? find(o, key) : -1;
+    if (o == NULL) {
+        err = MPI_ERR_INFO;
+    } else {
+        *flag = i >= 0;
+        if (i >= 0)
+            *valuelen = (int)strlen(o->kv[i].val);
+    }
+    pthread_mutex_unlock(&T.mu);
+    return err;
+}
+
+int vmpi_info_delete(MPI_Info h, const char *key)
+{
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&T.mu);
+    vmpi_info *o = lookup(h);
+    int i = o ? find(o, key) : -1;
+    if (o == NULL || o->readonly) {
+        err = MPI_ERR_INFO;
+    } else if (i < 0) {
+        err = MPI_ERR_INFO_NOKEY;
+    } else {
+        free(o->kv[i].key);
+        free(o->kv[i].val);
+        memmove(o->kv + i, o->kv + i + 1, sizeof *o->kv * (size_t)(o->n - i - 1)); /* keeps the key order */
+        o->n--;
+    }
+    pthread_mutex_unlock(&T.mu);
+    return err;
+}
+
+int vmpi_info_get_nkeys(MPI_Info h, int *nkeys)
+{
+    pthread_mutex_lock(&T.mu);
+    vmpi_info *o = lookup(h);
+    if (o)
+        *nkeys = o->n;
+    pthread_mutex_unlock(&T.mu);
+    return o ? MPI_SUCCESS : MPI_ERR_INFO;
+}
+
+int vmpi_info_get_nthkey(MPI_Info h, int n, char *key)
+{
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&T.mu);
+    vmpi_info *o = lookup(h);
+    if (o == NULL)
+        err = MPI_ERR_INFO;
+    else if (n < 0 || n >= o->n)
+        err = MPI_ERR_ARG;
+    else
+        strcpy(key, o->kv[n].key);
+    pthread_mutex_unlock(&T.mu);
+    return err;
+}
+
+int vmpi_info_dup(MPI_Info h, MPI_Info *out)
+{
+    vmpi_info *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return MPI_ERR_NO_MEM;
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&T.mu);
+    vmpi_info *o = h == MPI_INFO_NULL ? NULL : lookup(h);
+    if (o == NULL && h != MPI_INFO_NULL)
+        err = MPI_ERR_INFO;
+    for (int i = 0; o && i < o->n && err == MPI_SUCCESS; i++)
+        err = put(c, o->kv[i].key, o->kv[i].val);
+    if (err == MPI_SUCCESS)
+        err = insert(c, out);
+    pthread_mutex_unlock(&T.mu);
+    if (err)
+        info_destroy(c);
+    return err;
+}
+
+int vmpi_info_free(MPI_Info *h)
+{
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&T.mu);
+    vmpi_info *o = lookup(*h);
+    if (o == NULL || o->readonly) {
+        err = MPI_ERR_INFO;
+    } else {
+        int i = VMPI_HANDLE_INDEX(*h);
+        T.obj[i] = NULL;
+        T.freed[T.nfreed++] = i;
+        info_destroy(o);
+        *h = MPI_INFO_NULL;
+    }
+    pthread_mutex_unlock(&T.mu);
+    return err;
+}
