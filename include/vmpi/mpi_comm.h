@@ -12,6 +12,9 @@
 
 /* communicators */
 VMPI_DECL(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
+VMPI_DECL(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
+VMPI_DECL(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
+VMPI_DECL(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
 VMPI_DECL(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
 VMPI_DECL(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm))
 VMPI_DECL(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))

@@ -26,6 +26,55 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     return err ? vmpi_fail(comm, err, "MPI_Comm_dup", &ck) : MPI_SUCCESS;
 }
 
+VMPI_WEAK(Comm_dup_with_info)
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, comm, &c, false);
+    if (!err && info != MPI_INFO_NULL)
+        err = vmpi_chk_info(&ck, info);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, newcomm, "newcomm");
+    if (!err)
+        err = vmpi_comm_dup_with_info(c, true, info, newcomm);
+    return err ? vmpi_fail(comm, err, "MPI_Comm_dup_with_info", &ck) : MPI_SUCCESS;
+}
+
+/* vmpi acts on no communicator hint yet; it keeps every hint set and returns them (MPI-3.1 allows ignoring
+ * hints; returning what was set tells the user nothing was lost). */
+VMPI_WEAK(Comm_set_info)
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, comm, &c, false);
+    if (!err)
+        err = vmpi_chk_info(&ck, info);
+    MPI_Info copy = MPI_INFO_NULL;
+    if (!err)
+        err = vmpi_info_dup(info, &copy);
+    if (!err) {
+        if (c->info != MPI_INFO_NULL)
+            vmpi_info_free(&c->info);
+        c->info = copy;
+    }
+    return err ? vmpi_fail(comm, err, "MPI_Comm_set_info", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Comm_get_info)
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, comm, &c, false);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, info_used, "info_used");
+    if (!err)
+        err = vmpi_info_dup(c->info, info_used); /* a new object, even when no hint was set */
+    return err ? vmpi_fail(comm, err, "MPI_Comm_get_info", &ck) : MPI_SUCCESS;
+}
+
 VMPI_WEAK(Comm_split)
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
@@ -147,6 +196,8 @@ int PMPI_Comm_free(MPI_Comm *comm)
         snprintf(ck.why, sizeof ck.why, "a predefined communicator cannot be freed");
         err = MPI_ERR_COMM;
     }
+    if (!err)
+        err = vmpi_attr_delete_all(*comm); /* first, while the communicator is still usable by the callbacks */
     if (err)
         return vmpi_fail(comm ? *comm : MPI_COMM_NULL, err, "MPI_Comm_free", &ck);
     vmpi_comm_release(c);

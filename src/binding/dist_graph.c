@@ -20,7 +20,7 @@ static int dup_with(vmpi_comm *c, vmpi_topo *t, MPI_Comm *out)
 {
     if (t == NULL)
         return MPI_ERR_NO_MEM;
-    int err = vmpi_comm_dup(c, out);
+    int err = vmpi_comm_split(c, 0, c->rank, out); /* a new communicator, not a duplicate: no attributes */
     if (!err) {
         vmpi_comm *n = vmpi_comm_get(*out);
         vmpi_topo_unref(n->topo);

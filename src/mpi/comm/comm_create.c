@@ -9,6 +9,8 @@
 #include "mpi/comm/comm_create.h"
 #include "mpi/comm/group_ops.h"
 #include "mpi/comm/topo.h"
+#include "mpi/core/attr.h"
+#include "mpi/core/info.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
 #include "mpi/pt2pt/pt2pt.h"
@@ -43,6 +45,7 @@ vmpi_comm *vmpi_comm_new_intra(vmpi_group *g, int ctx, const vmpi_comm *parent)
     c->world_of = g->world;
     c->group = vmpi_group_ref(g);
     c->errh = parent->errh;
+    c->info = MPI_INFO_NULL;
     return c;
 }
 
@@ -81,6 +84,7 @@ static vmpi_comm *new_inter(vmpi_group *lg, vmpi_group *rg, int ctx, int lctx, c
     c->remote = vmpi_group_ref(rg);
     c->local = l;
     c->errh = parent->errh;
+    c->info = MPI_INFO_NULL;
     return c;
 }
 
@@ -102,33 +106,47 @@ static int inter_agree(vmpi_comm *c, int tag, int *ctx)
     return err ? err : e2;
 }
 
-int vmpi_comm_dup(vmpi_comm *c, MPI_Comm *out)
+/* What a duplicate takes over besides its group: topology, hints (`info`, or the parent's when
+ * MPI_INFO_NULL is not asked for explicitly) and cached attributes (their copy callbacks run here). */
+static int dup_finish(vmpi_comm *c, MPI_Comm *out, bool own_info, MPI_Info info)
+{
+    vmpi_comm *n = vmpi_comm_get(*out);
+    n->topo = vmpi_topo_ref(c->topo);
+    MPI_Info from = own_info ? info : c->info;
+    int err = from != MPI_INFO_NULL ? vmpi_info_dup(from, &n->info) : MPI_SUCCESS;
+    if (!err)
+        err = vmpi_attr_copy_all(c->handle, *out);
+    if (err) {
+        vmpi_comm_release(n);
+        *out = MPI_COMM_NULL;
+    }
+    return err;
+}
+
+int vmpi_comm_dup(vmpi_comm *c, MPI_Comm *out) { return vmpi_comm_dup_with_info(c, false, MPI_INFO_NULL, out); }
+
+int vmpi_comm_dup_with_info(vmpi_comm *c, bool own_info, MPI_Info info, MPI_Comm *out)
 {
     *out = MPI_COMM_NULL;
+    int err;
     if (vmpi_comm_is_inter(c)) {
         int ctx, lctx = c->rank == 0 ? vmpi_comm_ctx_alloc() : 0;
-        int err = inter_agree(c, TAG_DUP_INTER, &ctx);
+        err = inter_agree(c, TAG_DUP_INTER, &ctx);
         if (!err)
             err = vmpi_bcast(&lctx, 1, INT(), 0, c->local);
-        if (err)
-            return err;
-        err = publish(new_inter(c->group, c->remote, ctx, lctx, c), out);
         if (!err)
-            vmpi_comm_get(*out)->topo = vmpi_topo_ref(c->topo);
-        return err;
+            err = publish(new_inter(c->group, c->remote, ctx, lctx, c), out);
+    } else {
+        int ctx = c->rank == 0 ? vmpi_comm_ctx_alloc() : 0;
+        err = vmpi_bcast(&ctx, 1, INT(), 0, c);
+        vmpi_group *g = err ? NULL : vmpi_comm_group(c);
+        if (!err && g == NULL)
+            err = MPI_ERR_NO_MEM;
+        if (!err)
+            err = publish(vmpi_comm_new_intra(g, ctx, c), out);
+        vmpi_group_unref(g);
     }
-    int ctx = c->rank == 0 ? vmpi_comm_ctx_alloc() : 0;
-    int err = vmpi_bcast(&ctx, 1, INT(), 0, c);
-    if (err)
-        return err;
-    vmpi_group *g = vmpi_comm_group(c);
-    if (g == NULL)
-        return MPI_ERR_NO_MEM;
-    err = publish(vmpi_comm_new_intra(g, ctx, c), out);
-    vmpi_group_unref(g);
-    if (!err)
-        vmpi_comm_get(*out)->topo = vmpi_topo_ref(c->topo);
-    return err;
+    return err ? err : dup_finish(c, out, own_info, info);
 }
 
 /* ---- split ---- */

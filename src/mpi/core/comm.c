@@ -5,6 +5,7 @@
 #include "mpi/comm/topo.h"
 #include "mpi/core/comm.h"
 #include "mpi/core/handle.h"
+#include "mpi/core/info.h"
 #include "mpi/core/rank.h"
 
 enum { IDX_WORLD = 1, IDX_SELF = 2, IDX_FIRST_USER = 3 };
@@ -81,6 +82,8 @@ void vmpi_comm_release(vmpi_comm *c)
     vmpi_group_unref(c->group);
     vmpi_group_unref(c->remote);
     vmpi_topo_unref(c->topo);
+    if (c->info != MPI_INFO_NULL)
+        vmpi_info_free(&c->info);
     free(c);
 }
 

@@ -24,6 +24,7 @@ typedef struct vmpi_comm {
     struct vmpi_group *remote; /* intercommunicator: the remote group; NULL for an intracommunicator */
     struct vmpi_comm *local;   /* intercommunicator: an intracommunicator over the local group (internal) */
     struct vmpi_topo *topo;    /* process topology, or NULL */
+    MPI_Info info;             /* a private copy of the hints set on it, or MPI_INFO_NULL */
 } vmpi_comm;
 
 static inline int vmpi_comm_world_rank(const vmpi_comm *c, int r)

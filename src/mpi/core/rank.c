@@ -89,9 +89,11 @@ static void rank_init(vmpi_rank *rk, int r, int n, int pe, int argc, char **argv
 {
     rk->world_rank = r;
     rk->world = (vmpi_comm){.ctx = VMPI_CTX_WORLD, .rank = r, .size = n, .peer_size = n, .world_base = 0,
-                            .errh = MPI_ERRORS_ARE_FATAL, .handle = MPI_COMM_WORLD, .name = "MPI_COMM_WORLD"};
+                            .errh = MPI_ERRORS_ARE_FATAL, .handle = MPI_COMM_WORLD, .name = "MPI_COMM_WORLD",
+                            .info = MPI_INFO_NULL};
     rk->self = (vmpi_comm){.ctx = VMPI_CTX_SELF, .rank = 0, .size = 1, .peer_size = 1, .world_base = r,
-                           .errh = MPI_ERRORS_ARE_FATAL, .handle = MPI_COMM_SELF, .name = "MPI_COMM_SELF"};
+                           .errh = MPI_ERRORS_ARE_FATAL, .handle = MPI_COMM_SELF, .name = "MPI_COMM_SELF",
+                           .info = MPI_INFO_NULL};
     vmpi_req_table_init(&rk->reqs);
     /* each rank gets its own argv array (MPI_Init may rewrite it); the strings are shared */
     rk->argc = argc;
