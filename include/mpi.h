@@ -308,6 +308,12 @@ VMPI_DECL(int, Waitsome, (int incount, MPI_Request *reqs, int *outcount, int *in
 VMPI_DECL(int, Testsome, (int incount, MPI_Request *reqs, int *outcount, int *indices,
                           MPI_Status *statuses))
 VMPI_DECL(int, Request_free, (MPI_Request *req))
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+VMPI_DECL(int, Grequest_start, (MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                                MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request))
+VMPI_DECL(int, Grequest_complete, (MPI_Request request))
 VMPI_DECL(int, Request_get_status, (MPI_Request req, int *flag, MPI_Status *status))
 VMPI_DECL(int, Cancel, (MPI_Request *req))
 VMPI_DECL(int, Test_cancelled, (const MPI_Status *status, int *flag))

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Completion, request and status entry points. */
 #include "binding/check.h"
+#include "mpi/core/greq.h"
 #include "mpi/pt2pt/pt2pt.h"
 #include "mpi/pt2pt/wait.h"
 
@@ -139,6 +140,10 @@ int PMPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
     if (!vmpi_mreq_done(m))
         vmpi_vp_yield();
     *flag = vmpi_mreq_done(m);
+    if (*flag && m->type == VMPI_MREQ_GREQ) {
+        err = vmpi_greq_status(m, st);
+        return err ? vmpi_fail(MPI_COMM_WORLD, err, "MPI_Request_get_status", &ck) : MPI_SUCCESS;
+    }
     if (*flag && st != MPI_STATUS_IGNORE) {
         if (m->type == VMPI_MREQ_PROC_NULL) {
             vmpi_status_empty(st);
@@ -249,4 +254,34 @@ int PMPI_Status_set_cancelled(MPI_Status *st, int flag)
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Status_set_cancelled", &ck);
     st->vmpi_cancelled = flag != 0;
     return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Grequest_start)
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request)
+{
+    VMPI_CHK(ck);
+    int err;
+    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, request, "request")) ||
+        (err = vmpi_greq_start(query_fn, free_fn, cancel_fn, extra_state, request)))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Grequest_start", &ck);
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Grequest_complete)
+int PMPI_Grequest_complete(MPI_Request request)
+{
+    VMPI_CHK(ck);
+    int err;
+    vmpi_mreq *m = NULL;
+    if (!(err = vmpi_chk_ranked(&ck)) && !(err = vmpi_chk_req(&ck, request, false))) {
+        m = vmpi_mreq_get(request);
+        if (m->type != VMPI_MREQ_GREQ || m->r.complete) {
+            snprintf(ck.why, sizeof ck.why, "not an incomplete generalized request of this rank");
+            err = MPI_ERR_REQUEST;
+        }
+    }
+    if (!err)
+        err = vmpi_greq_complete(m);
+    return err ? vmpi_fail(MPI_COMM_WORLD, err, "MPI_Grequest_complete", &ck) : MPI_SUCCESS;
 }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/log.h"
+#include "mpi/core/greq.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
 #include "mpi/core/request.h"
@@ -116,6 +117,8 @@ int vmpi_mreq_finish(MPI_Request *h, MPI_Status *st)
             vmpi_status_empty(st);
             st->MPI_SOURCE = MPI_PROC_NULL;
         }
+    } else if (m->type == VMPI_MREQ_GREQ) {
+        return vmpi_greq_finish(m, h, st);
     } else if (m->r.kind == VMPI_REQ_RECV || m->r.status.vmpi_cancelled) {
         err = m->r.status.MPI_ERROR;
         if (st != MPI_STATUS_IGNORE)

@@ -14,7 +14,16 @@ typedef enum {
     VMPI_MREQ_SEND,      /* nonblocking send */
     VMPI_MREQ_RECV,
     VMPI_MREQ_PROC_NULL, /* complete at once, empty status */
+    VMPI_MREQ_GREQ,      /* generalized request (MPI_Grequest_start): `ptr` is its vmpi_greq */
 } vmpi_mreq_type;
+
+/* A generalized request's callbacks (core/greq.c). */
+typedef struct vmpi_greq {
+    MPI_Grequest_query_function *query;
+    MPI_Grequest_free_function *free;
+    MPI_Grequest_cancel_function *cancel;
+    void *extra_state;
+} vmpi_greq;
 
 typedef enum { VMPI_SENDK_STD, VMPI_SENDK_SYNC, VMPI_SENDK_READY, VMPI_SENDK_BUFFERED } vmpi_send_kind;
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <stdlib.h>
+#include "mpi/core/greq.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
 #include "mpi/pt2pt/pt2pt.h"
@@ -212,6 +213,8 @@ int vmpi_request_free(MPI_Request *h)
 {
     vmpi_mreq *m = vmpi_mreq_get(*h);
     *h = MPI_REQUEST_NULL;
+    if (m->type == VMPI_MREQ_GREQ)
+        return vmpi_greq_request_free(m);
     if (vmpi_mreq_done(m) || m->type == VMPI_MREQ_PROC_NULL) {
         vmpi_mreq_release(m);
         return MPI_SUCCESS;
@@ -224,6 +227,8 @@ int vmpi_request_free(MPI_Request *h)
 int vmpi_cancel(MPI_Request h)
 {
     vmpi_mreq *m = vmpi_mreq_get(h);
+    if (m->type == VMPI_MREQ_GREQ)
+        return vmpi_greq_cancel(m);
     if (m->type == VMPI_MREQ_RECV && !vmpi_mreq_done(m))
         vmpi_msg_cancel_recv(&vmpi_rank_self()->ep, &m->r);
     /* a send that has left cannot be recalled: it completes normally and Test_cancelled says false */
