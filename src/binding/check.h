@@ -60,8 +60,11 @@ static inline int vmpi_chk_dt(vmpi_chk *ck, MPI_Datatype h, const vmpi_dtype **o
     *out = vmpi_dt_get(h);
     if (*out)
         return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why, h == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "invalid datatype handle 0x%x",
-             (unsigned)h);
+    if (vmpi_dt_lookup(h) != NULL)
+        snprintf(ck->why, sizeof ck->why, "datatype 0x%x is not committed", (unsigned)h);
+    else
+        snprintf(ck->why, sizeof ck->why,
+                 h == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "invalid or freed datatype handle 0x%x", (unsigned)h);
     return MPI_ERR_TYPE;
 }
 
@@ -129,6 +132,37 @@ static inline int vmpi_chk_ptr(vmpi_chk *ck, const void *p, const char *what)
 static inline int vmpi_fail(MPI_Comm comm, int err, const char *fn, const vmpi_chk *ck)
 {
     return vmpi_err_raise(comm, err, fn, ck && ck->why[0] ? "%s" : NULL, ck ? ck->why : "");
+}
+
+/* ---- datatypes (derived-type constructors and queries) ---- */
+
+/* A datatype, committed or not (constructors and queries take both). */
+static inline int vmpi_chk_dt_any(vmpi_chk *ck, MPI_Datatype h, vmpi_dtype **out)
+{
+    *out = vmpi_dt_lookup(h);
+    if (*out)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why,
+             h == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "invalid or freed datatype handle 0x%x", (unsigned)h);
+    return MPI_ERR_TYPE;
+}
+
+/* An array argument: may be NULL only when it has no entries. */
+static inline int vmpi_chk_array(vmpi_chk *ck, const void *p, MPI_Count n, const char *what)
+{
+    if (p != NULL || n == 0)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "%s is NULL with %lld entries", what, (long long)n);
+    return MPI_ERR_ARG;
+}
+
+/* A non-negative integer argument that is not a count (block lengths, sizes): MPI_ERR_ARG. */
+static inline int vmpi_chk_nonneg(vmpi_chk *ck, MPI_Count v, const char *what)
+{
+    if (v >= 0)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "%s is negative (%lld)", what, (long long)v);
+    return MPI_ERR_ARG;
 }
 
 #endif

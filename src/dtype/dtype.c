@@ -1,24 +1,97 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "dtype/dtype.h"
 
-/* A position in the data of (buf, count, dt): instance, block and offset within the block. */
+/* ---- reference counting ---- */
+
+void vmpi_dtype_retain(const vmpi_dtype *dt)
+{
+    if (!dt->builtin)
+        atomic_fetch_add_explicit(&((vmpi_dtype *)dt)->refs, 1, memory_order_relaxed);
+}
+
+void vmpi_dtype_release(const vmpi_dtype *cdt)
+{
+    vmpi_dtype *dt = (vmpi_dtype *)cdt;
+    if (dt->builtin || atomic_fetch_sub_explicit(&dt->refs, 1, memory_order_acq_rel) != 1)
+        return;
+    for (int i = 0; i < dt->contents.nd; i++)
+        vmpi_dtype_release(dt->contents.types[i]);
+    free(dt->contents.ints);
+    free(dt->contents.aints);
+    free(dt->contents.types);
+    free((void *)dt->blocks);
+    free((void *)dt->elems);
+    free(dt);
+}
+
+/* ---- copying runs of a block ---- */
+
+/* `reps` runs of `len` bytes `stride` apart at `src` -> contiguous `dst`.  Small runs of common sizes are
+ * copied with fixed-size moves (the compiler inlines them), not a memcpy call each. */
+static inline void gather(char *dst, const char *src, MPI_Count len, MPI_Count reps, MPI_Aint stride)
+{
+    switch (len) {
+    case 4:
+        for (MPI_Count r = 0; r < reps; r++, src += stride, dst += 4)
+            memcpy(dst, src, 4);
+        return;
+    case 8:
+        for (MPI_Count r = 0; r < reps; r++, src += stride, dst += 8)
+            memcpy(dst, src, 8);
+        return;
+    case 16:
+        for (MPI_Count r = 0; r < reps; r++, src += stride, dst += 16)
+            memcpy(dst, src, 16);
+        return;
+    default:
+        for (MPI_Count r = 0; r < reps; r++, src += stride, dst += len)
+            memcpy(dst, src, (size_t)len);
+    }
+}
+
+/* Contiguous `src` -> `reps` runs of `len` bytes `stride` apart at `dst`. */
+static inline void scatter(char *dst, const char *src, MPI_Count len, MPI_Count reps, MPI_Aint stride)
+{
+    switch (len) {
+    case 4:
+        for (MPI_Count r = 0; r < reps; r++, dst += stride, src += 4)
+            memcpy(dst, src, 4);
+        return;
+    case 8:
+        for (MPI_Count r = 0; r < reps; r++, dst += stride, src += 8)
+            memcpy(dst, src, 8);
+        return;
+    case 16:
+        for (MPI_Count r = 0; r < reps; r++, dst += stride, src += 16)
+            memcpy(dst, src, 16);
+        return;
+    default:
+        for (MPI_Count r = 0; r < reps; r++, dst += stride, src += len)
+            memcpy(dst, src, (size_t)len);
+    }
+}
+
+/* ---- cursor: a position in the data of (buf, count, dt) ---- */
+
 typedef struct cursor {
     char *base;
     const vmpi_dtype *dt;
-    MPI_Count left;     /* bytes of data not yet visited */
     MPI_Count inst;
     int blk;
+    MPI_Count rep;
     MPI_Count off;
 } cursor;
 
-static void cursor_init(cursor *c, const void *buf, MPI_Count count, const vmpi_dtype *dt)
+static void cursor_init(cursor *c, const void *buf, const vmpi_dtype *dt)
 {
     c->base = (char *)buf;
     c->dt = dt;
-    c->left = count * dt->size;
     c->inst = 0;
     c->blk = 0;
+    c->rep = 0;
     c->off = 0;
 }
 
@@ -27,49 +100,44 @@ static char *cursor_next(cursor *c, MPI_Count max, MPI_Count *len)
 {
     const vmpi_dtype *dt = c->dt;
     const vmpi_dtype_block *b = &dt->blocks[c->blk];
-    char *p = c->base + c->inst * dt->extent + b->disp + c->off;
+    char *p = c->base + c->inst * dt->extent + b->disp + c->rep * b->stride + c->off;
     MPI_Count n = b->len - c->off;
     if (n > max)
         n = max;
     c->off += n;
-    c->left -= n;
     if (c->off == b->len) {
         c->off = 0;
-        if (++c->blk == dt->nblocks) {
-            c->blk = 0;
-            c->inst++;
+        if (++c->rep == b->reps) {
+            c->rep = 0;
+            if (++c->blk == dt->nblocks) {
+                c->blk = 0;
+                c->inst++;
+            }
         }
     }
     *len = n;
     return p;
 }
 
-MPI_Count vmpi_dtype_copy(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
-                          const vmpi_dtype *rdt)
+/* Whole instances of (buf, count, dt) to / from contiguous memory, block by block. */
+static void pack_whole(const char *buf, MPI_Count count, const vmpi_dtype *dt, char *out)
 {
-    MPI_Count sbytes = scount * sdt->size, rbytes = rcount * rdt->size;
-    MPI_Count total = sbytes < rbytes ? sbytes : rbytes;
-    if (total == 0)
-        return 0;
-    if (sdt->contig && rdt->contig) {
-        memcpy((char *)rbuf + rdt->lb, (const char *)sbuf + sdt->lb, (size_t)total);
-        return total;
-    }
-    cursor s, r;
-    cursor_init(&s, sbuf, scount, sdt);
-    cursor_init(&r, rbuf, rcount, rdt);
-    MPI_Count done = 0, slen = 0, rlen = 0;
-    char *sp = NULL, *rp = NULL;
-    while (done < total) {
-        if (slen == 0)
-            sp = cursor_next(&s, total - done, &slen);
-        if (rlen == 0)
-            rp = cursor_next(&r, total - done, &rlen);
-        MPI_Count n = slen < rlen ? slen : rlen;
-        memcpy(rp, sp, (size_t)n);
-        sp += n, rp += n, slen -= n, rlen -= n, done += n;
-    }
-    return total;
+    for (MPI_Count i = 0; i < count; i++, buf += dt->extent)
+        for (int k = 0; k < dt->nblocks; k++) {
+            const vmpi_dtype_block *b = &dt->blocks[k];
+            gather(out, buf + b->disp, b->len, b->reps, b->stride);
+            out += b->len * b->reps;
+        }
+}
+
+static void unpack_whole(const char *in, char *buf, MPI_Count count, const vmpi_dtype *dt)
+{
+    for (MPI_Count i = 0; i < count; i++, buf += dt->extent)
+        for (int k = 0; k < dt->nblocks; k++) {
+            const vmpi_dtype_block *b = &dt->blocks[k];
+            scatter(buf + b->disp, in, b->len, b->reps, b->stride);
+            in += b->len * b->reps;
+        }
 }
 
 MPI_Count vmpi_dtype_pack(const void *buf, MPI_Count count, const vmpi_dtype *dt, void *out, MPI_Count max)
@@ -80,17 +148,21 @@ MPI_Count vmpi_dtype_pack(const void *buf, MPI_Count count, const vmpi_dtype *dt
     if (total == 0)
         return 0;
     if (dt->contig) {
-        memcpy(out, (const char *)buf + dt->lb, (size_t)total);
+        memcpy(out, (const char *)buf + dt->blocks[0].disp, (size_t)total);
         return total;
     }
-    cursor c;
-    cursor_init(&c, buf, count, dt);
-    MPI_Count done = 0;
-    while (done < total) {
-        MPI_Count n;
-        char *p = cursor_next(&c, total - done, &n);
-        memcpy((char *)out + done, p, (size_t)n);
-        done += n;
+    MPI_Count whole = total / dt->size;
+    pack_whole(buf, whole, dt, out);
+    MPI_Count done = whole * dt->size;
+    if (done < total) { /* a partial last instance */
+        cursor c;
+        cursor_init(&c, (const char *)buf + whole * dt->extent, dt);
+        while (done < total) {
+            MPI_Count n;
+            char *p = cursor_next(&c, total - done, &n);
+            memcpy((char *)out + done, p, (size_t)n);
+            done += n;
+        }
     }
     return total;
 }
@@ -103,17 +175,53 @@ MPI_Count vmpi_dtype_unpack(const void *in, MPI_Count bytes, void *buf, MPI_Coun
     if (total == 0)
         return 0;
     if (dt->contig) {
-        memcpy((char *)buf + dt->lb, in, (size_t)total);
+        memcpy((char *)buf + dt->blocks[0].disp, in, (size_t)total);
         return total;
     }
-    cursor c;
-    cursor_init(&c, buf, count, dt);
-    MPI_Count done = 0;
+    MPI_Count whole = total / dt->size;
+    unpack_whole(in, buf, whole, dt);
+    MPI_Count done = whole * dt->size;
+    if (done < total) {
+        cursor c;
+        cursor_init(&c, (char *)buf + whole * dt->extent, dt);
+        while (done < total) {
+            MPI_Count n;
+            char *p = cursor_next(&c, total - done, &n);
+            memcpy(p, (const char *)in + done, (size_t)n);
+            done += n;
+        }
+    }
+    return total;
+}
+
+MPI_Count vmpi_dtype_copy(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                          const vmpi_dtype *rdt)
+{
+    MPI_Count sbytes = scount * sdt->size, rbytes = rcount * rdt->size;
+    MPI_Count total = sbytes < rbytes ? sbytes : rbytes;
+    if (total == 0)
+        return 0;
+    if (sdt->contig && rdt->contig) {
+        memcpy((char *)rbuf + rdt->blocks[0].disp, (const char *)sbuf + sdt->blocks[0].disp, (size_t)total);
+        return total;
+    }
+    if (rdt->contig) /* one side contiguous: a pack or an unpack */
+        return vmpi_dtype_pack(sbuf, scount, sdt, (char *)rbuf + rdt->blocks[0].disp, total);
+    if (sdt->contig)
+        return vmpi_dtype_unpack((const char *)sbuf + sdt->blocks[0].disp, total, rbuf, rcount, rdt);
+    cursor s, r;
+    cursor_init(&s, sbuf, sdt);
+    cursor_init(&r, rbuf, rdt);
+    MPI_Count done = 0, slen = 0, rlen = 0;
+    char *sp = NULL, *rp = NULL;
     while (done < total) {
-        MPI_Count n;
-        char *p = cursor_next(&c, total - done, &n);
-        memcpy(p, (const char *)in + done, (size_t)n);
-        done += n;
+        if (slen == 0)
+            sp = cursor_next(&s, total - done, &slen);
+        if (rlen == 0)
+            rp = cursor_next(&r, total - done, &rlen);
+        MPI_Count n = slen < rlen ? slen : rlen;
+        memcpy(rp, sp, (size_t)n);
+        sp += n, rp += n, slen -= n, rlen -= n, done += n;
     }
     return total;
 }
