@@ -33,7 +33,7 @@ static int chk_blocklens(vmpi_chk *ck, int count, const int *bl)
 {
     int err = vmpi_chk_array(ck, bl, count, "array_of_blocklengths");
     for (int i = 0; i < count && !err; i++)
-        err = vmpi_chk_nonneg(ck, bl[i], "a block length");
+        err = vmpi_chk_count(ck, bl[i]); /* a block length is a count (MPICH's class too) */
     return err;
 }
 
@@ -54,7 +54,7 @@ int PMPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old, MPI_
     VMPI_CHK(ck);
     vmpi_dtype *d;
     int err;
-    if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_nonneg(&ck, blocklen, "blocklength")))
+    if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_count(&ck, blocklen)))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_vector", &ck);
     return out("MPI_Type_vector", vmpi_dt_vector(count, blocklen, stride, d), newtype);
 }
@@ -65,7 +65,7 @@ int PMPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride, MPI_Datat
     VMPI_CHK(ck);
     vmpi_dtype *d;
     int err;
-    if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_nonneg(&ck, blocklen, "blocklength")))
+    if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_count(&ck, blocklen)))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_create_hvector", &ck);
     return out("MPI_Type_create_hvector", vmpi_dt_hvector(count, blocklen, stride, d), newtype);
 }
@@ -102,7 +102,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklen, const int disps[], M
     VMPI_CHK(ck);
     vmpi_dtype *d;
     int err;
-    if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_nonneg(&ck, blocklen, "blocklength")) ||
+    if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_count(&ck, blocklen)) ||
         (err = vmpi_chk_array(&ck, disps, count, "array_of_displacements")))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_create_indexed_block", &ck);
     return out("MPI_Type_create_indexed_block", vmpi_dt_indexed_block(count, blocklen, disps, d), newtype);
@@ -115,7 +115,7 @@ int PMPI_Type_create_hindexed_block(int count, int blocklen, const MPI_Aint disp
     VMPI_CHK(ck);
     vmpi_dtype *d;
     int err;
-    if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_nonneg(&ck, blocklen, "blocklength")) ||
+    if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_count(&ck, blocklen)) ||
         (err = vmpi_chk_array(&ck, disps, count, "array_of_displacements")))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_create_hindexed_block", &ck);
     return out("MPI_Type_create_hindexed_block", vmpi_dt_hindexed_block(count, blocklen, disps, d), newtype);
@@ -231,9 +231,13 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], c
         }
         procs *= psizes[i] > 0 ? psizes[i] : 1;
     }
-    if (!err && (size <= 0 || procs != size || rank < 0 || rank >= size)) {
-        snprintf(ck.why, sizeof ck.why, "rank %d of size %d on a process grid of %lld", rank, size, procs);
+    if (!err && (size <= 0 || procs != size)) {
+        snprintf(ck.why, sizeof ck.why, "size %d is not the process grid's %lld", size, procs);
         err = MPI_ERR_ARG;
+    }
+    if (!err && (rank < 0 || rank >= size)) {
+        snprintf(ck.why, sizeof ck.why, "rank %d is not in [0, %d)", rank, size);
+        err = MPI_ERR_RANK;
     }
     if (err)
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_create_darray", &ck);
