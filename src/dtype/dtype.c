@@ -253,3 +253,18 @@ MPI_Count vmpi_dtype_elements(const vmpi_dtype *dt, MPI_Count bytes)
     }
     return rem == 0 ? n : MPI_UNDEFINED;
 }
+
+MPI_Count vmpi_dtype_elements_bytes(const vmpi_dtype *dt, MPI_Count n)
+{
+    if (dt->nelems == 0)
+        return 0;
+    MPI_Count bytes = (n / dt->nelems) * dt->size;
+    MPI_Count rem = n % dt->nelems;
+    for (int i = 0; i < dt->nelems_runs && rem > 0; i++) {
+        const vmpi_dtype_elems *e = &dt->elems[i];
+        MPI_Count k = rem < e->n ? rem : e->n;
+        bytes += k * e->esize;
+        rem -= k;
+    }
+    return bytes;
+}

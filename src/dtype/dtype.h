@@ -71,5 +71,7 @@ MPI_Count vmpi_dtype_pack(const void *buf, MPI_Count count, const vmpi_dtype *dt
 MPI_Count vmpi_dtype_unpack(const void *in, MPI_Count bytes, void *buf, MPI_Count count, const vmpi_dtype *dt);
 /* Basic elements in the first `bytes` bytes of data of `dt`, or MPI_UNDEFINED if `bytes` ends inside one. */
 MPI_Count vmpi_dtype_elements(const vmpi_dtype *dt, MPI_Count bytes);
+/* Bytes of data of the first `n` basic elements of instances of `dt` (MPI_Status_set_elements). */
+MPI_Count vmpi_dtype_elements_bytes(const vmpi_dtype *dt, MPI_Count n);
 
 #endif
