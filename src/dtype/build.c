@@ -7,6 +7,7 @@ void vmpi_dtb_init(vmpi_dtype_builder *b)
 {
     memset(b, 0, sizeof *b);
     b->align = 1;
+    b->groups = 1;
     b->basic = -1;
 }
 
@@ -98,11 +99,33 @@ static void add_bounds(vmpi_dtype_builder *b, const vmpi_dtype *t, MPI_Aint disp
     }
 }
 
-void vmpi_dtb_add(vmpi_dtype_builder *b, const vmpi_dtype *t, MPI_Aint disp, MPI_Count count)
+/* Writes the builder's repeated groups out as plain blocks and runs (something follows them). */
+static void flatten(vmpi_dtype_builder *b)
 {
-    if (count <= 0)
-        return;
-    add_bounds(b, t, disp, count);
+    vmpi_dtype_block *blocks = b->blocks;
+    vmpi_dtype_elems *elems = b->elems;
+    int nblocks = b->nblocks, nruns = b->nruns;
+    MPI_Count groups = b->groups;
+    b->blocks = NULL, b->elems = NULL;
+    b->nblocks = b->bcap = b->nruns = b->rcap = 0;
+    b->groups = 1;
+    for (MPI_Count g = 0; g < groups && !b->oom; g++) {
+        for (int k = 0; k < nblocks; k++)
+            add_run(b, blocks[k].disp + g * b->group_stride, blocks[k].len, blocks[k].reps, blocks[k].stride);
+        for (int k = 0; k < nruns; k++)
+            add_elems(b, elems[k].n, elems[k].esize, elems[k].basic);
+    }
+    free(blocks);
+    free(elems);
+}
+
+static bool builder_empty(const vmpi_dtype_builder *b)
+{
+    return b->nblocks == 0 && b->nruns == 0 && !b->has_data && !b->has_lb && !b->has_ub;
+}
+
+static void add_counts(vmpi_dtype_builder *b, const vmpi_dtype *t, MPI_Count count)
+{
     if (t->align > b->align)
         b->align = t->align;
     if (t->size == 0)
@@ -110,6 +133,62 @@ void vmpi_dtb_add(vmpi_dtype_builder *b, const vmpi_dtype *t, MPI_Aint disp, MPI
     b->size += count * t->size;
     b->nelems += count * t->nelems;
     b->basic = b->basic < 0 || b->basic == t->basic ? t->basic : 0;
+}
+
+bool vmpi_dtb_add_repeated(vmpi_dtype_builder *b, const vmpi_dtype *t, MPI_Aint disp, MPI_Count count,
+                           MPI_Aint stride)
+{
+    if (count < 2 || t->nblocks < 2 || vmpi_dtype_groups(t) > 1 || !builder_empty(b))
+        return false;
+    /* bounds are linear in the copy index: the first and last copies give them */
+    add_bounds(b, t, disp, 1);
+    add_bounds(b, t, disp + (MPI_Aint)(count - 1) * stride, 1);
+    add_counts(b, t, count);
+    for (int k = 0; k < t->nblocks; k++)
+        add_run(b, disp + t->blocks[k].disp, t->blocks[k].len, t->blocks[k].reps, t->blocks[k].stride);
+    for (int k = 0; k < t->nelems_runs; k++)
+        add_elems(b, t->elems[k].n, t->elems[k].esize, t->elems[k].basic);
+    b->groups = count;
+    b->group_stride = stride;
+    return true;
+}
+
+void vmpi_dtb_add(vmpi_dtype_builder *b, const vmpi_dtype *t, MPI_Aint disp, MPI_Count count)
+{
+    if (count <= 0)
+        return;
+    if (b->groups > 1 && t->size > 0)
+        flatten(b);
+    MPI_Count tg = vmpi_dtype_groups(t);
+    if (tg > 1) {
+        if (count == 1 && builder_empty(b)) { /* one grouped instance (dup, resized): keep its groups */
+            add_bounds(b, t, disp, 1);
+            add_counts(b, t, 1);
+            for (int k = 0; k < t->nblocks; k++)
+                add_run(b, disp + t->blocks[k].disp, t->blocks[k].len, t->blocks[k].reps, t->blocks[k].stride);
+            for (int k = 0; k < t->nelems_runs; k++)
+                add_elems(b, t->elems[k].n, t->elems[k].esize, t->elems[k].basic);
+            b->groups = t->groups;
+            b->group_stride = t->group_stride;
+            return;
+        }
+        add_bounds(b, t, disp, count); /* else the groups are written out */
+        add_counts(b, t, count);
+        for (MPI_Count i = 0; i < count && !b->oom; i++)
+            for (MPI_Count g = 0; g < tg; g++) {
+                for (int k = 0; k < t->nblocks; k++) {
+                    const vmpi_dtype_block *x = &t->blocks[k];
+                    add_run(b, disp + i * t->extent + g * t->group_stride + x->disp, x->len, x->reps, x->stride);
+                }
+                for (int k = 0; k < t->nelems_runs; k++)
+                    add_elems(b, t->elems[k].n, t->elems[k].esize, t->elems[k].basic);
+            }
+        return;
+    }
+    add_bounds(b, t, disp, count);
+    add_counts(b, t, count);
+    if (t->size == 0)
+        return;
     /* blocks: a one-run type repeats as one strided block; a regular vector continues its stride */
     const vmpi_dtype_block *k0 = &t->blocks[0];
     if (t->nblocks == 1 && k0->reps == 1) {
@@ -134,8 +213,8 @@ void vmpi_dtb_add(vmpi_dtype_builder *b, const vmpi_dtype *t, MPI_Aint disp, MPI
 
 static void set_contig(vmpi_dtype *t)
 {
-    t->contig = t->size == 0 || (t->nblocks == 1 && t->blocks[0].reps == 1 && t->blocks[0].len == t->size &&
-                                 t->extent == (MPI_Aint)t->size);
+    t->contig = t->size == 0 || (t->nblocks == 1 && vmpi_dtype_groups(t) == 1 && t->blocks[0].reps == 1 &&
+                                 t->blocks[0].len == t->size && t->extent == (MPI_Aint)t->size);
 }
 
 vmpi_dtype *vmpi_dtb_finish(vmpi_dtype_builder *b, bool pad)
@@ -165,6 +244,8 @@ vmpi_dtype *vmpi_dtb_finish(vmpi_dtype_builder *b, bool pad)
     t->align = b->align;
     t->nblocks = b->nblocks;
     t->blocks = b->blocks;
+    t->groups = b->groups > 1 ? b->groups : 1;
+    t->group_stride = b->group_stride;
     t->nelems_runs = b->nruns;
     t->elems = b->elems;
     t->nelems = b->nelems;

@@ -21,12 +21,19 @@ typedef struct vmpi_dtype_builder {
     MPI_Aint mlb, mub;      /* explicit markers */
     int align;
     int basic;              /* -1: none yet, 0: mixed */
+    MPI_Count groups;       /* > 1: the blocks and runs so far repeat `groups` times, group_stride apart */
+    MPI_Aint group_stride;
     bool oom;
 } vmpi_dtype_builder;
 
 void vmpi_dtb_init(vmpi_dtype_builder *b);
 /* Appends `count` instances of `t` at `disp`, `disp + extent(t)`, ... */
 void vmpi_dtb_add(vmpi_dtype_builder *b, const vmpi_dtype *t, MPI_Aint disp, MPI_Count count);
+/* Appends `count` copies of `t` at disp + i * stride as one repeated group of t's blocks (memory for one copy,
+ * not `count`): only into an empty builder, for a many-block `t` without groups; false (nothing appended)
+ * when not applicable, and the caller appends normally. */
+bool vmpi_dtb_add_repeated(vmpi_dtype_builder *b, const vmpi_dtype *t, MPI_Aint disp, MPI_Count count,
+                           MPI_Aint stride);
 /* The built type (refs = 1, no contents), or NULL when out of memory (the builder is freed either way).
  * `pad` applies the struct rule for the extent's alignment padding. */
 vmpi_dtype *vmpi_dtb_finish(vmpi_dtype_builder *b, bool pad);

@@ -87,6 +87,7 @@ typedef struct cursor {
     char *base;
     const vmpi_dtype *dt;
     MPI_Count inst;
+    MPI_Count grp;
     int blk;
     MPI_Count rep;
     MPI_Count off;
@@ -97,6 +98,7 @@ static void cursor_init(cursor *c, const void *buf, const vmpi_dtype *dt)
     c->base = (char *)buf;
     c->dt = dt;
     c->inst = 0;
+    c->grp = 0;
     c->blk = 0;
     c->rep = 0;
     c->off = 0;
@@ -107,7 +109,7 @@ static char *cursor_next(cursor *c, MPI_Count max, MPI_Count *len)
 {
     const vmpi_dtype *dt = c->dt;
     const vmpi_dtype_block *b = &dt->blocks[c->blk];
-    char *p = c->base + c->inst * dt->extent + b->disp + c->rep * b->stride + c->off;
+    char *p = c->base + c->inst * dt->extent + c->grp * dt->group_stride + b->disp + c->rep * b->stride + c->off;
     MPI_Count n = b->len - c->off;
     if (n > max)
         n = max;
@@ -118,7 +120,10 @@ static char *cursor_next(cursor *c, MPI_Count max, MPI_Count *len)
             c->rep = 0;
             if (++c->blk == dt->nblocks) {
                 c->blk = 0;
-                c->inst++;
+                if (++c->grp >= vmpi_dtype_groups(dt)) {
+                    c->grp = 0;
+                    c->inst++;
+                }
             }
         }
     }
@@ -129,21 +134,29 @@ static char *cursor_next(cursor *c, MPI_Count max, MPI_Count *len)
 /* Whole instances of (buf, count, dt) to / from contiguous memory, block by block. */
 static void pack_whole(const char *buf, MPI_Count count, const vmpi_dtype *dt, char *out)
 {
+    MPI_Count ng = vmpi_dtype_groups(dt);
     for (MPI_Count i = 0; i < count; i++, buf += dt->extent)
-        for (int k = 0; k < dt->nblocks; k++) {
-            const vmpi_dtype_block *b = &dt->blocks[k];
-            gather(out, buf + b->disp, b->len, b->reps, b->stride);
-            out += b->len * b->reps;
+        for (MPI_Count g = 0; g < ng; g++) {
+            const char *gb = buf + g * dt->group_stride;
+            for (int k = 0; k < dt->nblocks; k++) {
+                const vmpi_dtype_block *b = &dt->blocks[k];
+                gather(out, gb + b->disp, b->len, b->reps, b->stride);
+                out += b->len * b->reps;
+            }
         }
 }
 
 static void unpack_whole(const char *in, char *buf, MPI_Count count, const vmpi_dtype *dt)
 {
+    MPI_Count ng = vmpi_dtype_groups(dt);
     for (MPI_Count i = 0; i < count; i++, buf += dt->extent)
-        for (int k = 0; k < dt->nblocks; k++) {
-            const vmpi_dtype_block *b = &dt->blocks[k];
-            scatter(buf + b->disp, in, b->len, b->reps, b->stride);
-            in += b->len * b->reps;
+        for (MPI_Count g = 0; g < ng; g++) {
+            char *gb = buf + g * dt->group_stride;
+            for (int k = 0; k < dt->nblocks; k++) {
+                const vmpi_dtype_block *b = &dt->blocks[k];
+                scatter(gb + b->disp, in, b->len, b->reps, b->stride);
+                in += b->len * b->reps;
+            }
         }
 }
 
@@ -233,12 +246,22 @@ MPI_Count vmpi_dtype_copy(const void *sbuf, MPI_Count scount, const vmpi_dtype *
     return total;
 }
 
+/* Size and basic elements of one group (the element runs describe one group). */
+static void group_of(const vmpi_dtype *dt, MPI_Count *size, MPI_Count *nelems)
+{
+    MPI_Count ng = vmpi_dtype_groups(dt);
+    *size = dt->size / ng;
+    *nelems = dt->nelems / ng;
+}
+
 MPI_Count vmpi_dtype_elements(const vmpi_dtype *dt, MPI_Count bytes)
 {
-    if (dt->size == 0)
+    MPI_Count gsize, gelems;
+    group_of(dt, &gsize, &gelems);
+    if (gsize == 0)
         return bytes == 0 ? 0 : MPI_UNDEFINED;
-    MPI_Count n = (bytes / dt->size) * dt->nelems;
-    MPI_Count rem = bytes % dt->size;
+    MPI_Count n = (bytes / gsize) * gelems;
+    MPI_Count rem = bytes % gsize;
     for (int i = 0; i < dt->nelems_runs && rem > 0; i++) {
         const vmpi_dtype_elems *e = &dt->elems[i];
         MPI_Count whole = rem / e->esize;
@@ -256,10 +279,12 @@ MPI_Count vmpi_dtype_elements(const vmpi_dtype *dt, MPI_Count bytes)
 
 MPI_Count vmpi_dtype_elements_bytes(const vmpi_dtype *dt, MPI_Count n)
 {
-    if (dt->nelems == 0)
+    MPI_Count gsize, gelems;
+    group_of(dt, &gsize, &gelems);
+    if (gelems == 0)
         return 0;
-    MPI_Count bytes = (n / dt->nelems) * dt->size;
-    MPI_Count rem = n % dt->nelems;
+    MPI_Count bytes = (n / gelems) * gsize;
+    MPI_Count rem = n % gelems;
     for (int i = 0; i < dt->nelems_runs && rem > 0; i++) {
         const vmpi_dtype_elems *e = &dt->elems[i];
         MPI_Count k = rem < e->n ? rem : e->n;

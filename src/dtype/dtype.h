@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The datatype engine: a type is a list of contiguous blocks repeated every `extent` bytes.  A block is
  * `reps` runs of `len` bytes, `stride` apart (a vector is one block), listed in typemap order; adjacent runs
- * are merged when types are built, so a contiguous derived type is one block and flagged `contig`.
+ * are merged when types are built, so a contiguous derived type is one block and flagged `contig`.  Inside
+ * an instance the whole block list may itself repeat (`groups` times, `group_stride` apart): a contiguous
+ * or vector type of a many-block type keeps one copy of the blocks, not one per element.
  * Messaging copies between two (buffer, count, type) descriptions by walking both block lists.
  * Derived types are refcounted (a pending operation keeps its type alive after MPI_Type_free). */
 #ifndef VMPI_DTYPE_DTYPE_H
@@ -46,14 +48,19 @@ typedef struct vmpi_dtype {
     int align;              /* largest alignment of its basic types (the struct extent's epsilon) */
     int nblocks;
     const vmpi_dtype_block *blocks;
+    MPI_Count groups;       /* the block list (and element runs) repeat this often in an instance; 0 means 1 */
+    MPI_Aint group_stride;
     int nelems_runs;
-    const vmpi_dtype_elems *elems;
+    const vmpi_dtype_elems *elems; /* runs of one group */
     MPI_Count nelems;       /* basic elements in one instance */
     int basic;              /* builtin index of its only basic type, 0 if mixed (reductions need one) */
     _Atomic int refs;       /* derived types: handles, parents and pending operations holding it */
     vmpi_dtype_contents contents;
     char name[MPI_MAX_OBJECT_NAME];
 } vmpi_dtype;
+
+/* How often the block list repeats in an instance (at least 1). */
+static inline MPI_Count vmpi_dtype_groups(const vmpi_dtype *dt) { return dt->groups > 1 ? dt->groups : 1; }
 
 /* Predefined type of builtin index `i` (1 <= i < VMPI_DT_BUILTIN_COUNT), NULL if none. */
 const vmpi_dtype *vmpi_dtype_builtin(int i);

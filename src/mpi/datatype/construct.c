@@ -20,12 +20,25 @@ vmpi_dtype *vmpi_dt_contiguous(int count, vmpi_dtype *old)
 {
     vmpi_dtype_builder b;
     vmpi_dtb_init(&b);
-    vmpi_dtb_add(&b, old, 0, count);
+    if (!vmpi_dtb_add_repeated(&b, old, 0, count, old->extent)) /* a many-block type: its blocks once */
+        vmpi_dtb_add(&b, old, 0, count);
     return finish(&b, false, MPI_COMBINER_CONTIGUOUS, 1, &count, 0, NULL, 1, &old);
 }
 
 static void add_hvector(vmpi_dtype_builder *b, int count, int blocklen, MPI_Aint stride, vmpi_dtype *old)
 {
+    /* a many-block old type: one group of `blocklen` copies, repeated `count` times */
+    if (count > 1 && blocklen > 0 && old->nblocks > 1 && vmpi_dtype_groups(old) == 1) {
+        vmpi_dtype_builder gb;
+        vmpi_dtb_init(&gb);
+        vmpi_dtb_add(&gb, old, 0, blocklen);
+        vmpi_dtype *g = vmpi_dtb_finish(&gb, false);
+        bool done = g && vmpi_dtb_add_repeated(b, g, 0, count, stride);
+        if (g)
+            vmpi_dtype_release(g);
+        if (done)
+            return;
+    }
     for (int i = 0; i < count && !b->oom; i++)
         vmpi_dtb_add(b, old, (MPI_Aint)i * stride, blocklen);
 }

@@ -58,7 +58,7 @@ MPI_Count vmpi_ext32_size(const vmpi_dtype *dt, MPI_Count count)
         ext e = ext_of(dt->elems[i].basic);
         one += dt->elems[i].n * e.size * e.parts;
     }
-    return one * count;
+    return one * vmpi_dtype_groups(dt) * count; /* the runs describe one group */
 }
 
 /* Native integer of `n` bytes <-> big-endian integer of `m` bytes (sign- or zero-extended, or truncated). */
@@ -113,7 +113,7 @@ static void ld_in(unsigned char *out, const unsigned char *in)
 /* Converts `count` instances' worth of natively packed data `nat` to / from external32 `x`. */
 static void convert(const vmpi_dtype *dt, MPI_Count count, unsigned char *nat, unsigned char *x, bool to_ext)
 {
-    for (MPI_Count c = 0; c < count; c++)
+    for (MPI_Count c = 0; c < count * vmpi_dtype_groups(dt); c++)
         for (int i = 0; i < dt->nelems_runs; i++) {
             const vmpi_dtype_elems *r = &dt->elems[i];
             ext e = ext_of(r->basic);

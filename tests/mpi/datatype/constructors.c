@@ -6,7 +6,7 @@
  * check marker propagation (MPI_LB/MPI_UB of a component, resized components in arrays). */
 #include "mtest.h"
 
-#define MAXP 8
+#define MAXP 24
 #define BUFSZ 1024
 #define ORIGIN 400 /* instances start here in the buffers, so negative displacements stay inside */
 
@@ -22,6 +22,15 @@ typedef struct expect {
     int np;
     piece p[MAXP];
 } expect;
+
+/* The pieces of `src` at each of the `n` byte offsets `at`, in that order (a type made of copies of src). */
+static void copies(expect *dst, const expect *src, const long *at, int n)
+{
+    dst->np = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < src->np; k++)
+            dst->p[dst->np++] = (piece){at[i] + src->p[k].off, src->p[k].len};
+}
 
 /* The byte offsets of (count, type) in typemap order; returns how many. */
 static long typemap(const expect *e, long *off)
@@ -113,9 +122,9 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int partner = (rank ^ 1) < size ? rank ^ 1 : rank;
 
-    MPI_Datatype t[16];
+    MPI_Datatype t[32];
     int nt = 0;
-    expect e[16];
+    expect e[32];
     int ne = 0;
 
     /* contiguous(3, int) */
@@ -199,6 +208,41 @@ int main(int argc, char **argv)
         e[ne++] = (expect){"struct-of-derived", t[nt++], 2, 31, 0, 56, 0, 52, 5,
                            {{0, 4}, {8, 16}, {24, 3}, {40, 4}, {48, 4}}};
     }
+    /* copies of a many-block type (the engine keeps one copy of its blocks, repeated) */
+    const expect sp = e[8]; /* "struct": {0,4} {8,16} {24,3}, extent 32 */
+    MPI_Datatype c3;
+    MPI_Type_contiguous(3, st_plain, &c3);
+    t[nt++] = c3;
+    e[ne] = (expect){"contiguous-of-struct", c3, 2, 69, 0, 96, 0, 91, 0, {{0, 0}}};
+    copies(&e[ne++], &sp, (const long[]){0, 32, 64}, 3);
+    MPI_Type_vector(2, 2, 3, st_plain, &t[nt]);
+    e[ne] = (expect){"vector-of-struct", t[nt++], 2, 92, 0, 160, 0, 155, 0, {{0, 0}}};
+    copies(&e[ne++], &sp, (const long[]){0, 32, 96, 128}, 4);
+    MPI_Type_create_hvector(3, 1, -40, st_plain, &t[nt]);
+    e[ne] = (expect){"hvector-of-struct-negative", t[nt++], 2, 69, -80, 112, -80, 107, 0, {{0, 0}}};
+    copies(&e[ne++], &sp, (const long[]){0, -40, -80}, 3);
+    const expect c3e = e[ne - 3];
+    MPI_Type_dup(c3, &t[nt]);
+    e[ne] = c3e;
+    e[ne].name = "dup-of-contiguous-of-struct", e[ne++].dt = t[nt++];
+    MPI_Type_create_resized(c3, 0, 100, &t[nt]);
+    e[ne] = c3e;
+    e[ne].name = "resized-contiguous-of-struct", e[ne].extent = 100, e[ne++].dt = t[nt++];
+    {
+        int bl[2] = {1, 1};
+        MPI_Aint dp[2] = {0, 100};
+        MPI_Datatype ty[2] = {c3, MPI_INT};
+        MPI_Type_create_struct(2, bl, dp, ty, &t[nt]);
+        e[ne] = c3e;
+        e[ne].name = "struct-after-contiguous-of-struct", e[ne].dt = t[nt++];
+        e[ne].size = 73, e[ne].extent = 104, e[ne].true_extent = 104;
+        e[ne].p[e[ne].np++] = (piece){100, 4};
+        ne++;
+    }
+    MPI_Type_contiguous(2, c3, &t[nt]);
+    e[ne] = (expect){"contiguous-of-contiguous-of-struct", t[nt++], 2, 138, 0, 192, 0, 187, 0, {{0, 0}}};
+    copies(&e[ne++], &c3e, (const long[]){0, 96}, 2);
+
     for (int i = 0; i < nt; i++)
         MPI_Type_commit(&t[i]);
     for (int i = 0; i < ne; i++)
