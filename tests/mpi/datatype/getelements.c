@@ -73,6 +73,24 @@ int main(int argc, char **argv)
     MPI_Sendrecv(sh, 2, vs, partner, 51, r, 3, rt, partner, 51, MPI_COMM_WORLD, &st);
     MPI_Get_elements(&st, rt, &el);
     MT_CHECK_INT(errs, "Get_elements of 32 bytes as records", 5, el);
+    /* a contiguous type of records (its blocks repeat inside an instance): 3 records + an int of 2 pairs */
+    {
+        MPI_Datatype pair;
+        MPI_Type_contiguous(2, rt, &pair);
+        MPI_Type_commit(&pair);
+        rec r4[4];
+        MPI_Sendrecv(bytes, 64, MPI_BYTE, partner, 52, r4, 2, pair, partner, 52, MPI_COMM_WORLD, &st);
+        MPI_Get_elements(&st, pair, &el);
+        MPI_Get_count(&st, pair, &cnt);
+        MT_CHECK_INT(errs, "Get_elements of 64 bytes as pairs of records", 10, el);
+        MT_CHECK_INT(errs, "Get_count of 64 bytes as pairs of records", MPI_UNDEFINED, cnt);
+        MPI_Aint xs = 120;
+        if (!MT_MPICH_BUGS) /* MPICH 4.0 crashes in Pack_external_size of struct types */
+            MPI_Pack_external_size("external32", 3, pair, &xs);
+        MT_CHECK_INT(errs, "external32 size of 3 pairs of records", 120, xs);
+        MPI_Type_free(&pair);
+    }
+
     /* Status_set_elements with a derived type: Get_elements and Get_count read it back (MPICH 4.0 takes the
      * count as instances, not basic elements) */
     if (MT_MPICH_BUGS) {
