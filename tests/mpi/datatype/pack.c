@@ -99,6 +99,21 @@ static int external32(void)
         MT_CHECK(errs, out[k].i == in[k].i && out[k].d[0] == in[k].d[0] && out[k].d[1] == in[k].d[1] &&
                            out[k].c == in[k].c,
                  "external32 round trip of record %d", k);
+    /* the same two records as one instance of contiguous(2, record): the same 42 bytes */
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, rt, &pair);
+    MPI_Type_commit(&pair);
+    unsigned char big2[64];
+    pos = 0;
+    MT_CHECK_RC(errs, MPI_Pack_external("external32", in, 1, pair, big2, sizeof big2, &pos));
+    MT_CHECK_INT(errs, "external32 position after a pair of records", 42, pos);
+    errs += check_bytes("external32 pair of records", big2, w0, 42);
+    memset(out, 0, sizeof out);
+    pos = 0;
+    MPI_Unpack_external("external32", big2, 42, &pos, out, 1, pair);
+    MT_CHECK(errs, out[1].i == in[1].i && out[1].d[1] == in[1].d[1] && out[1].c == in[1].c,
+             "external32 round trip of a pair of records");
+    MPI_Type_free(&pair);
     /* long values and long double survive a round trip */
     long lv[3] = {-7, 123456, -2147483647L};
     long lo[3];
