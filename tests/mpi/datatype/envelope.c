@@ -132,6 +132,18 @@ int main(int argc, char **argv)
     MT_CHECK_INT(errs, "combiner of the decoded component", MPI_COMBINER_CONTIGUOUS, comb);
     MPI_Type_free(&inner);
 
+    /* addresses */
+    {
+        double arr[4];
+        MPI_Aint a0, a3;
+        MPI_Get_address(&arr[0], &a0);
+        MPI_Get_address(&arr[3], &a3);
+        MT_CHECK_INT(errs, "Aint_diff of &arr[3] and &arr[0]", 3 * (long)sizeof(double), MPI_Aint_diff(a3, a0));
+        MT_CHECK(errs, MPI_Aint_add(a0, 3 * (MPI_Aint)sizeof(double)) == a3, "Aint_add(&arr[0], 24) is not &arr[3]");
+        MT_CHECK(errs, (char *)MPI_Aint_add((MPI_Aint)MPI_BOTTOM, a3) == (char *)&arr[3],
+                 "Aint_add(MPI_BOTTOM, address) is not the location");
+    }
+
     /* names */
     char name[MPI_MAX_OBJECT_NAME];
     int len;
