@@ -70,7 +70,8 @@ static inline int vmpi_chk_dt(vmpi_chk *ck, MPI_Datatype h, const vmpi_dtype **o
 
 static inline int vmpi_chk_buf(vmpi_chk *ck, const void *buf, MPI_Count count, const vmpi_dtype *dt)
 {
-    if (buf != NULL || count == 0 || dt->size == 0)
+    /* MPI_BOTTOM (NULL) is a buffer for derived types: their displacements may be absolute addresses */
+    if (buf != NULL || count == 0 || dt->size == 0 || !dt->builtin)
         return MPI_SUCCESS;
     snprintf(ck->why, sizeof ck->why, "NULL buffer with count %lld", (long long)count);
     return MPI_ERR_BUFFER;

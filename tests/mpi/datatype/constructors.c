@@ -250,5 +250,32 @@ int main(int argc, char **argv)
     for (int i = 0; i < nt; i++)
         MPI_Type_free(&t[i]);
     MPI_Type_free(&vec2);
+
+    /* absolute addresses with MPI_BOTTOM: a struct of two separate heap objects */
+    {
+        int *x = mt_malloc(sizeof(int) * 3), *rx = mt_malloc(sizeof(int) * 3);
+        double *y = mt_malloc(sizeof(double)), *ry = mt_malloc(sizeof(double));
+        x[0] = rank, x[1] = rank + 1, x[2] = rank + 2, *y = rank * 0.5;
+        rx[0] = rx[1] = rx[2] = -1, *ry = -1;
+        MPI_Datatype ta, tr;
+        int bl[2] = {3, 1};
+        MPI_Aint dp[2];
+        MPI_Datatype ty[2] = {MPI_INT, MPI_DOUBLE};
+        MPI_Get_address(x, &dp[0]);
+        MPI_Get_address(y, &dp[1]);
+        MPI_Type_create_struct(2, bl, dp, ty, &ta);
+        MPI_Type_commit(&ta);
+        MPI_Get_address(rx, &dp[0]);
+        MPI_Get_address(ry, &dp[1]);
+        MPI_Type_create_struct(2, bl, dp, ty, &tr);
+        MPI_Type_commit(&tr);
+        MT_CHECK_RC(errs, MPI_Sendrecv(MPI_BOTTOM, 1, ta, partner, 9, MPI_BOTTOM, 1, tr, partner, 9,
+                                       MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        MT_CHECK(errs, rx[0] == partner && rx[1] == partner + 1 && rx[2] == partner + 2 && *ry == partner * 0.5,
+                 "MPI_BOTTOM struct: got %d %d %d %g", rx[0], rx[1], rx[2], *ry);
+        MPI_Type_free(&ta);
+        MPI_Type_free(&tr);
+        free(x), free(rx), free(y), free(ry);
+    }
     return mt_finish(errs);
 }
