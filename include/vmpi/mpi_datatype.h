@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Part of mpi.h (include <mpi.h>, not this file): datatypes: sizes and extents, derived-type constructors, pack/unpack. */
+/* Part of mpi.h (include <mpi.h>, not this file): datatypes: sizes and extents, derived-type constructors,
+ * envelopes and contents, names, addresses, pack/unpack (also external32). */
 #ifndef VMPI_API_MPI_DATATYPE_H
 #define VMPI_API_MPI_DATATYPE_H
 

@@ -34,8 +34,9 @@ static void simple(int i, const char *name, size_t size, size_t align)
     blocks[i][0] = (vmpi_dtype_block){0, (MPI_Count)size, 1, 0};
     elems[i][0] = (vmpi_dtype_elems){1, (int)size, i};
     *t = (vmpi_dtype){.size = (MPI_Count)size, .extent = (MPI_Aint)size, .true_extent = (MPI_Aint)size,
-                      .contig = true, .builtin = true, .committed = true, .align = (int)align, .nblocks = 1, .blocks = blocks[i],
-                      .nelems_runs = 1, .elems = elems[i], .nelems = 1, .basic = i};
+                      .contig = true, .builtin = true, .committed = true, .align = (int)align, .nblocks = 1,
+                      .blocks = blocks[i], .groups = 1, .nelems_runs = 1, .elems = elems[i], .nelems = 1,
+                      .basic = i};
     strcpy(t->name, name);
 }
 
@@ -62,9 +63,9 @@ static void pair(int i, const char *name, size_t asz, size_t boff, size_t bsz, s
     }
     MPI_Count size = (MPI_Count)(asz + bsz);
     *t = (vmpi_dtype){.size = size, .extent = (MPI_Aint)extent, .true_extent = (MPI_Aint)(boff + bsz),
-                      .contig = nb == 1 && size == (MPI_Count)extent, .builtin = true, .committed = true, .align = (int)align,
-                      .nblocks = nb, .blocks = blocks[i], .nelems_runs = nr, .elems = elems[i], .nelems = 2,
-                      .basic = i};
+                      .contig = nb == 1 && size == (MPI_Count)extent, .builtin = true, .committed = true,
+                      .align = (int)align, .nblocks = nb, .blocks = blocks[i], .groups = 1, .nelems_runs = nr,
+                      .elems = elems[i], .nelems = 2, .basic = i};
     strcpy(t->name, name);
 }
 
@@ -139,11 +140,13 @@ __attribute__((constructor)) static void init_builtins(void)
     PAIRT(MPI_2REAL, float_float, float, float, MPI_REAL, MPI_REAL);
     PAIRT(MPI_2DOUBLE_PRECISION, double_double, double, double, MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION);
     /* deprecated bound markers: no data, an explicit lower / upper bound where they are put */
-    table[MPI_LB & 0x03ffffff] = (vmpi_dtype){.contig = true, .builtin = true, .committed = true, .has_lb = true, .align = 1,
-                                              .blocks = blocks[0], .elems = elems[0], .basic = MPI_LB & 0x03ffffff};
+    table[MPI_LB & 0x03ffffff] = (vmpi_dtype){.contig = true, .builtin = true, .committed = true, .has_lb = true,
+                                              .align = 1, .blocks = blocks[0], .groups = 1, .elems = elems[0],
+                                              .basic = MPI_LB & 0x03ffffff};
     strcpy(table[MPI_LB & 0x03ffffff].name, "MPI_LB");
-    table[MPI_UB & 0x03ffffff] = (vmpi_dtype){.contig = true, .builtin = true, .committed = true, .has_ub = true, .align = 1,
-                                              .blocks = blocks[0], .elems = elems[0], .basic = MPI_UB & 0x03ffffff};
+    table[MPI_UB & 0x03ffffff] = (vmpi_dtype){.contig = true, .builtin = true, .committed = true, .has_ub = true,
+                                              .align = 1, .blocks = blocks[0], .groups = 1, .elems = elems[0],
+                                              .basic = MPI_UB & 0x03ffffff};
     strcpy(table[MPI_UB & 0x03ffffff].name, "MPI_UB");
 }
 
