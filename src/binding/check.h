@@ -157,7 +157,7 @@ static inline int vmpi_chk_array(vmpi_chk *ck, const void *p, MPI_Count n, const
     return MPI_ERR_ARG;
 }
 
-/* A non-negative integer argument that is not a count (block lengths, sizes): MPI_ERR_ARG. */
+/* A non-negative integer argument that is not a count (a buffer size): MPI_ERR_ARG. */
 static inline int vmpi_chk_nonneg(vmpi_chk *ck, MPI_Count v, const char *what)
 {
     if (v >= 0)
