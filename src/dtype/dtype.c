@@ -44,6 +44,36 @@ void vmpi_dtype_release(const vmpi_dtype *cdt)
             memcpy(DST, SRC, N);                                                                               \
     } while (0)
 
+/* One run of any length: up to 32 bytes with two overlapping fixed-size moves (a struct's fields, say),
+ * longer ones with memcpy. */
+static inline void run_copy(char *dst, const char *src, MPI_Count len)
+{
+    if (len > 32) {
+        memcpy(dst, src, (size_t)len);
+    } else if (len >= 16) {
+        char a[16], b[16];
+        memcpy(a, src, 16);
+        memcpy(b, src + len - 16, 16);
+        memcpy(dst, a, 16);
+        memcpy(dst + len - 16, b, 16);
+    } else if (len >= 8) {
+        uint64_t a, b;
+        memcpy(&a, src, 8);
+        memcpy(&b, src + len - 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + len - 8, &b, 8);
+    } else if (len >= 4) {
+        uint32_t a, b;
+        memcpy(&a, src, 4);
+        memcpy(&b, src + len - 4, 4);
+        memcpy(dst, &a, 4);
+        memcpy(dst + len - 4, &b, 4);
+    } else {
+        for (MPI_Count i = 0; i < len; i++)
+            dst[i] = src[i];
+    }
+}
+
 static inline void gather(char *dst, const char *src, MPI_Count len, MPI_Count reps, MPI_Aint stride)
 {
     switch (len) {
@@ -58,7 +88,7 @@ static inline void gather(char *dst, const char *src, MPI_Count len, MPI_Count r
         return;
     default:
         for (MPI_Count r = 0; r < reps; r++, src += stride, dst += len)
-            memcpy(dst, src, (size_t)len);
+            run_copy(dst, src, len);
     }
 }
 
@@ -77,7 +107,7 @@ static inline void scatter(char *dst, const char *src, MPI_Count len, MPI_Count 
         return;
     default:
         for (MPI_Count r = 0; r < reps; r++, dst += stride, src += len)
-            memcpy(dst, src, (size_t)len);
+            run_copy(dst, src, len);
     }
 }
 
@@ -245,7 +275,7 @@ static void copy_same(const char *src, char *dst, MPI_Count count, const vmpi_dt
                     break;
                 default:
                     for (MPI_Count r = 0; r < reps; r++, sp += b->stride, dp += b->stride)
-                        memcpy(dp, sp, (size_t)b->len);
+                        run_copy(dp, sp, b->len);
                 }
             }
 }
