@@ -1,11 +1,88 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Part of mpi.h (include <mpi.h>, not this file): datatypes: sizes and extents, derived-type constructors, pack/unpack. */
+/* Part of mpi.h (include <mpi.h>, not this file): datatypes: sizes and extents, derived-type constructors,
+ * envelopes and contents, names, addresses, pack/unpack (also external32). */
 #ifndef VMPI_API_MPI_DATATYPE_H
 #define VMPI_API_MPI_DATATYPE_H
+
+/* combiners (MPI_Type_get_envelope) */
+#define MPI_COMBINER_NAMED 1
+#define MPI_COMBINER_DUP 2
+#define MPI_COMBINER_CONTIGUOUS 3
+#define MPI_COMBINER_VECTOR 4
+#define MPI_COMBINER_HVECTOR_INTEGER 5
+#define MPI_COMBINER_HVECTOR 6
+#define MPI_COMBINER_INDEXED 7
+#define MPI_COMBINER_HINDEXED_INTEGER 8
+#define MPI_COMBINER_HINDEXED 9
+#define MPI_COMBINER_INDEXED_BLOCK 10
+#define MPI_COMBINER_STRUCT_INTEGER 11
+#define MPI_COMBINER_STRUCT 12
+#define MPI_COMBINER_SUBARRAY 13
+#define MPI_COMBINER_DARRAY 14
+#define MPI_COMBINER_F90_REAL 15
+#define MPI_COMBINER_F90_COMPLEX 16
+#define MPI_COMBINER_F90_INTEGER 17
+#define MPI_COMBINER_RESIZED 18
+#define MPI_COMBINER_HINDEXED_BLOCK 19
+
+/* subarray / darray */
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
 
 VMPI_DECL(int, Type_size, (MPI_Datatype dt, int *size))
 VMPI_DECL(int, Type_size_x, (MPI_Datatype dt, MPI_Count *size))
 VMPI_DECL(int, Type_get_extent, (MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent))
+VMPI_DECL(int, Type_get_extent_x, (MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent))
 VMPI_DECL(int, Type_get_true_extent, (MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent))
+VMPI_DECL(int, Type_get_true_extent_x, (MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent))
+
+VMPI_DECL(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype))
+VMPI_DECL(int, Type_indexed, (int count, const int blocklengths[], const int displacements[], MPI_Datatype oldtype,
+                              MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_hindexed, (int count, const int blocklengths[], const MPI_Aint displacements[],
+                                      MPI_Datatype oldtype, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_indexed_block, (int count, int blocklength, const int displacements[],
+                                           MPI_Datatype oldtype, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_hindexed_block, (int count, int blocklength, const MPI_Aint displacements[],
+                                            MPI_Datatype oldtype, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_struct, (int count, const int blocklengths[], const MPI_Aint displacements[],
+                                    const MPI_Datatype types[], MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_subarray, (int ndims, const int sizes[], const int subsizes[], const int starts[],
+                                      int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_darray, (int size, int rank, int ndims, const int gsizes[], const int distribs[],
+                                    const int dargs[], const int psizes[], int order, MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_commit, (MPI_Datatype *dt))
+VMPI_DECL(int, Type_free, (MPI_Datatype *dt))
+VMPI_DECL(int, Type_get_envelope, (MPI_Datatype dt, int *num_integers, int *num_addresses, int *num_datatypes,
+                                   int *combiner))
+VMPI_DECL(int, Type_get_contents, (MPI_Datatype dt, int max_integers, int max_addresses, int max_datatypes,
+                                   int integers[], MPI_Aint addresses[], MPI_Datatype datatypes[]))
+VMPI_DECL(int, Type_set_name, (MPI_Datatype dt, const char *name))
+VMPI_DECL(int, Type_get_name, (MPI_Datatype dt, char *name, int *resultlen))
+
+VMPI_DECL(int, Get_address, (const void *location, MPI_Aint *address))
+VMPI_DECL(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
+VMPI_DECL(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
+
+VMPI_DECL(int, Pack, (const void *inbuf, int incount, MPI_Datatype dt, void *outbuf, int outsize, int *position,
+                      MPI_Comm comm))
+VMPI_DECL(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype dt,
+                        MPI_Comm comm))
+VMPI_DECL(int, Pack_size, (int incount, MPI_Datatype dt, MPI_Comm comm, int *size))
+VMPI_DECL(int, Pack_external, (const char datarep[], const void *inbuf, int incount, MPI_Datatype dt, void *outbuf,
+                               MPI_Aint outsize, MPI_Aint *position))
+VMPI_DECL(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+                                 void *outbuf, int outcount, MPI_Datatype dt))
+VMPI_DECL(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype dt, MPI_Aint *size))
 
 #endif

@@ -61,14 +61,18 @@ static inline int vmpi_chk_dt(vmpi_chk *ck, MPI_Datatype h, const vmpi_dtype **o
     *out = vmpi_dt_get(h);
     if (*out)
         return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why, h == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "invalid datatype handle 0x%x",
-             (unsigned)h);
+    if (vmpi_dt_lookup(h) != NULL)
+        snprintf(ck->why, sizeof ck->why, "datatype 0x%x is not committed", (unsigned)h);
+    else
+        snprintf(ck->why, sizeof ck->why,
+                 h == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "invalid or freed datatype handle 0x%x", (unsigned)h);
     return MPI_ERR_TYPE;
 }
 
 static inline int vmpi_chk_buf(vmpi_chk *ck, const void *buf, MPI_Count count, const vmpi_dtype *dt)
 {
-    if (buf != NULL || count == 0 || dt->size == 0)
+    /* MPI_BOTTOM (NULL) is a buffer for derived types: their displacements may be absolute addresses */
+    if (buf != NULL || count == 0 || dt->size == 0 || !dt->builtin)
         return MPI_SUCCESS;
     snprintf(ck->why, sizeof ck->why, "NULL buffer with count %lld", (long long)count);
     return MPI_ERR_BUFFER;
@@ -156,7 +160,8 @@ static inline int vmpi_chk_intra(vmpi_chk *ck, const vmpi_comm *c)
     return MPI_ERR_COMM;
 }
 
-static inline int vmpi_chk_nonneg(vmpi_chk *ck, int v, const char *what, int cls)
+/* A non-negative integer whose error class depends on the call (MPI_ERR_DIMS for ndims, ...). */
+static inline int vmpi_chk_nonneg_cls(vmpi_chk *ck, int v, const char *what, int cls)
 {
     if (v >= 0)
         return MPI_SUCCESS;
@@ -221,6 +226,37 @@ static inline int vmpi_chk_keyval(vmpi_chk *ck, int keyval, int objkind, bool pr
                  : "invalid keyval 0x%x (freed, not created by this rank, or for another kind of object)",
              (unsigned)keyval);
     return MPI_ERR_KEYVAL;
+}
+
+/* ---- datatypes (derived-type constructors and queries) ---- */
+
+/* A datatype, committed or not (constructors and queries take both). */
+static inline int vmpi_chk_dt_any(vmpi_chk *ck, MPI_Datatype h, vmpi_dtype **out)
+{
+    *out = vmpi_dt_lookup(h);
+    if (*out)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why,
+             h == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "invalid or freed datatype handle 0x%x", (unsigned)h);
+    return MPI_ERR_TYPE;
+}
+
+/* An array argument: may be NULL only when it has no entries. */
+static inline int vmpi_chk_array(vmpi_chk *ck, const void *p, MPI_Count n, const char *what)
+{
+    if (p != NULL || n == 0)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "%s is NULL with %lld entries", what, (long long)n);
+    return MPI_ERR_ARG;
+}
+
+/* A non-negative integer argument that is not a count (a buffer size): MPI_ERR_ARG. */
+static inline int vmpi_chk_nonneg(vmpi_chk *ck, MPI_Count v, const char *what)
+{
+    if (v >= 0)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "%s is negative (%lld)", what, (long long)v);
+    return MPI_ERR_ARG;
 }
 
 #endif

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Datatype query entry points (constructors come with the MPI-breadth issue). */
+/* Datatype queries, commit/free, envelopes and contents, names, addresses. */
 #include "binding/check.h"
 
-static int get(const char *fn, MPI_Datatype dt, const void *out, const vmpi_dtype **d)
+static int get(const char *fn, MPI_Datatype dt, const void *out, vmpi_dtype **d)
 {
     VMPI_CHK(ck);
     int err;
-    if ((err = vmpi_chk_dt(&ck, dt, d)) || (err = vmpi_chk_ptr(&ck, out, "output argument")))
+    if ((err = vmpi_chk_dt_any(&ck, dt, d)) || (err = vmpi_chk_ptr(&ck, out, "output argument")))
         return vmpi_fail(MPI_COMM_WORLD, err, fn, &ck);
     return MPI_SUCCESS;
 }
@@ -14,7 +14,7 @@ static int get(const char *fn, MPI_Datatype dt, const void *out, const vmpi_dtyp
 VMPI_WEAK(Type_size)
 int PMPI_Type_size(MPI_Datatype dt, int *size)
 {
-    const vmpi_dtype *d;
+    vmpi_dtype *d;
     int err = get("MPI_Type_size", dt, size, &d);
     if (err == MPI_SUCCESS)
         *size = d->size > INT_MAX ? MPI_UNDEFINED : (int)d->size;
@@ -24,7 +24,7 @@ int PMPI_Type_size(MPI_Datatype dt, int *size)
 VMPI_WEAK(Type_size_x)
 int PMPI_Type_size_x(MPI_Datatype dt, MPI_Count *size)
 {
-    const vmpi_dtype *d;
+    vmpi_dtype *d;
     int err = get("MPI_Type_size_x", dt, size, &d);
     if (err == MPI_SUCCESS)
         *size = d->size;
@@ -34,8 +34,20 @@ int PMPI_Type_size_x(MPI_Datatype dt, MPI_Count *size)
 VMPI_WEAK(Type_get_extent)
 int PMPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
 {
-    const vmpi_dtype *d;
+    vmpi_dtype *d;
     int err = get("MPI_Type_get_extent", dt, lb && extent ? lb : NULL, &d);
+    if (err == MPI_SUCCESS) {
+        *lb = d->lb;
+        *extent = d->extent;
+    }
+    return err;
+}
+
+VMPI_WEAK(Type_get_extent_x)
+int PMPI_Type_get_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
+{
+    vmpi_dtype *d;
+    int err = get("MPI_Type_get_extent_x", dt, lb && extent ? lb : NULL, &d);
     if (err == MPI_SUCCESS) {
         *lb = d->lb;
         *extent = d->extent;
@@ -46,7 +58,7 @@ int PMPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
 VMPI_WEAK(Type_get_true_extent)
 int PMPI_Type_get_true_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
 {
-    const vmpi_dtype *d;
+    vmpi_dtype *d;
     int err = get("MPI_Type_get_true_extent", dt, lb && extent ? lb : NULL, &d);
     if (err == MPI_SUCCESS) {
         *lb = d->true_lb;
@@ -54,3 +66,150 @@ int PMPI_Type_get_true_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
     }
     return err;
 }
+
+VMPI_WEAK(Type_get_true_extent_x)
+int PMPI_Type_get_true_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
+{
+    vmpi_dtype *d;
+    int err = get("MPI_Type_get_true_extent_x", dt, lb && extent ? lb : NULL, &d);
+    if (err == MPI_SUCCESS) {
+        *lb = d->true_lb;
+        *extent = d->true_extent;
+    }
+    return err;
+}
+
+VMPI_WEAK(Type_commit)
+int PMPI_Type_commit(MPI_Datatype *dt)
+{
+    VMPI_CHK(ck);
+    vmpi_dtype *d;
+    int err;
+    if ((err = vmpi_chk_ptr(&ck, dt, "datatype")) || (err = vmpi_chk_dt_any(&ck, *dt, &d)))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_commit", &ck);
+    if (!d->builtin)
+        d->committed = true; /* the block lists are final when built: nothing else to do */
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Type_free)
+int PMPI_Type_free(MPI_Datatype *dt)
+{
+    VMPI_CHK(ck);
+    vmpi_dtype *d;
+    int err;
+    if ((err = vmpi_chk_ptr(&ck, dt, "datatype")) || (err = vmpi_chk_dt_any(&ck, *dt, &d)))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_free", &ck);
+    if (d->builtin) {
+        snprintf(ck.why, sizeof ck.why, "%s is a predefined datatype", d->name);
+        return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free", &ck);
+    }
+    if (!vmpi_dt_free(*dt)) { /* freed meanwhile (by another rank: an erroneous program) */
+        snprintf(ck.why, sizeof ck.why, "datatype 0x%x was freed already", (unsigned)*dt);
+        return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free", &ck);
+    }
+    *dt = MPI_DATATYPE_NULL;
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Type_get_envelope)
+int PMPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nd, int *combiner)
+{
+    VMPI_CHK(ck);
+    vmpi_dtype *d;
+    int err;
+    if ((err = vmpi_chk_dt_any(&ck, dt, &d)) ||
+        (err = vmpi_chk_ptr(&ck, ni && na && nd && combiner ? ni : NULL, "output argument")))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_get_envelope", &ck);
+    if (d->builtin) {
+        *ni = *na = *nd = 0;
+        *combiner = MPI_COMBINER_NAMED;
+    } else {
+        *ni = d->contents.ni;
+        *na = d->contents.na;
+        *nd = d->contents.nd;
+        *combiner = d->contents.combiner;
+    }
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Type_get_contents)
+int PMPI_Type_get_contents(MPI_Datatype dt, int max_ints, int max_aints, int max_types, int ints[],
+                           MPI_Aint aints[], MPI_Datatype types[])
+{
+    VMPI_CHK(ck);
+    vmpi_dtype *d;
+    int err;
+    if ((err = vmpi_chk_dt_any(&ck, dt, &d)))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_get_contents", &ck);
+    if (d->builtin) {
+        snprintf(ck.why, sizeof ck.why, "%s is a predefined (MPI_COMBINER_NAMED) datatype", d->name);
+        return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_get_contents", &ck);
+    }
+    const vmpi_dtype_contents *c = &d->contents;
+    if (max_ints < c->ni || max_aints < c->na || max_types < c->nd) {
+        snprintf(ck.why, sizeof ck.why, "arrays too small: the type has %d integers, %d addresses, %d datatypes",
+                 c->ni, c->na, c->nd);
+        return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_contents", &ck);
+    }
+    if ((err = vmpi_chk_array(&ck, ints, c->ni, "array_of_integers")) ||
+        (err = vmpi_chk_array(&ck, aints, c->na, "array_of_addresses")) ||
+        (err = vmpi_chk_array(&ck, types, c->nd, "array_of_datatypes")))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_get_contents", &ck);
+    for (int i = 0; i < c->ni; i++)
+        ints[i] = c->ints[i];
+    for (int i = 0; i < c->na; i++)
+        aints[i] = c->aints[i];
+    for (int i = 0; i < c->nd; i++) {
+        /* derived types come back as new handles the caller frees (predefined ones as themselves) */
+        types[i] = vmpi_dt_handle_for(c->types[i]);
+        if (types[i] == MPI_DATATYPE_NULL) {
+            while (--i >= 0)
+                vmpi_dt_free(types[i]);
+            return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Type_get_contents", NULL);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Type_set_name)
+int PMPI_Type_set_name(MPI_Datatype dt, const char *name)
+{
+    VMPI_CHK(ck);
+    vmpi_dtype *d;
+    int err;
+    if ((err = vmpi_chk_dt_any(&ck, dt, &d)) || (err = vmpi_chk_ptr(&ck, name, "name")))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_set_name", &ck);
+    vmpi_dt_set_name(d, name); /* longer names are truncated to MPI_MAX_OBJECT_NAME - 1 characters */
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Type_get_name)
+int PMPI_Type_get_name(MPI_Datatype dt, char *name, int *len)
+{
+    VMPI_CHK(ck);
+    vmpi_dtype *d;
+    int err;
+    if ((err = vmpi_chk_dt_any(&ck, dt, &d)) || (err = vmpi_chk_ptr(&ck, name, "name")) ||
+        (err = vmpi_chk_ptr(&ck, len, "resultlen")))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_get_name", &ck);
+    vmpi_dt_get_name(d, name, len);
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Get_address)
+int PMPI_Get_address(const void *location, MPI_Aint *address)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ptr(&ck, address, "address");
+    if (err)
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Get_address", &ck);
+    *address = (MPI_Aint)(uintptr_t)location;
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Aint_add)
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp) { return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp); }
+
+VMPI_WEAK(Aint_diff)
+MPI_Aint PMPI_Aint_diff(MPI_Aint a, MPI_Aint b) { return (MPI_Aint)((uintptr_t)a - (uintptr_t)b); }

@@ -52,8 +52,8 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int *sour
     vmpi_comm *c;
     int err;
     if (!(err = vmpi_chk_ranked(&ck)) && !(err = vmpi_chk_comm(&ck, comm, &c)) && !(err = vmpi_chk_intra(&ck, c)) &&
-        !(err = vmpi_chk_nonneg(&ck, indegree, "indegree", MPI_ERR_ARG)) &&
-        !(err = vmpi_chk_nonneg(&ck, outdegree, "outdegree", MPI_ERR_ARG)) &&
+        !(err = vmpi_chk_nonneg_cls(&ck, indegree, "indegree", MPI_ERR_ARG)) &&
+        !(err = vmpi_chk_nonneg_cls(&ck, outdegree, "outdegree", MPI_ERR_ARG)) &&
         !(err = chk_ranks(&ck, sources, indegree, c->size, "sources")) &&
         !(err = chk_ranks(&ck, destinations, outdegree, c->size, "destinations")) &&
         !(err = vmpi_chk_ptr(&ck, newcomm, "newcomm"))) {
@@ -157,7 +157,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int *sources, const int *
     vmpi_comm *c;
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)) || (err = vmpi_chk_intra(&ck, c)) ||
-        (err = vmpi_chk_nonneg(&ck, n, "n", MPI_ERR_ARG)) || (err = chk_ranks(&ck, sources, n, c->size, "sources")) ||
+        (err = vmpi_chk_nonneg_cls(&ck, n, "n", MPI_ERR_ARG)) || (err = chk_ranks(&ck, sources, n, c->size, "sources")) ||
         (err = vmpi_chk_ptr(&ck, newcomm, "newcomm")))
         return vmpi_fail(comm, err, "MPI_Dist_graph_create", &ck);
     if (n > 0 && (err = vmpi_chk_ptr(&ck, degrees, "degrees")))

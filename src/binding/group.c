@@ -52,7 +52,7 @@ int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int *ranks1, MPI_G
     if (!err)
         err = vmpi_chk_group(&ck, group2, &b);
     if (!err)
-        err = vmpi_chk_nonneg(&ck, n, "count", MPI_ERR_ARG);
+        err = vmpi_chk_nonneg_cls(&ck, n, "count", MPI_ERR_ARG);
     if (!err && n > 0 && (!ranks1 || !ranks2))
         err = vmpi_chk_ptr(&ck, NULL, "rank array");
     if (!err && (err = vmpi_group_translate(a, n, ranks1, b, ranks2)))
@@ -116,7 +116,7 @@ static int ranks_args(vmpi_chk *ck, MPI_Group group, int n, const void *list, MP
 {
     int err = vmpi_chk_group(ck, group, g);
     if (!err)
-        err = vmpi_chk_nonneg(ck, n, "count", MPI_ERR_ARG);
+        err = vmpi_chk_nonneg_cls(ck, n, "count", MPI_ERR_ARG);
     if (!err && n > 0)
         err = vmpi_chk_ptr(ck, list, "rank list");
     if (!err)

@@ -240,8 +240,7 @@ int PMPI_Status_set_elements(MPI_Status *st, MPI_Datatype dt, int count)
     int err;
     if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_count(&ck, count)))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Status_set_elements", &ck);
-    /* exact for types whose instances hold one element kind, as every predefined one does */
-    st->vmpi_count = d->nelems ? (MPI_Count)count * d->size / d->nelems : 0;
+    st->vmpi_count = vmpi_dtype_elements_bytes(d, count); /* what Get_elements will count back */
     return MPI_SUCCESS;
 }
 

@@ -35,7 +35,7 @@ static int first_n(vmpi_comm *c, int n, vmpi_topo *t, MPI_Comm *out)
 
 static int chk_dims(vmpi_chk *ck, int ndims, const int *dims, const int *periods, int size, long *prod)
 {
-    int err = vmpi_chk_nonneg(ck, ndims, "ndims", MPI_ERR_DIMS);
+    int err = vmpi_chk_nonneg_cls(ck, ndims, "ndims", MPI_ERR_DIMS);
     if (!err && ndims > 0 && (!(err = vmpi_chk_ptr(ck, dims, "dims"))))
         err = vmpi_chk_ptr(ck, periods, "periods");
     *prod = 1;
@@ -83,9 +83,9 @@ VMPI_WEAK(Dims_create)
 int PMPI_Dims_create(int nnodes, int ndims, int *dims)
 {
     VMPI_CHK(ck);
-    int err = vmpi_chk_nonneg(&ck, nnodes, "nnodes", MPI_ERR_ARG);
+    int err = vmpi_chk_nonneg_cls(&ck, nnodes, "nnodes", MPI_ERR_ARG);
     if (!err)
-        err = vmpi_chk_nonneg(&ck, ndims, "ndims", MPI_ERR_DIMS);
+        err = vmpi_chk_nonneg_cls(&ck, ndims, "ndims", MPI_ERR_DIMS);
     if (!err && ndims > 0)
         err = vmpi_chk_ptr(&ck, dims, "dims");
     if (!err && (err = vmpi_dims_create(nnodes, ndims, dims)) == MPI_ERR_DIMS)
@@ -243,7 +243,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int *remain_dims, MPI_Comm *newcomm)
 
 static int chk_graph(vmpi_chk *ck, const vmpi_comm *c, int nnodes, const int *index, const int *edges)
 {
-    int err = vmpi_chk_nonneg(ck, nnodes, "nnodes", MPI_ERR_ARG);
+    int err = vmpi_chk_nonneg_cls(ck, nnodes, "nnodes", MPI_ERR_ARG);
     if (!err && nnodes > c->size) {
         snprintf(ck->why, sizeof ck->why, "%d nodes but only %d ranks", nnodes, c->size);
         return MPI_ERR_ARG;

@@ -33,7 +33,7 @@ static int errs;
 /* ---- hand-built types ---- */
 
 /* {0,4},{8,4} extent 16: two 4-byte pieces with a gap, 8 bytes of data in 16 */
-static const vmpi_dtype_block b_gap[] = {{0, 4}, {8, 4}};
+static const vmpi_dtype_block b_gap[] = {{0, 4, 1, 0}, {8, 4, 1, 0}};
 static const vmpi_dtype_elems e_gap[] = {{2, 4}};
 static const vmpi_dtype t_gap = {.size = 8, .lb = 0, .extent = 16, .true_lb = 0, .true_extent = 12,
                                  .contig = false, .nblocks = 2, .blocks = b_gap, .nelems_runs = 1,
@@ -41,21 +41,21 @@ static const vmpi_dtype t_gap = {.size = 8, .lb = 0, .extent = 16, .true_lb = 0,
 
 /* three blocks out of address order, one at a negative displacement, with gaps: data order is the block
  * order {4,2} {-6,3} {10,5}; lb -6, resized to extent 24 */
-static const vmpi_dtype_block b_neg[] = {{4, 2}, {-6, 3}, {10, 5}};
+static const vmpi_dtype_block b_neg[] = {{4, 2, 1, 0}, {-6, 3, 1, 0}, {10, 5, 1, 0}};
 static const vmpi_dtype_elems e_neg[] = {{10, 1}};
 static const vmpi_dtype t_neg = {.size = 10, .lb = -6, .extent = 24, .true_lb = -6, .true_extent = 21,
                                  .contig = false, .nblocks = 3, .blocks = b_neg, .nelems_runs = 1,
                                  .elems = e_neg, .nelems = 10, .name = "neg"};
 
 /* a single block with a zero-length block in front of it and holes between instances */
-static const vmpi_dtype_block b_hole[] = {{2, 0}, {3, 7}};
+static const vmpi_dtype_block b_hole[] = {{2, 0, 1, 0}, {3, 7, 1, 0}};
 static const vmpi_dtype_elems e_hole[] = {{7, 1}};
 static const vmpi_dtype t_hole = {.size = 7, .lb = 0, .extent = 11, .true_lb = 3, .true_extent = 7,
                                   .contig = false, .nblocks = 2, .blocks = b_hole, .nelems_runs = 1,
                                   .elems = e_hole, .nelems = 7, .name = "hole"};
 
 /* contiguous with a non-zero lb: `count` instances are one block at lb */
-static const vmpi_dtype_block b_lb[] = {{4, 8}};
+static const vmpi_dtype_block b_lb[] = {{4, 8, 1, 0}};
 static const vmpi_dtype_elems e_lb[] = {{2, 4}};
 static const vmpi_dtype t_lb = {.size = 8, .lb = 4, .extent = 8, .true_lb = 4, .true_extent = 8, .contig = true,
                                 .nblocks = 1, .blocks = b_lb, .nelems_runs = 1, .elems = e_lb, .nelems = 2,
@@ -66,11 +66,18 @@ static const vmpi_dtype t_lb_walk = {.size = 8, .lb = 4, .extent = 8, .true_lb =
                                      .elems = e_lb, .nelems = 2, .name = "contig-lb-walked"};
 
 /* mixed element runs for Get_elements: 3 x 4 bytes then 2 x 8 bytes, 28 bytes */
-static const vmpi_dtype_block b_mix[] = {{0, 12}, {16, 16}};
+static const vmpi_dtype_block b_mix[] = {{0, 12, 1, 0}, {16, 16, 1, 0}};
 static const vmpi_dtype_elems e_mix[] = {{3, 4}, {2, 8}};
 static const vmpi_dtype t_mix = {.size = 28, .lb = 0, .extent = 32, .true_lb = 0, .true_extent = 32,
                                  .contig = false, .nblocks = 2, .blocks = b_mix, .nelems_runs = 2,
                                  .elems = e_mix, .nelems = 5, .name = "mix"};
+
+/* strided blocks (a vector and a backward vector of 8-byte runs) after a 3-byte block */
+static const vmpi_dtype_block b_vec[] = {{1, 3, 1, 0}, {8, 8, 3, 12}, {60, 4, 2, -8}};
+static const vmpi_dtype_elems e_vec[] = {{35, 1}};
+static const vmpi_dtype t_vec = {.size = 35, .lb = 0, .extent = 64, .true_lb = 1, .true_extent = 63,
+                                 .contig = false, .nblocks = 3, .blocks = b_vec, .nelems_runs = 1,
+                                 .elems = e_vec, .nelems = 35, .name = "vec"};
 
 /* ---- the reference ---- */
 
@@ -83,13 +90,14 @@ static int offsets(const vmpi_dtype *dt, MPI_Count count, long *off, int max)
     int n = 0;
     for (MPI_Count i = 0; i < count; i++)
         for (int b = 0; b < dt->nblocks; b++)
-            for (MPI_Count j = 0; j < dt->blocks[b].len; j++) {
-                if (n == max) {
-                    fprintf(stderr, "reference: more than %d offsets\n", max);
-                    exit(2);
+            for (MPI_Count r = 0; r < dt->blocks[b].reps; r++)
+                for (MPI_Count j = 0; j < dt->blocks[b].len; j++) {
+                    if (n == max) {
+                        fprintf(stderr, "reference: more than %d offsets\n", max);
+                        exit(2);
+                    }
+                    off[n++] = (long)(i * dt->extent + dt->blocks[b].disp + r * dt->blocks[b].stride + j);
                 }
-                off[n++] = (long)(i * dt->extent + dt->blocks[b].disp + j);
-            }
     return n;
 }
 
@@ -179,7 +187,7 @@ static void test_engine(void)
     const vmpi_dtype *byte = vmpi_dtype_builtin(IDX(MPI_BYTE));
     const vmpi_dtype *i32 = vmpi_dtype_builtin(IDX(MPI_INT));
     const vmpi_dtype *dint = vmpi_dtype_builtin(IDX(MPI_DOUBLE_INT));
-    const vmpi_dtype *all[] = {&t_gap, &t_neg, &t_hole, &t_lb, &t_lb_walk, &t_mix, byte, i32, dint};
+    const vmpi_dtype *all[] = {&t_gap, &t_neg, &t_hole, &t_lb, &t_lb_walk, &t_mix, &t_vec, byte, i32, dint};
     const int nall = (int)(sizeof all / sizeof all[0]);
 
     /* hand-checked: 3 x gap into bytes, then bytes into 2 x neg */

@@ -651,7 +651,7 @@ static void probe_recv(rank *me, int peer, int base)
 }
 
 /* non-contiguous layouts through both protocols, and synchronous mode */
-static const vmpi_dtype_block b_gap[] = {{0, 4}, {8, 4}};
+static const vmpi_dtype_block b_gap[] = {{0, 4, 1, 0}, {8, 4, 1, 0}};
 static const vmpi_dtype_elems e_gap[] = {{2, 4}};
 static const vmpi_dtype t_gap = {.size = 8, .extent = 16, .true_extent = 12, .nblocks = 2, .blocks = b_gap,
                                  .nelems_runs = 1, .elems = e_gap, .nelems = 2, .name = "gap"};

@@ -68,6 +68,10 @@ void vmpi_mreq_release(vmpi_mreq *m)
     /* the owner's table: completion callbacks may run while another rank of the PE is current */
     vmpi_req_table *t = &vmpi_container_of(m->r.owner, vmpi_rank, vp)->reqs;
     int i = m->next_free;
+    if (m->r.dt) { /* the reference its operation held on a derived datatype */
+        vmpi_dtype_release(m->r.dt);
+        m->r.dt = NULL;
+    }
     m->type = VMPI_MREQ_FREE;
     m->next_free = t->free_head;
     t->free_head = i;

@@ -74,8 +74,10 @@ int vmpi_isend(const void *buf, MPI_Count count, const vmpi_dtype *dt, int dest,
     m->sendk = k;
     m->dest = dest;
     m->r.kind = VMPI_REQ_SEND;
-    if (dest != MPI_PROC_NULL)
+    if (dest != MPI_PROC_NULL) {
         fill_send(&m->r, buf, count, dt, dest, tag, c, ctxoff, k);
+        vmpi_dtype_retain(dt); /* a derived type freed meanwhile lives until the request is released */
+    }
     *out = vmpi_mreq_handle(m);
     return persistent ? MPI_SUCCESS : vmpi_start(m);
 }
@@ -87,6 +89,7 @@ int vmpi_irecv(void *buf, MPI_Count count, const vmpi_dtype *dt, int src, int ta
     m->persistent = persistent;
     m->r.kind = VMPI_REQ_RECV;
     fill_recv(&m->r, buf, count, dt, src, tag, c, ctxoff);
+    vmpi_dtype_retain(dt);
     *out = vmpi_mreq_handle(m);
     return persistent ? MPI_SUCCESS : vmpi_start(m);
 }
@@ -188,6 +191,7 @@ int vmpi_mrecv(void *buf, MPI_Count count, const vmpi_dtype *dt, MPI_Message *ms
         m->r.buf = buf;
         m->r.count = count;
         m->r.dt = dt;
+        vmpi_dtype_retain(dt);
         m->r.owner = &vmpi_rank_self()->vp;
         vmpi_msg_recv_env(m->ptr, &m->r);
     }
