@@ -104,6 +104,10 @@ int PMPI_Type_free(MPI_Datatype *dt)
         snprintf(ck.why, sizeof ck.why, "%s is a predefined datatype", d->name);
         return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free", &ck);
     }
+    if ((err = vmpi_attr_delete_all(*dt)) != MPI_SUCCESS) { /* first, while the type is still valid */
+        snprintf(ck.why, sizeof ck.why, "an attribute delete callback failed");
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_free", &ck);
+    }
     if (!vmpi_dt_free(*dt)) { /* freed meanwhile (by another rank: an erroneous program) */
         snprintf(ck.why, sizeof ck.why, "datatype 0x%x was freed already", (unsigned)*dt);
         return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free", &ck);

@@ -164,7 +164,16 @@ int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
     int err = common(&ck, 0, old, &d, newtype);
     if (err)
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_dup", &ck);
-    return out("MPI_Type_dup", vmpi_dt_dup(d), newtype);
+    if ((err = out("MPI_Type_dup", vmpi_dt_dup(d), newtype)) != MPI_SUCCESS)
+        return err;
+    /* cached attributes follow a duplicate through their copy callbacks; a failing one fails the dup */
+    if ((err = vmpi_attr_copy_all(old, *newtype)) != MPI_SUCCESS) {
+        vmpi_dt_free(*newtype);
+        *newtype = MPI_DATATYPE_NULL;
+        snprintf(ck.why, sizeof ck.why, "an attribute copy callback failed");
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_dup", &ck);
+    }
+    return MPI_SUCCESS;
 }
 
 static int chk_order(vmpi_chk *ck, int order)
