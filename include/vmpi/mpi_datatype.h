@@ -22,6 +22,9 @@
 #define MPI_COMBINER_F90_REAL 15
 #define MPI_COMBINER_F90_COMPLEX 16
 #define MPI_COMBINER_F90_INTEGER 17
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
 #define MPI_COMBINER_RESIZED 18
 #define MPI_COMBINER_HINDEXED_BLOCK 19
 
@@ -84,5 +87,12 @@ VMPI_DECL(int, Pack_external, (const char datarep[], const void *inbuf, int inco
 VMPI_DECL(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
                                  void *outbuf, int outcount, MPI_Datatype dt))
 VMPI_DECL(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype dt, MPI_Aint *size))
+
+/* Fortran 90 parameterized types and size matching: they resolve to the predefined sized types
+ * (MPI_REAL4/8/16, MPI_INTEGER1/2/4/8, MPI_COMPLEX8/16/32), whose envelope says MPI_COMBINER_NAMED. */
+VMPI_DECL(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
+VMPI_DECL(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype))
 
 #endif

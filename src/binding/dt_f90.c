@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* MPI_Type_match_size and MPI_Type_create_f90_*: the smallest predefined sized type that holds the asked
+ * size, precision (decimal digits) or range (decimal exponent), with the limits of IEEE binary32/64/128
+ * and two's-complement integers.  MPI_UNDEFINED for p or r leaves that constraint out. */
+#include "binding/check.h"
+
+typedef struct sized {
+    int size, p, r;
+    MPI_Datatype real, complex;
+} sized;
+
+/* precision / range of IEEE single, double and quad (what Fortran's SELECTED_REAL_KIND uses) */
+static const sized reals[] = {
+    {4, 6, 37, MPI_REAL4, MPI_COMPLEX8},
+    {8, 15, 307, MPI_REAL8, MPI_COMPLEX16},
+    {16, 33, 4931, MPI_REAL16, MPI_COMPLEX32},
+};
+/* decimal range of 1-, 2-, 4- and 8-byte integers */
+static const sized ints[] = {
+    {1, 0, 2, MPI_INTEGER1, 0}, {2, 0, 4, MPI_INTEGER2, 0}, {4, 0, 9, MPI_INTEGER4, 0}, {8, 0, 18, MPI_INTEGER8, 0},
+};
+
+VMPI_WEAK(Type_match_size)
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ptr(&ck, datatype, "datatype");
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    for (size_t i = 0; !err && i < VMPI_ARRAY_LEN(reals); i++) {
+        if (typeclass == MPI_TYPECLASS_REAL && reals[i].size == size)
+            t = reals[i].real;
+        if (typeclass == MPI_TYPECLASS_COMPLEX && 2 * reals[i].size == size)
+            t = reals[i].complex;
+    }
+    for (size_t i = 0; !err && typeclass == MPI_TYPECLASS_INTEGER && i < VMPI_ARRAY_LEN(ints); i++)
+        if (ints[i].size == size)
+            t = ints[i].real;
+    if (!err && t == MPI_DATATYPE_NULL) {
+        snprintf(ck.why, sizeof ck.why, "no predefined type of class %d and size %d", typeclass, size);
+        err = MPI_ERR_ARG;
+    }
+    if (!err)
+        *datatype = t;
+    return err ? vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_match_size", &ck) : MPI_SUCCESS;
+}
+
+static int f90(const char *fn, int p, int r, bool complex, MPI_Datatype *out)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ptr(&ck, out, "newtype");
+    for (size_t i = 0; !err && i < VMPI_ARRAY_LEN(reals); i++)
+        if ((p == MPI_UNDEFINED || p <= reals[i].p) && (r == MPI_UNDEFINED || r <= reals[i].r)) {
+            *out = complex ? reals[i].complex : reals[i].real;
+            return MPI_SUCCESS;
+        }
+    if (!err) {
+        snprintf(ck.why, sizeof ck.why, "no real type with precision %d and range %d", p, r);
+        err = MPI_ERR_ARG;
+    }
+    return vmpi_fail(MPI_COMM_WORLD, err, fn, &ck);
+}
+
+VMPI_WEAK(Type_create_f90_real)
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+    return f90("MPI_Type_create_f90_real", p, r, false, newtype);
+}
+
+VMPI_WEAK(Type_create_f90_complex)
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+    return f90("MPI_Type_create_f90_complex", p, r, true, newtype);
+}
+
+VMPI_WEAK(Type_create_f90_integer)
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ptr(&ck, newtype, "newtype");
+    for (size_t i = 0; !err && i < VMPI_ARRAY_LEN(ints); i++)
+        if (r == MPI_UNDEFINED || r <= ints[i].r) {
+            *newtype = ints[i].real;
+            return MPI_SUCCESS;
+        }
+    if (!err) {
+        snprintf(ck.why, sizeof ck.why, "no integer type with a decimal range of %d", r);
+        err = MPI_ERR_ARG;
+    }
+    return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_create_f90_integer", &ck);
+}
