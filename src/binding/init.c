@@ -60,7 +60,7 @@ int PMPI_Finalize(void)
     if (err)
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Finalize", &ck);
     /* everybody reaches Finalize before anybody leaves: no rank disappears under a pending message */
-    vmpi_barrier(&rk->world);
+    vmpi_coll_barrier(&rk->world, NULL);
     if (rk->bsend.buf) {
         void *b;
         int s;

@@ -14,6 +14,7 @@ typedef struct vmpi_comm {
     MPI_Errhandler errh;
     MPI_Comm handle;
     const char *name;
+    unsigned coll_seq;     /* collectives this rank started on it: the tag of the next one (coll area) */
 } vmpi_comm;
 
 static inline int vmpi_comm_world_rank(const vmpi_comm *c, int r)

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* User-defined operations and the common apply path for every operation. */
+#include "mpi/op/op.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include "mpi/core/handle.h"
+#include "mpi/op/op_builtin.h"
+
+typedef struct user_op {
+    MPI_User_function *_Atomic fn; /* NULL: free slot */
+    bool commute;
+} user_op;
+
+/* Created and freed under the lock; read without it (a rank only uses handles it was given after the
+ * create returned, so the entry is published by then). */
+static user_op users[VMPI_OP_USER_MAX];
+static pthread_mutex_t users_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static user_op *user_get(MPI_Op op)
+{
+    if (VMPI_HANDLE_KIND(op) != VMPI_KIND_OP)
+        return NULL;
+    int i = VMPI_HANDLE_INDEX(op);
+    if (i < VMPI_OP_USER_FIRST || i >= VMPI_OP_USER_MAX || users[i].fn == NULL)
+        return NULL;
+    return &users[i];
+}
+
+static bool builtin(MPI_Op op)
+{
+    return VMPI_HANDLE_KIND(op) == VMPI_KIND_OP && op > MPI_OP_NULL && op <= MPI_NO_OP;
+}
+
+int vmpi_op_create(MPI_User_function *fn, bool commute, MPI_Op *out)
+{
+    int err = MPI_ERR_INTERN;
+    pthread_mutex_lock(&users_lock);
+    for (int i = VMPI_OP_USER_FIRST; i < VMPI_OP_USER_MAX; i++)
+        if (users[i].fn == NULL) {
+            users[i].commute = commute;
+            users[i].fn = fn;
+            *out = VMPI_HANDLE(VMPI_KIND_OP, i);
+            err = MPI_SUCCESS;
+            break;
+        }
+    pthread_mutex_unlock(&users_lock);
+    return err;
+}
+
+int vmpi_op_free(MPI_Op *op)
+{
+    user_op *u = user_get(*op);
+    if (u == NULL)
+        return MPI_ERR_OP;
+    pthread_mutex_lock(&users_lock);
+    u->fn = NULL;
+    pthread_mutex_unlock(&users_lock);
+    *op = MPI_OP_NULL;
+    return MPI_SUCCESS;
+}
+
+bool vmpi_op_valid(MPI_Op op) { return builtin(op) || user_get(op) != NULL; }
+
+bool vmpi_op_commutative(MPI_Op op)
+{
+    user_op *u = user_get(op);
+    return u ? u->commute : true;
+}
+
+int vmpi_op_check(MPI_Op op, const vmpi_dtype *dt)
+{
+    if (user_get(op))
+        return MPI_SUCCESS;
+    if (!builtin(op) || dt->basic == 0)
+        return MPI_ERR_OP;
+    return vmpi_op_builtin_check(op, VMPI_HANDLE(VMPI_KIND_DATATYPE, dt->basic));
+}
+
+static void apply_user(MPI_User_function *fn, MPI_Datatype dth, const void *in, void *inout, MPI_Count count)
+{
+    int len = (int)count; /* counts come from int arguments of the C binding */
+    fn((void *)in, inout, &len, &dth);
+}
+
+void vmpi_op_apply(MPI_Op op, MPI_Datatype dth, const vmpi_dtype *dt, const void *in, void *inout, MPI_Count count)
+{
+    if (count <= 0)
+        return;
+    user_op *u = user_get(op);
+    if (u) {
+        apply_user(u->fn, dth, in, inout, count);
+        return;
+    }
+    MPI_Datatype basic = VMPI_HANDLE(VMPI_KIND_DATATYPE, dt->basic);
+    const vmpi_dtype *b = vmpi_dtype_builtin(dt->basic);
+    if (dt == b) { /* a predefined type: the kernel knows its C layout (pair types included) */
+        vmpi_op_builtin_apply(op, basic, in, inout, count);
+        return;
+    }
+    MPI_Count n = count * dt->size / b->size;
+    if (dt->contig && b->size == b->extent) {
+        vmpi_op_builtin_apply(op, basic, (const char *)in + dt->lb, (char *)inout + dt->lb, n);
+        return;
+    }
+    /* a derived type with gaps: reduce copies laid out as arrays of the basic type, then copy back */
+    size_t bytes = (size_t)(n * b->extent);
+    char *x = malloc(bytes ? bytes : 1), *y = malloc(bytes ? bytes : 1);
+    if (x && y) {
+        vmpi_dtype_copy(in, count, dt, x, n, b);
+        vmpi_dtype_copy(inout, count, dt, y, n, b);
+        vmpi_op_builtin_apply(op, basic, x, y, n);
+        vmpi_dtype_copy(y, n, b, inout, count, dt);
+    }
+    free(x);
+    free(y);
+}
