@@ -6,12 +6,15 @@
 #include "mpi/coll/coll.h"
 #include "mpi/coll/coll_build.h"
 #include "mpi/coll/csched.h"
+#include "mpi/coll/shm.h"
 #include "mpi/core/handle.h"
 
 static char *at(const void *buf, MPI_Aint disp, const vmpi_dtype *dt) { return (char *)buf + disp * dt->extent; }
 
 int vmpi_coll_barrier(vmpi_comm *c, MPI_Request *req)
 {
+    if (req == NULL)
+        return vmpi_shm_barrier(c);
     /* dissemination: ceil(log2 n) rounds of empty messages */
     vmpi_csched *s = vmpi_cs_new(c);
     if (s == NULL)
@@ -46,6 +49,8 @@ void vmpi_build_bcast(vmpi_csched *s, void *buf, MPI_Count count, const vmpi_dty
 
 int vmpi_coll_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c, MPI_Request *req)
 {
+    if (req == NULL)
+        return vmpi_shm_bcast(buf, count, dt, root, c);
     vmpi_csched *s = vmpi_cs_new(c);
     if (s == NULL)
         return MPI_ERR_NO_MEM;
@@ -163,6 +168,8 @@ int vmpi_coll_allgatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *s
 int vmpi_coll_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                         const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req)
 {
+    if (req == NULL)
+        return vmpi_shm_allgather(sbuf, scount, sdt, rbuf, rcount, rdt, c);
     int *displs, *counts = regular(c->size, rcount, &displs);
     if (counts == NULL)
         return MPI_ERR_NO_MEM;
@@ -217,6 +224,8 @@ int vmpi_coll_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sd
 int vmpi_coll_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                        const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req)
 {
+    if (req == NULL && sbuf != MPI_IN_PLACE) /* in place, ranks would read what others overwrite */
+        return vmpi_shm_alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, c);
     int n = c->size;
     int *v = malloc(sizeof *v * (size_t)(2 * n));
     MPI_Aint *d = malloc(sizeof *d * (size_t)(2 * n));

@@ -4,6 +4,7 @@
 #include "mpi/coll/coll.h"
 #include "mpi/coll/coll_build.h"
 #include "mpi/coll/csched.h"
+#include "mpi/coll/shm.h"
 #include "mpi/op/op.h"
 
 void vmpi_build_reduce(vmpi_csched *s, const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt,
@@ -53,11 +54,13 @@ void vmpi_build_reduce(vmpi_csched *s, const void *sbuf, void *rbuf, MPI_Count c
 int vmpi_coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth,
                      MPI_Op op, int root, vmpi_comm *c, MPI_Request *req)
 {
+    if (sbuf == MPI_IN_PLACE)
+        sbuf = rbuf;
+    if (req == NULL)
+        return vmpi_shm_reduce(sbuf, rbuf, count, dt, dth, op, root, c);
     vmpi_csched *s = vmpi_cs_new(c);
     if (s == NULL)
         return MPI_ERR_NO_MEM;
-    if (sbuf == MPI_IN_PLACE)
-        sbuf = rbuf;
     vmpi_build_reduce(s, sbuf, rbuf, count, dt, dth, op, root, c->size, c->rank);
     return vmpi_cs_run(s, req, "MPI_Reduce");
 }
@@ -65,11 +68,13 @@ int vmpi_coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_d
 int vmpi_coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth,
                         MPI_Op op, vmpi_comm *c, MPI_Request *req)
 {
+    if (sbuf == MPI_IN_PLACE)
+        sbuf = rbuf;
+    if (req == NULL)
+        return vmpi_shm_reduce(sbuf, rbuf, count, dt, dth, op, -1, c);
     vmpi_csched *s = vmpi_cs_new(c);
     if (s == NULL)
         return MPI_ERR_NO_MEM;
-    if (sbuf == MPI_IN_PLACE)
-        sbuf = rbuf;
     vmpi_build_reduce(s, sbuf, rbuf, count, dt, dth, op, 0, c->size, c->rank);
     vmpi_build_bcast(s, rbuf, count, dt, 0, c->size, c->rank);
     return vmpi_cs_run(s, req, "MPI_Allreduce");

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "mpi/coll/shm.h"
 #include "mpi/core/rank.h"
 #include "mpi/core/request.h"
 #include "mpi/op/op.h"
@@ -51,7 +52,7 @@ vmpi_csched *vmpi_cs_new(vmpi_comm *c)
         return NULL;
     vmpi_rank *rk = vmpi_rank_self();
     s->comm = *c;
-    s->tag = (int)(c->coll_seq++ & INT_MAX);
+    s->tag = (int)(c->coll_seq++ & (VMPI_SHM_TAG - 1)); /* below the shared-memory path's tag */
     s->owner = &rk->vp;
     s->ep = &rk->ep;
     return s;

@@ -15,6 +15,7 @@ typedef struct vmpi_comm {
     MPI_Comm handle;
     const char *name;
     unsigned coll_seq;     /* collectives this rank started on it: the tag of the next one (coll area) */
+    void *coll_shm;        /* cache of its shared collective state (coll area, mpi/coll/shm.c) */
 } vmpi_comm;
 
 static inline int vmpi_comm_world_rank(const vmpi_comm *c, int r)

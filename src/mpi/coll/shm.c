@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "mpi/coll/shm.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/compiler.h"
+#include "base/log.h"
+#include "mpi/core/handle.h"
+#include "mpi/core/rank.h"
+#include "mpi/op/op.h"
+#include "mpi/pt2pt/pt2pt.h"
+
+typedef struct slot {        /* what one rank publishes for the collective in progress */
+    VMPI_ALIGNED_CL const void *sbuf;
+    void *rbuf;
+    MPI_Count scount;
+    const vmpi_dtype *sdt;
+    vmpi_vp *vp;
+} slot;
+
+typedef struct group {       /* the communicator's ranks on one PE */
+    VMPI_ALIGNED_CL int arrived; /* touched by this PE's ranks only: no atomics */
+    int nlocal;
+    int leader;              /* comm rank of this round's last arriver */
+    int *members;            /* comm ranks, ascending */
+    char *partial;           /* this PE's combined data (scratch, grows) */
+    size_t partial_cap;
+} group;
+
+typedef struct shm {
+    struct shm *next;        /* in the registry */
+    int ctx, size;
+    int *world;              /* world rank of each comm rank (the registry key with ctx) */
+    int ngroups;
+    int *group_of;           /* comm rank -> group */
+    bool ordered;            /* groups are contiguous rank ranges, in group order */
+    VMPI_ALIGNED_CL _Atomic int garrived;
+    VMPI_ALIGNED_CL _Atomic unsigned gen;
+    char *result;            /* the combined data (scratch, grows) */
+    size_t result_cap;
+    group *groups;
+    slot *slots;
+} shm;
+
+static shm *registry;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static shm *create(vmpi_comm *c)
+{
+    int n = c->size;
+    shm *s = calloc(1, sizeof *s);
+    s->ctx = c->ctx;
+    s->size = n;
+    s->world = malloc(sizeof(int) * (size_t)n);
+    s->group_of = malloc(sizeof(int) * (size_t)n);
+    s->slots = aligned_alloc(VMPI_CACHELINE, sizeof(slot) * (size_t)n);
+    int npes = vmpi_sched_npes();
+    int *gid = malloc(sizeof(int) * (size_t)npes);
+    if (!s->world || !s->group_of || !s->slots || !gid)
+        vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
+    memset(s->slots, 0, sizeof(slot) * (size_t)n);
+    for (int p = 0; p < npes; p++)
+        gid[p] = -1;
+    for (int r = 0; r < n; r++) { /* groups numbered in order of their lowest rank */
+        s->world[r] = vmpi_comm_world_rank(c, r);
+        int pe = vmpi_msg_loc(s->world[r]).pe;
+        if (gid[pe] < 0)
+            gid[pe] = s->ngroups++;
+        s->group_of[r] = gid[pe];
+    }
+    s->groups = aligned_alloc(VMPI_CACHELINE, sizeof(group) * (size_t)s->ngroups);
+    memset(s->groups, 0, sizeof(group) * (size_t)s->ngroups);
+    for (int r = 0; r < n; r++)
+        s->groups[s->group_of[r]].nlocal++;
+    for (int g = 0; g < s->ngroups; g++) {
+        s->groups[g].members = malloc(sizeof(int) * (size_t)s->groups[g].nlocal);
+        s->groups[g].nlocal = 0;
+    }
+    s->ordered = true;
+    for (int r = 0; r < n; r++) {
+        group *g = &s->groups[s->group_of[r]];
+        g->members[g->nlocal++] = r;
+        if (r > 0 && s->group_of[r] != s->group_of[r - 1] && s->group_of[r] != s->group_of[r - 1] + 1)
+            s->ordered = false;
+    }
+    free(gid);
+    return s;
+}
+
+static bool same(const shm *s, vmpi_comm *c)
+{
+    if (s->ctx != c->ctx || s->size != c->size)
+        return false;
+    for (int r = 0; r < c->size; r++)
+        if (s->world[r] != vmpi_comm_world_rank(c, r))
+            return false;
+    return true;
+}
+
+/* The communicator's shared state: cached in the rank's communicator, else found or made in the registry
+ * (the cache is checked, so a communicator struct copied from another one finds its own). */
+static shm *get(vmpi_comm *c)
+{
+    shm *s = c->coll_shm;
+    if (s && s->ctx == c->ctx && s->size == c->size && s->world[0] == vmpi_comm_world_rank(c, 0))
+        return s;
+    pthread_mutex_lock(&registry_lock);
+    for (s = registry; s && !same(s, c); s = s->next)
+        ;
+    if (s == NULL) {
+        s = create(c);
+        s->next = registry;
+        registry = s;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    c->coll_shm = s;
+    return s;
+}
+
+static bool grow(char **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return true;
+    char *p = realloc(*buf, need);
+    if (p == NULL)
+        return false;
+    *buf = p;
+    *cap = need;
+    return true;
+}
+
+/* Steps run by the leaders: `local` by each PE's last arriver, `global` by the last leader. */
+typedef struct steps {
+    void (*local)(shm *s, group *g, const struct steps *st);
+    void (*global)(shm *s, const struct steps *st);
+    MPI_Count count;
+    const vmpi_dtype *dt;
+    MPI_Datatype dth;
+    MPI_Op op;
+    int root;
+    int err;
+} steps;
+
+/* Arrival and release of the calling rank `me`; returns when every rank has arrived and the steps ran. */
+static int sync_all(shm *s, vmpi_comm *c, steps *st, const char *why)
+{
+    int me = c->rank;
+    group *g = &s->groups[s->group_of[me]];
+    unsigned gen = atomic_load_explicit(&s->gen, memory_order_acquire);
+    s->slots[me].vp = vmpi_vp_self();
+    if (++g->arrived < g->nlocal) {
+        while (atomic_load_explicit(&s->gen, memory_order_acquire) == gen)
+            vmpi_vp_block(why);
+        return MPI_SUCCESS;
+    }
+    g->arrived = 0;
+    g->leader = me;
+    if (st && st->local)
+        st->local(s, g, st);
+    if (atomic_fetch_add_explicit(&s->garrived, 1, memory_order_acq_rel) + 1 == s->ngroups) {
+        atomic_store_explicit(&s->garrived, 0, memory_order_relaxed);
+        if (st && st->global)
+            st->global(s, st);
+        atomic_store_explicit(&s->gen, gen + 1, memory_order_release);
+        const vmpi_dtype *byte = vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE));
+        for (int k = 0; k < s->ngroups; k++)
+            if (&s->groups[k] != g)
+                vmpi_send(NULL, 0, byte, s->groups[k].leader, VMPI_SHM_TAG, c, 1, VMPI_SENDK_STD);
+    } else {
+        const vmpi_dtype *byte = vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE));
+        int err = vmpi_recv(NULL, 0, byte, MPI_ANY_SOURCE, VMPI_SHM_TAG, c, 1, MPI_STATUS_IGNORE);
+        if (err != MPI_SUCCESS)
+            return err;
+    }
+    for (int k = 0; k < g->nlocal; k++)
+        if (g->members[k] != me)
+            vmpi_vp_wake(s->slots[g->members[k]].vp);
+    return MPI_SUCCESS;
+}
+
+int vmpi_shm_barrier(vmpi_comm *c) { return sync_all(get(c), c, NULL, "MPI_Barrier"); }
+
+/* ---- reductions ---- */
+
+static size_t span(MPI_Count count, const vmpi_dtype *dt)
+{
+    return count > 0 ? (size_t)(dt->true_extent + (count - 1) * dt->extent) : 1;
+}
+
+/* acc = x[first] op ... op x[last], folded right to left (inout = in op inout needs no copies). */
+static void fold(const steps *st, char *acc, const void *const *x, int nx)
+{
+    vmpi_dtype_copy(x[nx - 1], st->count, st->dt, acc, st->count, st->dt);
+    for (int k = nx - 2; k >= 0; k--)
+        vmpi_op_apply(st->op, st->dth, st->dt, x[k], acc, st->count);
+}
+
+static bool hierarchical(const shm *s, const steps *st) { return s->ordered || vmpi_op_commutative(st->op); }
+
+static void reduce_local(shm *s, group *g, const steps *st)
+{
+    if (s->ngroups == 1 || !hierarchical(s, st))
+        return; /* the last leader folds everything */
+    if (!grow(&g->partial, &g->partial_cap, span(st->count, st->dt))) {
+        ((steps *)st)->err = MPI_ERR_NO_MEM;
+        return;
+    }
+    const void *x[g->nlocal];
+    for (int k = 0; k < g->nlocal; k++)
+        x[k] = s->slots[g->members[k]].sbuf;
+    fold(st, g->partial - st->dt->true_lb, x, g->nlocal);
+}
+
+static void reduce_global(shm *s, const steps *st)
+{
+    if (!grow(&s->result, &s->result_cap, span(st->count, st->dt))) {
+        ((steps *)st)->err = MPI_ERR_NO_MEM;
+        return;
+    }
+    char *res = s->result - st->dt->true_lb;
+    if (s->ngroups == 1 || !hierarchical(s, st)) {
+        const void **x = malloc(sizeof *x * (size_t)s->size);
+        if (x == NULL) {
+            ((steps *)st)->err = MPI_ERR_NO_MEM;
+            return;
+        }
+        for (int r = 0; r < s->size; r++)
+            x[r] = s->slots[r].sbuf;
+        fold(st, res, x, s->size);
+        free(x);
+        return;
+    }
+    const void *x[s->ngroups];
+    for (int k = 0; k < s->ngroups; k++)
+        x[k] = s->groups[k].partial - st->dt->true_lb;
+    fold(st, res, x, s->ngroups);
+}
+
+int vmpi_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth,
+                    MPI_Op op, int root, vmpi_comm *c)
+{
+    shm *s = get(c);
+    s->slots[c->rank].sbuf = sbuf;
+    steps st = {reduce_local, reduce_global, count, dt, dth, op, root, MPI_SUCCESS};
+    int err = sync_all(s, c, &st, root < 0 ? "MPI_Allreduce" : "MPI_Reduce");
+    if (err != MPI_SUCCESS)
+        return err;
+    /* an allocation failure of a leader is seen only by its own rank: the others find garbage, as with a
+     * crashed peer; report it where it happened */
+    if (st.err != MPI_SUCCESS)
+        return st.err;
+    if (root < 0 || root == c->rank)
+        vmpi_dtype_copy(s->result - dt->true_lb, count, dt, rbuf, count, dt);
+    return MPI_SUCCESS;
+}
+
+/* ---- broadcast ---- */
+
+static void bcast_global(shm *s, const steps *st)
+{
+    if (!grow(&s->result, &s->result_cap, span(st->count, st->dt))) {
+        ((steps *)st)->err = MPI_ERR_NO_MEM;
+        return;
+    }
+    vmpi_dtype_copy(s->slots[st->root].rbuf, st->count, st->dt, s->result - st->dt->true_lb, st->count, st->dt);
+}
+
+int vmpi_shm_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c)
+{
+    shm *s = get(c);
+    s->slots[c->rank].rbuf = buf;
+    steps st = {NULL, bcast_global, count, dt, 0, MPI_OP_NULL, root, MPI_SUCCESS};
+    int err = sync_all(s, c, &st, "MPI_Bcast");
+    if (err == MPI_SUCCESS && st.err == MPI_SUCCESS && c->rank != root)
+        vmpi_dtype_copy(s->result - dt->true_lb, count, dt, buf, count, dt);
+    return err ? err : st.err;
+}
+
+/* ---- data movement: copy straight from the other ranks' buffers between two synchronizations ---- */
+
+int vmpi_shm_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                      const vmpi_dtype *rdt, vmpi_comm *c)
+{
+    shm *s = get(c);
+    int n = c->size, me = c->rank;
+    s->slots[me].sbuf = sbuf;
+    s->slots[me].scount = scount;
+    s->slots[me].sdt = sdt;
+    int err = sync_all(s, c, NULL, "MPI_Alltoall");
+    if (err != MPI_SUCCESS)
+        return err;
+    for (int i = 0; i < n; i++) {
+        int p = (me + i) % n;
+        const slot *o = &s->slots[p];
+        vmpi_dtype_copy((const char *)o->sbuf + me * o->scount * o->sdt->extent, o->scount, o->sdt,
+                        (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
+    }
+    return sync_all(s, c, NULL, "MPI_Alltoall"); /* nobody's send buffer is read any more */
+}
+
+int vmpi_shm_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                       const vmpi_dtype *rdt, vmpi_comm *c)
+{
+    shm *s = get(c);
+    int n = c->size, me = c->rank;
+    if (sbuf == MPI_IN_PLACE) {
+        sbuf = (char *)rbuf + me * rcount * rdt->extent;
+        scount = rcount;
+        sdt = rdt;
+    }
+    s->slots[me].sbuf = sbuf;
+    s->slots[me].scount = scount;
+    s->slots[me].sdt = sdt;
+    int err = sync_all(s, c, NULL, "MPI_Allgather");
+    if (err != MPI_SUCCESS)
+        return err;
+    for (int i = 1; i < n; i++) {
+        int p = (me + i) % n;
+        const slot *o = &s->slots[p];
+        vmpi_dtype_copy(o->sbuf, o->scount, o->sdt, (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
+    }
+    if (sbuf != (char *)rbuf + me * rcount * rdt->extent)
+        vmpi_dtype_copy(sbuf, scount, sdt, (char *)rbuf + me * rcount * rdt->extent, rcount, rdt);
+    return sync_all(s, c, NULL, "MPI_Allgather");
+}
