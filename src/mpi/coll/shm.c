@@ -18,6 +18,8 @@ typedef struct slot {        /* what one rank publishes for the collective in pr
     MPI_Count scount;
     const vmpi_dtype *sdt;
     vmpi_vp *vp;
+    char *stage[2];          /* packed copies of small send data, by parity of the generation */
+    size_t stage_cap[2];
 } slot;
 
 typedef struct group {       /* the communicator's ranks on one PE */
@@ -27,6 +29,7 @@ typedef struct group {       /* the communicator's ranks on one PE */
     int *members;            /* comm ranks, ascending */
     char *partial;           /* this PE's combined data (scratch, grows) */
     size_t partial_cap;
+    VMPI_ALIGNED_CL _Atomic int sleeping; /* its waiting leader wants a release message */
 } group;
 
 typedef struct shm {
@@ -143,6 +146,25 @@ typedef struct steps {
     int err;
 } steps;
 
+/* A leader waits for the last leader: it spins on the generation for a while (running anything else its
+ * PE has meanwhile), then asks for a release message and blocks on it like any receive.  Exactly one of
+ * the waiter and the releaser takes the `sleeping` flag back, so a message is sent iff it is awaited. */
+enum { SPIN_POLLS = 4000 };
+
+static int wait_release(shm *s, group *g, unsigned gen, vmpi_comm *c)
+{
+    for (int i = 0; i < SPIN_POLLS; i++) {
+        if (atomic_load_explicit(&s->gen, memory_order_acquire) != gen)
+            return MPI_SUCCESS;
+        vmpi_vp_yield();
+    }
+    atomic_store(&g->sleeping, 1);
+    if (atomic_load(&s->gen) != gen && atomic_exchange(&g->sleeping, 0))
+        return MPI_SUCCESS; /* released meanwhile, and no message was sent */
+    return vmpi_recv(NULL, 0, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)), MPI_ANY_SOURCE, VMPI_SHM_TAG, c, 1,
+                     MPI_STATUS_IGNORE);
+}
+
 /* Arrival and release of the calling rank `me`; returns when every rank has arrived and the steps ran. */
 static int sync_all(shm *s, vmpi_comm *c, steps *st, const char *why)
 {
@@ -163,14 +185,13 @@ static int sync_all(shm *s, vmpi_comm *c, steps *st, const char *why)
         atomic_store_explicit(&s->garrived, 0, memory_order_relaxed);
         if (st && st->global)
             st->global(s, st);
-        atomic_store_explicit(&s->gen, gen + 1, memory_order_release);
-        const vmpi_dtype *byte = vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE));
-        for (int k = 0; k < s->ngroups; k++)
-            if (&s->groups[k] != g)
-                vmpi_send(NULL, 0, byte, s->groups[k].leader, VMPI_SHM_TAG, c, 1, VMPI_SENDK_STD);
+        atomic_store(&s->gen, gen + 1);
+        for (int k = 0; k < s->ngroups; k++) /* a message only to the leaders that stopped spinning */
+            if (&s->groups[k] != g && atomic_exchange(&s->groups[k].sleeping, 0))
+                vmpi_send(NULL, 0, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)), s->groups[k].leader,
+                          VMPI_SHM_TAG, c, 1, VMPI_SENDK_STD);
     } else {
-        const vmpi_dtype *byte = vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE));
-        int err = vmpi_recv(NULL, 0, byte, MPI_ANY_SOURCE, VMPI_SHM_TAG, c, 1, MPI_STATUS_IGNORE);
+        int err = wait_release(s, g, gen, c);
         if (err != MPI_SUCCESS)
             return err;
     }
@@ -278,13 +299,36 @@ int vmpi_shm_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, v
     return err ? err : st.err;
 }
 
-/* ---- data movement: copy straight from the other ranks' buffers between two synchronizations ---- */
+/* ---- data movement ----
+ * Small data is packed into the sender's staging buffer for this generation's parity, so one
+ * synchronization suffices: a rank rewrites that buffer two generations later, when every reader of it
+ * has arrived at the generation in between.  Larger data is copied straight from the senders' buffers
+ * between two synchronizations (the second says nobody reads them any more). */
+enum { STAGE_MAX = 16384 }; /* bytes a rank sends in all, at most, to be staged */
+
+static char *stage(shm *s, int me, unsigned gen, size_t bytes)
+{
+    slot *sl = &s->slots[me];
+    int k = (int)(gen & 1);
+    return grow(&sl->stage[k], &sl->stage_cap[k], bytes ? bytes : 1) ? sl->stage[k] : NULL;
+}
 
 int vmpi_shm_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                       const vmpi_dtype *rdt, vmpi_comm *c)
 {
     shm *s = get(c);
     int n = c->size, me = c->rank;
+    size_t blk = (size_t)(scount * sdt->size);
+    unsigned gen = atomic_load_explicit(&s->gen, memory_order_acquire);
+    char *st = blk * (size_t)n <= STAGE_MAX ? stage(s, me, gen, blk * (size_t)n) : NULL;
+    if (st) {
+        vmpi_dtype_pack(sbuf, scount * n, sdt, st, (MPI_Count)(blk * (size_t)n));
+        int err = sync_all(s, c, NULL, "MPI_Alltoall");
+        for (int p = 0; p < n && err == MPI_SUCCESS; p++)
+            vmpi_dtype_unpack(s->slots[p].stage[gen & 1] + (size_t)me * blk, (MPI_Count)blk,
+                              (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
+        return err;
+    }
     s->slots[me].sbuf = sbuf;
     s->slots[me].scount = scount;
     s->slots[me].sdt = sdt;
@@ -309,6 +353,17 @@ int vmpi_shm_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt
         sbuf = (char *)rbuf + me * rcount * rdt->extent;
         scount = rcount;
         sdt = rdt;
+    }
+    size_t blk = (size_t)(scount * sdt->size);
+    unsigned gen = atomic_load_explicit(&s->gen, memory_order_acquire);
+    char *st = blk * (size_t)n <= STAGE_MAX ? stage(s, me, gen, blk) : NULL;
+    if (st) {
+        vmpi_dtype_pack(sbuf, scount, sdt, st, (MPI_Count)blk);
+        int err = sync_all(s, c, NULL, "MPI_Allgather");
+        for (int p = 0; p < n && err == MPI_SUCCESS; p++)
+            vmpi_dtype_unpack(s->slots[p].stage[gen & 1], (MPI_Count)blk, (char *)rbuf + p * rcount * rdt->extent,
+                              rcount, rdt);
+        return err;
     }
     s->slots[me].sbuf = sbuf;
     s->slots[me].scount = scount;
