@@ -123,6 +123,7 @@ void vmpi_cs_reduce(vmpi_csched *s, const void *in, void *inout, MPI_Count count
         a->sdt = dt;
         a->dth = dth;
         a->op = op;
+        vmpi_op_hold(op);
     }
 }
 
@@ -161,6 +162,9 @@ void *vmpi_cs_tmp(vmpi_csched *s, MPI_Count count, const vmpi_dtype *dt)
 
 static void destroy(vmpi_csched *s)
 {
+    for (int i = 0; i < s->nacts; i++)
+        if (s->acts[i].kind == ACT_REDUCE)
+            vmpi_op_release(s->acts[i].op);
     for (int i = 0; i < s->ntmps; i++)
         free(s->tmps[i]);
     free(s->tmps);

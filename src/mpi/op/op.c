@@ -4,6 +4,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include "mpi/core/handle.h"
 #include "mpi/op/op_builtin.h"
@@ -11,6 +12,8 @@
 typedef struct user_op {
     MPI_User_function *_Atomic fn; /* NULL: free slot */
     bool commute;
+    bool freed;                    /* MPI_Op_free'd: invalid for new calls, kept while pending ones use it */
+    _Atomic int holds;             /* pending nonblocking reductions using it */
 } user_op;
 
 /* Created and freed under the lock; read without it (a rank only uses handles it was given after the
@@ -28,6 +31,12 @@ static user_op *user_get(MPI_Op op)
     return &users[i];
 }
 
+static user_op *user_live(MPI_Op op)
+{
+    user_op *u = user_get(op);
+    return u && !u->freed ? u : NULL;
+}
+
 static bool builtin(MPI_Op op)
 {
     return VMPI_HANDLE_KIND(op) == VMPI_KIND_OP && op > MPI_OP_NULL && op <= MPI_NO_OP;
@@ -40,6 +49,7 @@ int vmpi_op_create(MPI_User_function *fn, bool commute, MPI_Op *out)
     for (int i = VMPI_OP_USER_FIRST; i < VMPI_OP_USER_MAX; i++)
         if (users[i].fn == NULL) {
             users[i].commute = commute;
+            users[i].freed = false;
             users[i].fn = fn;
             *out = VMPI_HANDLE(VMPI_KIND_OP, i);
             err = MPI_SUCCESS;
@@ -51,17 +61,37 @@ int vmpi_op_create(MPI_User_function *fn, bool commute, MPI_Op *out)
 
 int vmpi_op_free(MPI_Op *op)
 {
-    user_op *u = user_get(*op);
+    user_op *u = user_live(*op);
     if (u == NULL)
         return MPI_ERR_OP;
     pthread_mutex_lock(&users_lock);
-    u->fn = NULL;
+    u->freed = true;
+    if (atomic_load(&u->holds) == 0)
+        u->fn = NULL;
     pthread_mutex_unlock(&users_lock);
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }
 
-bool vmpi_op_valid(MPI_Op op) { return builtin(op) || user_get(op) != NULL; }
+void vmpi_op_hold(MPI_Op op)
+{
+    user_op *u = user_get(op);
+    if (u)
+        atomic_fetch_add(&u->holds, 1);
+}
+
+void vmpi_op_release(MPI_Op op)
+{
+    user_op *u = user_get(op);
+    if (u == NULL || atomic_fetch_sub(&u->holds, 1) != 1)
+        return;
+    pthread_mutex_lock(&users_lock);
+    if (u->freed && atomic_load(&u->holds) == 0)
+        u->fn = NULL;
+    pthread_mutex_unlock(&users_lock);
+}
+
+bool vmpi_op_valid(MPI_Op op) { return builtin(op) || user_live(op) != NULL; }
 
 bool vmpi_op_commutative(MPI_Op op)
 {

@@ -18,6 +18,9 @@ int vmpi_op_free(MPI_Op *op);
 /* Whether `op` is a valid predefined or live user operation. */
 bool vmpi_op_valid(MPI_Op op);
 bool vmpi_op_commutative(MPI_Op op);
+/* A pending operation keeps a user op usable after MPI_Op_free (MPI-3.1 5.9.5) until it releases it. */
+void vmpi_op_hold(MPI_Op op);
+void vmpi_op_release(MPI_Op op);
 /* MPI_SUCCESS when `op` may reduce `dt` (user ops take any type; predefined ones need a type made of one
  * allowed basic type), MPI_ERR_OP otherwise. */
 int vmpi_op_check(MPI_Op op, const vmpi_dtype *dt);

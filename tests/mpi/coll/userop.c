@@ -2,7 +2,8 @@
 /* User-defined operations.  A non-commutative one (composition of affine maps x -> a*x + b mod 2^32, one
  * map per MPI_2INT element, each rank's maps different) must combine in rank order: Reduce at every root, Allreduce,
  * Scan, Exscan, Reduce_scatter_block, Ireduce, all with counts 1, 5 and 700 (above the eager limit) and
- * MPI_IN_PLACE; results compared with the product computed serially.  A commutative user op (sum); MPI_Op_commutative; MPI_Reduce_local; MPI_Op_free. */
+ * MPI_IN_PLACE; results compared with the product computed serially.  A commutative user op (sum); MPI_Op_commutative; MPI_Reduce_local; MPI_Op_free, also while a
+ * nonblocking reduction still uses the op. */
 #include <stdbool.h>
 #include "mtest.h"
 
@@ -143,8 +144,14 @@ int main(int argc, char **argv)
     int x[4] = {1, 5, 3, 7}, y[4] = {4, 2, 6, 0};
     MT_CHECK_RC(errs, MPI_Reduce_local(x, y, 4, MPI_INT, MPI_MAX));
     MT_CHECK(errs, y[0] == 4 && y[1] == 5 && y[2] == 6 && y[3] == 7, "Reduce_local MPI_MAX");
+    /* freeing an op while a nonblocking reduction uses it: the reduction still completes with it */
+    mat pin = mine(rank, 0), pout = {0, 0};
+    MPI_Request prq;
+    MT_CHECK_RC(errs, MPI_Iallreduce(&pin, &pout, 1, mt, op, MPI_COMM_WORLD, &prq));
     MT_CHECK_RC(errs, MPI_Op_free(&op));
     MT_CHECK(errs, op == MPI_OP_NULL, "Op_free must set the handle to MPI_OP_NULL");
+    MT_CHECK_RC(errs, MPI_Wait(&prq, MPI_STATUS_IGNORE));
+    errs += check(&pout, 1, 0, n, "Iallreduce with an op freed meanwhile", -1);
     MT_CHECK_RC(errs, MPI_Op_free(&sumop));
     return mt_finish(errs);
 }
