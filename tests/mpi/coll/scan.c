@@ -55,6 +55,10 @@ int main(int argc, char **argv)
                     break;
                 }
             }
+            /* MPICH 4.0 moves a rank's block to the front of the buffer with an overlapping memcpy (and
+             * aborts: "memcpy argument memory ranges overlap") in place when the block is big */
+            if (inplace && MT_MPICH_BUGS && k > 1025)
+                continue;
             /* Reduce_scatter with counts k + (r % 3) - 1 (at least 0) */
             size_t tot = 0;
             for (int r = 0; r < n; r++) {
