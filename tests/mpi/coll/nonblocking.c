@@ -2,7 +2,8 @@
 /* Nonblocking collectives: every I-form checked against its result; several outstanding on one
  * communicator and completed in reverse order, by Waitany, by a Test loop; overlapped with point-to-point
  * (an Issend whose receive is posted only after the Ibarrier started: the barrier cannot complete before
- * every rank entered it, and the synchronous send needs the receiver, so both must progress together). */
+ * every rank entered it, and the synchronous send needs the receiver, so both must progress together);
+ * blocking collectives issued while nonblocking ones are outstanding on the same communicator. */
 #include "mtest.h"
 
 #define K 1030 /* ints: above the eager limit */
@@ -80,6 +81,21 @@ int main(int argc, char **argv)
         MT_CHECK_RC(errs, MPI_Wait(&br, MPI_STATUS_IGNORE));
         MT_CHECK_RC(errs, MPI_Wait(&sr, MPI_STATUS_IGNORE));
         MT_CHECK_INT(errs, "ring value", (rank + n - 1) % n, in);
+    }
+    /* blocking collectives (the shared-memory path) while nonblocking ones are outstanding on the same
+     * communicator, completed afterwards */
+    {
+        MPI_Request q[2];
+        int x = rank + 1, sx = 0, y = 2 * rank, sy = 0, z = 0, bz = rank == 0 ? 77 : 0;
+        MT_CHECK_RC(errs, MPI_Iallreduce(&x, &sx, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q[0]));
+        MT_CHECK_RC(errs, MPI_Ibcast(&bz, 1, MPI_INT, 0, MPI_COMM_WORLD, &q[1]));
+        MT_CHECK_RC(errs, MPI_Barrier(MPI_COMM_WORLD));
+        MT_CHECK_RC(errs, MPI_Allreduce(&y, &sy, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        MT_CHECK_RC(errs, MPI_Bcast(&z, 1, MPI_INT, n - 1, MPI_COMM_WORLD));
+        MT_CHECK_RC(errs, MPI_Waitall(2, q, MPI_STATUSES_IGNORE));
+        MT_CHECK_INT(errs, "Iallreduce around blocking ones", n * (n + 1) / 2, sx);
+        MT_CHECK_INT(errs, "Allreduce between nonblocking ones", n * (n - 1), sy);
+        MT_CHECK_INT(errs, "Ibcast around blocking ones", 77, bz);
     }
     /* every other I-form once, with its blocking twin's result */
     MPI_Request r;
