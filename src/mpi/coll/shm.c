@@ -259,13 +259,46 @@ static void reduce_global(shm *s, const steps *st)
     fold(st, res, x, s->ngroups);
 }
 
+/* Large data: every rank reduces its own slice of the elements over all ranks' buffers (in rank order, so
+ * the result does not depend on the PEs) and writes it where it belongs, between two synchronizations:
+ * both PEs work and no partial results are staged. */
+enum { SLICE_MIN = 32768 }; /* bytes of data from which the sliced algorithm is used */
+
+static int reduce_sliced(shm *s, const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt,
+                         MPI_Datatype dth, MPI_Op op, int root, vmpi_comm *c, const char *why)
+{
+    int n = c->size, me = c->rank;
+    s->slots[me].sbuf = sbuf;
+    s->slots[me].rbuf = rbuf;
+    MPI_Count lo = count * me / n, cnt = count * (me + 1) / n - lo;
+    MPI_Aint off = lo * dt->extent;
+    char *tmp = cnt > 0 ? malloc(span(cnt, dt)) : NULL;
+    int err = sync_all(s, c, NULL, why);
+    if (err == MPI_SUCCESS && cnt > 0 && tmp == NULL)
+        err = MPI_ERR_NO_MEM; /* the others still finish; this rank's slice is missing */
+    if (err == MPI_SUCCESS && cnt > 0) {
+        char *acc = tmp - dt->true_lb; /* private: a destination may be a send buffer (in place) */
+        vmpi_dtype_copy((const char *)s->slots[n - 1].sbuf + off, cnt, dt, acc, cnt, dt);
+        for (int r = n - 2; r >= 0; r--)
+            vmpi_op_apply(op, dth, dt, (const char *)s->slots[r].sbuf + off, acc, cnt);
+        for (int r = root < 0 ? 0 : root; r < (root < 0 ? n : root + 1); r++)
+            vmpi_dtype_copy(acc, cnt, dt, (char *)s->slots[r].rbuf + off, cnt, dt);
+    }
+    free(tmp);
+    int e2 = sync_all(s, c, NULL, why); /* every slice written, no send buffer read any more */
+    return err ? err : e2;
+}
+
 int vmpi_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth,
                     MPI_Op op, int root, vmpi_comm *c)
 {
     shm *s = get(c);
+    const char *why = root < 0 ? "MPI_Allreduce" : "MPI_Reduce";
+    if (count * dt->size >= SLICE_MIN && c->size > 1)
+        return reduce_sliced(s, sbuf, rbuf, count, dt, dth, op, root, c, why);
     s->slots[c->rank].sbuf = sbuf;
     steps st = {reduce_local, reduce_global, count, dt, dth, op, root, MPI_SUCCESS};
-    int err = sync_all(s, c, &st, root < 0 ? "MPI_Allreduce" : "MPI_Reduce");
+    int err = sync_all(s, c, &st, why);
     if (err != MPI_SUCCESS)
         return err;
     /* an allocation failure of a leader is seen only by its own rank: the others find garbage, as with a
@@ -276,7 +309,6 @@ int vmpi_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dt
         vmpi_dtype_copy(s->result - dt->true_lb, count, dt, rbuf, count, dt);
     return MPI_SUCCESS;
 }
-
 /* ---- broadcast ---- */
 
 static void bcast_global(shm *s, const steps *st)

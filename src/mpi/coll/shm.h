@@ -9,6 +9,10 @@
  *     may sleep and the deadlock detector still sees it);
  *   - each leader wakes the ranks of its PE, and every rank copies out what it needs.
  * An 8-byte allreduce over 64 ranks on 2 PEs thus costs 64 context switches, one atomic and one message.
+ * A waiting leader first spins on the generation for a while (the release message is sent only if it
+ * stopped spinning).  From 32 KiB, reductions are sliced instead: after the arrival every rank reduces
+ * one slice of the elements over all ranks' buffers and writes it to its destinations, then a second
+ * synchronization; small alltoall/allgather data is staged so that one synchronization suffices.
  * The combination order depends only on (ranks, PEs): results are reproducible.  Operands combine in rank
  * order (right to left, so no copies) when each PE holds a contiguous range of ranks or the op commutes;
  * otherwise the last leader folds every rank's buffer in rank order itself.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* User-defined operations.  A non-commutative one (composition of affine maps x -> a*x + b mod 2^32, one
  * map per MPI_2INT element, each rank's maps different) must combine in rank order: Reduce at every root, Allreduce,
- * Scan, Exscan, Reduce_scatter_block, Ireduce, all with counts 1, 5 and 700 (above the eager limit) and
+ * Scan, Exscan, Reduce_scatter_block, Ireduce, all with counts 1, 5, 700 (above the eager limit) and 4500, and
  * MPI_IN_PLACE; results compared with the product computed serially.  A commutative user op (sum); MPI_Op_commutative; MPI_Reduce_local; MPI_Op_free, also while a
  * nonblocking reduction still uses the op. */
 #include <stdbool.h>
@@ -74,8 +74,8 @@ int main(int argc, char **argv)
     MT_CHECK_RC(errs, MPI_Op_commutative(MPI_SUM, &commute));
     MT_CHECK_INT(errs, "Op_commutative(MPI_SUM)", 1, commute);
 
-    static const int counts[] = {1, 5, 700};
-    for (int ci = 0; ci < 3; ci++) {
+    static const int counts[] = {1, 5, 700, 4500}; /* 4500 pairs: 36 KB, the sliced algorithm */
+    for (int ci = 0; ci < 4; ci++) {
         int k = counts[ci];
         mat *in = mt_malloc(sizeof(mat) * (size_t)k * n), *out = mt_malloc(sizeof(mat) * (size_t)k * n);
         for (int i = 0; i < k; i++)
