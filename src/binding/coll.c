@@ -275,6 +275,18 @@ int PMPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, i
     return alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm, true, req, "MPI_Ialltoall");
 }
 
+/* The arrays of one side of Alltoallv/w (the types are checked one by one afterwards). */
+static int chk_vw_side(vmpi_chk *ck, const int *counts, const int *displs, const MPI_Datatype *types, int n,
+                       const char *side)
+{
+    int err = vmpi_chk_counts(ck, counts, n);
+    if (!err && (displs == NULL || types == NULL)) {
+        snprintf(ck->why, sizeof ck->why, "NULL %s %s array", side, displs ? "type" : "displacement");
+        err = MPI_ERR_ARG;
+    }
+    return err;
+}
+
 /* Alltoallv and Alltoallw: per-peer types (one repeated for the v-form) and displacements (in extents of
  * the type for the v-form, in bytes for the w-form). */
 static int alltoallvw(const void *sbuf, const int *scounts, const int *sdispls, const MPI_Datatype *sdts,
@@ -292,15 +304,12 @@ static int alltoallvw(const void *sbuf, const int *scounts, const int *sdispls, 
     MPI_Aint *d = malloc(sizeof *d * (size_t)(2 * n + 1));
     if (t == NULL || d == NULL)
         err = MPI_ERR_NO_MEM;
-    if (!err && !in_place && ((err = vmpi_chk_counts(&ck, scounts, n)) ||
-                              (err = vmpi_chk_ptr(&ck, sdispls, "the send displacement array")) ||
-                              (err = vmpi_chk_ptr(&ck, sdts, "the send type array"))))
-        (void)0;
-    if (!err && ((err = vmpi_chk_counts(&ck, rcounts, n)) ||
-                 (err = vmpi_chk_ptr(&ck, rdispls, "the receive displacement array")) ||
-                 (err = vmpi_chk_ptr(&ck, rdts, "the receive type array")) ||
-                 (err = vmpi_chk_not_in_place(&ck, rbuf))))
-        (void)0;
+    if (!err && !in_place)
+        err = chk_vw_side(&ck, scounts, sdispls, sdts, n, "send");
+    if (!err)
+        err = chk_vw_side(&ck, rcounts, rdispls, rdts, n, "receive");
+    if (!err)
+        err = vmpi_chk_not_in_place(&ck, rbuf);
     bool any = false;
     for (int i = 0; !err && i < n; i++) {
         if (!in_place) {

@@ -324,6 +324,13 @@ int vmpi_shm_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, v
 {
     shm *s = get(c);
     s->slots[c->rank].rbuf = buf;
+    if (count * dt->size >= SLICE_MIN) { /* large: everybody copies from the root at once, no staging */
+        int err = sync_all(s, c, NULL, "MPI_Bcast");
+        if (err == MPI_SUCCESS && c->rank != root)
+            vmpi_dtype_copy(s->slots[root].rbuf, count, dt, buf, count, dt);
+        int e2 = sync_all(s, c, NULL, "MPI_Bcast"); /* the root's buffer is read no more */
+        return err ? err : e2;
+    }
     steps st = {NULL, bcast_global, count, dt, 0, MPI_OP_NULL, root, MPI_SUCCESS};
     int err = sync_all(s, c, &st, "MPI_Bcast");
     if (err == MPI_SUCCESS && st.err == MPI_SUCCESS && c->rank != root)
