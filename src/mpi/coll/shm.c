@@ -20,7 +20,18 @@ typedef struct slot {        /* what one rank publishes for the collective in pr
     vmpi_vp *vp;
     char *stage[2];          /* packed copies of small send data, by parity of the generation */
     size_t stage_cap[2];
+    unsigned bseq;           /* eager broadcasts this rank took part in (its own counter) */
+    _Atomic unsigned bwait;  /* the eager broadcast (seq) it sleeps on, 0 when none */
 } slot;
+
+enum { EAGER_BCAST_MAX = 2048 };
+
+typedef struct ebox {        /* one of the two mailboxes of the eager broadcast */
+    VMPI_ALIGNED_CL _Atomic unsigned seq; /* k + 1 once broadcast k's data is in */
+    _Atomic int readers_left;
+    _Atomic int root_waits;  /* the root (rank + 1) sleeping until readers_left is 0 */
+    VMPI_ALIGNED_CL char data[EAGER_BCAST_MAX];
+} ebox;
 
 typedef struct group {       /* the communicator's ranks on one PE */
     VMPI_ALIGNED_CL int arrived; /* touched by this PE's ranks only: no atomics */
@@ -45,6 +56,8 @@ typedef struct shm {
     size_t result_cap;
     group *groups;
     slot *slots;
+    ebox eb[2];
+    VMPI_ALIGNED_CL _Atomic int bsleepers; /* ranks sleeping on an eager broadcast */
 } shm;
 
 static shm *registry;
@@ -53,7 +66,10 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static shm *create(vmpi_comm *c)
 {
     int n = c->size;
-    shm *s = calloc(1, sizeof *s);
+    shm *s = aligned_alloc(VMPI_CACHELINE, sizeof *s);
+    if (s == NULL)
+        vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
+    memset(s, 0, sizeof *s);
     s->ctx = c->ctx;
     s->size = n;
     s->world = malloc(sizeof(int) * (size_t)n);
@@ -320,9 +336,69 @@ static void bcast_global(shm *s, const steps *st)
     vmpi_dtype_copy(s->slots[st->root].rbuf, st->count, st->dt, s->result - st->dt->true_lb, st->count, st->dt);
 }
 
+/* Small broadcasts need no synchronization: the root packs the data into one of two mailboxes and leaves;
+ * the others spin on its sequence number (running anything else their PE has), then sleep on a message
+ * if it is late.  The root reuses a mailbox once every reader of its previous use is done. */
+enum { TAG_BCAST_READER = VMPI_SHM_TAG + 1, TAG_BCAST_ROOT = VMPI_SHM_TAG + 2 };
+
+static const vmpi_dtype *byte_type(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)); }
+
+static int bcast_eager(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c)
+{
+    int n = c->size, me = c->rank, err = MPI_SUCCESS;
+    slot *sl = &s->slots[me];
+    unsigned k = sl->bseq++;
+    ebox *e = &s->eb[k & 1];
+    MPI_Count bytes = count * dt->size;
+    if (me == root) {
+        int i = 0;
+        while (atomic_load_explicit(&e->readers_left, memory_order_acquire) != 0 && i++ < SPIN_POLLS)
+            vmpi_vp_yield();
+        if (i > SPIN_POLLS) { /* still read: sleep until the last reader says it is done */
+            atomic_store(&e->root_waits, me + 1);
+            if (!(atomic_load(&e->readers_left) == 0 && atomic_exchange(&e->root_waits, 0)))
+                err = vmpi_recv(NULL, 0, byte_type(), MPI_ANY_SOURCE, TAG_BCAST_ROOT, c, 1, MPI_STATUS_IGNORE);
+        }
+        vmpi_dtype_pack(buf, count, dt, e->data, bytes);
+        atomic_store_explicit(&e->readers_left, n - 1, memory_order_relaxed);
+        atomic_store(&e->seq, k + 1);
+        if (atomic_load(&s->bsleepers) > 0)
+            for (int r = 0; r < n; r++) {
+                unsigned want = k + 1;
+                if (r != me && atomic_compare_exchange_strong(&s->slots[r].bwait, &want, 0)) {
+                    atomic_fetch_sub(&s->bsleepers, 1);
+                    vmpi_send(NULL, 0, byte_type(), r, TAG_BCAST_READER, c, 1, VMPI_SENDK_STD);
+                }
+            }
+        return err;
+    }
+    int i = 0;
+    while (atomic_load_explicit(&e->seq, memory_order_acquire) != k + 1 && i++ < SPIN_POLLS)
+        vmpi_vp_yield();
+    if (i > SPIN_POLLS) { /* the root is late: sleep until it sends word */
+        atomic_store(&sl->bwait, k + 1);
+        atomic_fetch_add(&s->bsleepers, 1);
+        if (atomic_load(&e->seq) == k + 1 && atomic_exchange(&sl->bwait, 0))
+            atomic_fetch_sub(&s->bsleepers, 1);
+        else
+            err = vmpi_recv(NULL, 0, byte_type(), root, TAG_BCAST_READER, c, 1, MPI_STATUS_IGNORE);
+    }
+    vmpi_dtype_unpack(e->data, bytes, buf, count, dt);
+    if (atomic_fetch_sub(&e->readers_left, 1) == 1) {
+        int r = atomic_exchange(&e->root_waits, 0);
+        if (r)
+            vmpi_send(NULL, 0, byte_type(), r - 1, TAG_BCAST_ROOT, c, 1, VMPI_SENDK_STD);
+    }
+    return err;
+}
+
 int vmpi_shm_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c)
 {
     shm *s = get(c);
+    if (c->size == 1)
+        return MPI_SUCCESS;
+    if (count * dt->size <= EAGER_BCAST_MAX)
+        return bcast_eager(s, buf, count, dt, root, c);
     s->slots[c->rank].rbuf = buf;
     if (count * dt->size >= SLICE_MIN) { /* large: everybody copies from the root at once, no staging */
         int err = sync_all(s, c, NULL, "MPI_Bcast");
