@@ -23,7 +23,7 @@ int main(int argc, char **argv)
         int k = sizes[si];
         if ((long)k * n > 4L * 1024 * 1024 || (k > 1000 && n > 16 && si == NSIZES - 1))
             continue;
-        int *mine = mt_malloc(sizeof(int) * (size_t)(k * 3 + 1));
+        int *mine = mt_malloc(sizeof(int) * (size_t)(k * 3 + 2));
         size_t all = (size_t)k * n, vall = 0;
         for (int i = n - 1; i >= 0; i--) { /* reversed order, one-element gaps */
             counts[i] = (i % 3) * k + 1;
