@@ -29,7 +29,8 @@ enum { EAGER_BCAST_MAX = 2048 };
 typedef struct ebox {        /* one of the two mailboxes of the eager broadcast */
     VMPI_ALIGNED_CL _Atomic unsigned seq; /* k + 1 once broadcast k's data is in */
     _Atomic int readers_left;
-    _Atomic int root_waits;  /* the root (rank + 1) sleeping until readers_left is 0 */
+    _Atomic unsigned root_waits; /* k + 1 while the root of broadcast k sleeps until readers_left is 0 */
+    int waiting_root;        /* that root's rank */
     VMPI_ALIGNED_CL char data[EAGER_BCAST_MAX];
 } ebox;
 
@@ -40,7 +41,7 @@ typedef struct group {       /* the communicator's ranks on one PE */
     int *members;            /* comm ranks, ascending */
     char *partial;           /* this PE's combined data (scratch, grows) */
     size_t partial_cap;
-    VMPI_ALIGNED_CL _Atomic int sleeping; /* its waiting leader wants a release message */
+    VMPI_ALIGNED_CL _Atomic unsigned sleeping; /* gen + 1 its sleeping leader waits for, 0 if none */
 } group;
 
 typedef struct shm {
@@ -164,18 +165,31 @@ typedef struct steps {
 
 /* A leader waits for the last leader: it spins on the generation for a while (running anything else its
  * PE has meanwhile), then asks for a release message and blocks on it like any receive.  Exactly one of
- * the waiter and the releaser takes the `sleeping` flag back, so a message is sent iff it is awaited. */
-enum { SPIN_POLLS = 4000 };
+ * the waiter and the releaser takes the `sleeping` flag back, so a message is sent iff it is awaited.
+ * The flag holds the generation awaited: a releaser that is late (descheduled after its release) cannot
+ * take the flag its peer set for the next generation and wake it early. */
+enum { SPIN_POLLS = 16000 };
+
+/* One pass of a spin: other ranks of the PE get their turn at once (what we wait for may be theirs);
+ * alone, mostly a pause, and every 8th pass a poll of the PE's channels. */
+static inline void spin_once(int i)
+{
+    if ((i & 7) == 7 || !vmpi_list_empty(&vmpi_pe_self()->runq))
+        vmpi_vp_yield();
+    else
+        __builtin_ia32_pause();
+}
 
 static int wait_release(shm *s, group *g, unsigned gen, vmpi_comm *c)
 {
     for (int i = 0; i < SPIN_POLLS; i++) {
         if (atomic_load_explicit(&s->gen, memory_order_acquire) != gen)
             return MPI_SUCCESS;
-        vmpi_vp_yield();
+        spin_once(i);
     }
-    atomic_store(&g->sleeping, 1);
-    if (atomic_load(&s->gen) != gen && atomic_exchange(&g->sleeping, 0))
+    unsigned want = gen + 1;
+    atomic_store(&g->sleeping, want);
+    if (atomic_load(&s->gen) != gen && atomic_compare_exchange_strong(&g->sleeping, &want, 0))
         return MPI_SUCCESS; /* released meanwhile, and no message was sent */
     return vmpi_recv(NULL, 0, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)), MPI_ANY_SOURCE, VMPI_SHM_TAG, c, 1,
                      MPI_STATUS_IGNORE);
@@ -202,10 +216,12 @@ static int sync_all(shm *s, vmpi_comm *c, steps *st, const char *why)
         if (st && st->global)
             st->global(s, st);
         atomic_store(&s->gen, gen + 1);
-        for (int k = 0; k < s->ngroups; k++) /* a message only to the leaders that stopped spinning */
-            if (&s->groups[k] != g && atomic_exchange(&s->groups[k].sleeping, 0))
+        for (int k = 0; k < s->ngroups; k++) { /* a message only to the leaders that stopped spinning */
+            unsigned want = gen + 1;
+            if (&s->groups[k] != g && atomic_compare_exchange_strong(&s->groups[k].sleeping, &want, 0))
                 vmpi_send(NULL, 0, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)), s->groups[k].leader,
                           VMPI_SHM_TAG, c, 1, VMPI_SENDK_STD);
+        }
     } else {
         int err = wait_release(s, g, gen, c);
         if (err != MPI_SUCCESS)
@@ -353,10 +369,12 @@ static int bcast_eager(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt,
     if (me == root) {
         int i = 0;
         while (atomic_load_explicit(&e->readers_left, memory_order_acquire) != 0 && i++ < SPIN_POLLS)
-            vmpi_vp_yield();
-        if (i > SPIN_POLLS) { /* still read: sleep until the last reader says it is done */
-            atomic_store(&e->root_waits, me + 1);
-            if (!(atomic_load(&e->readers_left) == 0 && atomic_exchange(&e->root_waits, 0)))
+            spin_once(i);
+        if (i > SPIN_POLLS) { /* still read: sleep until the last reader (of broadcast k - 2) says it is done */
+            unsigned want = k + 1;
+            e->waiting_root = me;
+            atomic_store(&e->root_waits, want);
+            if (!(atomic_load(&e->readers_left) == 0 && atomic_compare_exchange_strong(&e->root_waits, &want, 0)))
                 err = vmpi_recv(NULL, 0, byte_type(), MPI_ANY_SOURCE, TAG_BCAST_ROOT, c, 1, MPI_STATUS_IGNORE);
         }
         vmpi_dtype_pack(buf, count, dt, e->data, bytes);
@@ -374,7 +392,7 @@ static int bcast_eager(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt,
     }
     int i = 0;
     while (atomic_load_explicit(&e->seq, memory_order_acquire) != k + 1 && i++ < SPIN_POLLS)
-        vmpi_vp_yield();
+        spin_once(i);
     if (i > SPIN_POLLS) { /* the root is late: sleep until it sends word */
         atomic_store(&sl->bwait, k + 1);
         atomic_fetch_add(&s->bsleepers, 1);
@@ -384,10 +402,10 @@ static int bcast_eager(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt,
             err = vmpi_recv(NULL, 0, byte_type(), root, TAG_BCAST_READER, c, 1, MPI_STATUS_IGNORE);
     }
     vmpi_dtype_unpack(e->data, bytes, buf, count, dt);
-    if (atomic_fetch_sub(&e->readers_left, 1) == 1) {
-        int r = atomic_exchange(&e->root_waits, 0);
-        if (r)
-            vmpi_send(NULL, 0, byte_type(), r - 1, TAG_BCAST_ROOT, c, 1, VMPI_SENDK_STD);
+    if (atomic_fetch_sub(&e->readers_left, 1) == 1) { /* the last reader: the root of k + 2 may sleep */
+        unsigned want = k + 3;
+        if (atomic_compare_exchange_strong(&e->root_waits, &want, 0))
+            vmpi_send(NULL, 0, byte_type(), e->waiting_root, TAG_BCAST_ROOT, c, 1, VMPI_SENDK_STD);
     }
     return err;
 }
