@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Collective operations on intracommunicators, arguments already checked by the binding.  Each builds a
- * schedule (csched.h) and either waits for it (req == NULL) or returns it as a request in *req.  Send
+/* Collective operations on intracommunicators, arguments already checked by the binding.  Nonblocking
+ * ones (req != NULL) build a schedule (csched.h) and return it as a request in *req; blocking barrier,
+ * bcast, reduce, allreduce, allgather and alltoall (not in place) take the shared-memory path (shm.h), the
+ * other blocking ones build a schedule and wait for it.  Send
  * buffers may be MPI_IN_PLACE where MPI-3.1 allows it.  Reductions combine in rank order (operand of the
  * lower rank first) whatever the root, so non-commutative operations get the order the standard requires;
  * for a given communicator size the combination order is fixed, so results are reproducible. */
