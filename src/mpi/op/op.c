@@ -14,7 +14,14 @@ typedef struct user_op {
     bool commute;
     bool freed;                    /* MPI_Op_free'd: invalid for new calls, kept while pending ones use it */
     _Atomic int holds;             /* pending nonblocking reductions using it */
+    _Atomic unsigned gen;          /* bumped at every reuse of the slot: part of the handle */
 } user_op;
+
+/* A handle's index is (generation << 12) | slot, so a freed handle does not name the op that reuses its
+ * slot (ranks create and free ops concurrently in one table). */
+#define SLOT_BITS 12
+#define GEN_MASK ((1u << (26 - SLOT_BITS)) - 1)
+_Static_assert(VMPI_OP_USER_MAX == 1 << SLOT_BITS, "slot field of the handle");
 
 /* Created and freed under the lock; read without it (a rank only uses handles it was given after the
  * create returned, so the entry is published by then). */
@@ -25,8 +32,9 @@ static user_op *user_get(MPI_Op op)
 {
     if (VMPI_HANDLE_KIND(op) != VMPI_KIND_OP)
         return NULL;
-    int i = VMPI_HANDLE_INDEX(op);
-    if (i < VMPI_OP_USER_FIRST || i >= VMPI_OP_USER_MAX || users[i].fn == NULL)
+    int idx = VMPI_HANDLE_INDEX(op), i = idx & (VMPI_OP_USER_MAX - 1);
+    unsigned gen = (unsigned)idx >> SLOT_BITS;
+    if (i < VMPI_OP_USER_FIRST || gen == 0 || users[i].fn == NULL || atomic_load(&users[i].gen) != gen)
         return NULL;
     return &users[i];
 }
@@ -48,10 +56,12 @@ int vmpi_op_create(MPI_User_function *fn, bool commute, MPI_Op *out)
     pthread_mutex_lock(&users_lock);
     for (int i = VMPI_OP_USER_FIRST; i < VMPI_OP_USER_MAX; i++)
         if (users[i].fn == NULL) {
+            unsigned gen = (atomic_load(&users[i].gen) + 1) & GEN_MASK;
+            atomic_store(&users[i].gen, gen ? gen : 1);
             users[i].commute = commute;
             users[i].freed = false;
             users[i].fn = fn;
-            *out = VMPI_HANDLE(VMPI_KIND_OP, i);
+            *out = VMPI_HANDLE(VMPI_KIND_OP, (int)(atomic_load(&users[i].gen) << SLOT_BITS) | i);
             err = MPI_SUCCESS;
             break;
         }
