@@ -15,18 +15,24 @@ int vmpi_coll_barrier(vmpi_comm *c, MPI_Request *req)
 {
     if (req == NULL)
         return vmpi_shm_barrier(c);
-    /* dissemination: ceil(log2 n) rounds of empty messages */
+    /* binomial fan-in to rank 0, then fan-out: 2 (n - 1) empty messages in all (a dissemination barrier
+     * needs n log n, and on a few PEs the message count is what costs) */
     vmpi_csched *s = vmpi_cs_new(c);
     if (s == NULL)
         return MPI_ERR_NO_MEM;
     const vmpi_dtype *byte = vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE));
     int n = c->size, r = c->rank;
-    for (int k = 1; k < n; k <<= 1) {
-        vmpi_cs_send(s, NULL, 0, byte, (r + k) % n);
-        vmpi_cs_recv(s, NULL, 0, byte, (r - k + n) % n);
+    int mask = 1;
+    for (; mask < n && !(r & mask); mask <<= 1) /* every child at once */
+        if (r + mask < n)
+            vmpi_cs_recv(s, NULL, 0, byte, r + mask);
+    vmpi_cs_round(s);
+    if (r != 0) {
+        vmpi_cs_send(s, NULL, 0, byte, r - mask);
         vmpi_cs_round(s);
     }
-    return vmpi_cs_run(s, req, "MPI_Barrier");
+    vmpi_build_bcast(s, NULL, 0, byte, 0, n, r);
+    return vmpi_cs_run(s, req, "MPI_Ibarrier");
 }
 
 void vmpi_build_bcast(vmpi_csched *s, void *buf, MPI_Count count, const vmpi_dtype *dt, int root, int n, int rank)
