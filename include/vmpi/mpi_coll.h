@@ -3,11 +3,80 @@
 #ifndef VMPI_API_MPI_COLL_H
 #define VMPI_API_MPI_COLL_H
 
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+
 VMPI_DECL(int, Barrier, (MPI_Comm comm))
 VMPI_DECL(int, Bcast, (void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm))
+VMPI_DECL(int, Gather, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                        int root, MPI_Comm comm))
+VMPI_DECL(int, Gatherv, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                         const int displs[], MPI_Datatype rdt, int root, MPI_Comm comm))
+VMPI_DECL(int, Scatter, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                         int root, MPI_Comm comm))
+VMPI_DECL(int, Scatterv, (const void *sbuf, const int scounts[], const int displs[], MPI_Datatype sdt, void *rbuf,
+                          int rcount, MPI_Datatype rdt, int root, MPI_Comm comm))
+VMPI_DECL(int, Allgather, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                           MPI_Datatype rdt, MPI_Comm comm))
+VMPI_DECL(int, Allgatherv, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                            const int displs[], MPI_Datatype rdt, MPI_Comm comm))
+VMPI_DECL(int, Alltoall, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                          MPI_Comm comm))
+VMPI_DECL(int, Alltoallv, (const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype sdt, void *rbuf,
+                           const int rcounts[], const int rdispls[], MPI_Datatype rdt, MPI_Comm comm))
+VMPI_DECL(int, Alltoallw, (const void *sbuf, const int scounts[], const int sdispls[], const MPI_Datatype sdts[],
+                           void *rbuf, const int rcounts[], const int rdispls[], const MPI_Datatype rdts[],
+                           MPI_Comm comm))
 VMPI_DECL(int, Reduce, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
                         MPI_Comm comm))
 VMPI_DECL(int, Allreduce, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                            MPI_Comm comm))
+VMPI_DECL(int, Reduce_scatter, (const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt, MPI_Op op,
+                                MPI_Comm comm))
+VMPI_DECL(int, Reduce_scatter_block, (const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op,
+                                      MPI_Comm comm))
+VMPI_DECL(int, Scan, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm))
+VMPI_DECL(int, Exscan, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm))
+
+/* Nonblocking forms (MPI-3.1 5.12). */
+VMPI_DECL(int, Ibarrier, (MPI_Comm comm, MPI_Request *req))
+VMPI_DECL(int, Ibcast, (void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *req))
+VMPI_DECL(int, Igather, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                         int root, MPI_Comm comm, MPI_Request *req))
+VMPI_DECL(int, Igatherv, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                          const int displs[], MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Request *req))
+VMPI_DECL(int, Iscatter, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                          int root, MPI_Comm comm, MPI_Request *req))
+VMPI_DECL(int, Iscatterv, (const void *sbuf, const int scounts[], const int displs[], MPI_Datatype sdt, void *rbuf,
+                           int rcount, MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Request *req))
+VMPI_DECL(int, Iallgather, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                            MPI_Datatype rdt, MPI_Comm comm, MPI_Request *req))
+VMPI_DECL(int, Iallgatherv, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                             const int displs[], MPI_Datatype rdt, MPI_Comm comm, MPI_Request *req))
+VMPI_DECL(int, Ialltoall, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                           MPI_Datatype rdt, MPI_Comm comm, MPI_Request *req))
+VMPI_DECL(int, Ialltoallv, (const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype sdt,
+                            void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rdt, MPI_Comm comm,
+                            MPI_Request *req))
+VMPI_DECL(int, Ialltoallw, (const void *sbuf, const int scounts[], const int sdispls[], const MPI_Datatype sdts[],
+                            void *rbuf, const int rcounts[], const int rdispls[], const MPI_Datatype rdts[],
+                            MPI_Comm comm, MPI_Request *req))
+VMPI_DECL(int, Ireduce, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+                         MPI_Comm comm, MPI_Request *req))
+VMPI_DECL(int, Iallreduce, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                            MPI_Request *req))
+VMPI_DECL(int, Ireduce_scatter, (const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt, MPI_Op op,
+                                 MPI_Comm comm, MPI_Request *req))
+VMPI_DECL(int, Ireduce_scatter_block, (const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op,
+                                       MPI_Comm comm, MPI_Request *req))
+VMPI_DECL(int, Iscan, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                       MPI_Request *req))
+VMPI_DECL(int, Iexscan, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                         MPI_Request *req))
+
+/* Operations (MPI-3.1 5.9.5-5.9.7). */
+VMPI_DECL(int, Op_create, (MPI_User_function *fn, int commute, MPI_Op *op))
+VMPI_DECL(int, Op_free, (MPI_Op *op))
+VMPI_DECL(int, Op_commutative, (MPI_Op op, int *commute))
+VMPI_DECL(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count, MPI_Datatype dt, MPI_Op op))
 
 #endif

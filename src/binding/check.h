@@ -259,4 +259,56 @@ static inline int vmpi_chk_nonneg(vmpi_chk *ck, MPI_Count v, const char *what)
     return MPI_ERR_ARG;
 }
 
+/* ---- collectives and operations (coll area) ---- */
+
+#include "mpi/op/op.h"
+
+/* A reduction operation valid on `dt`. */
+static inline int vmpi_chk_op(vmpi_chk *ck, MPI_Op op, const vmpi_dtype *dt)
+{
+    if (!vmpi_op_valid(op)) {
+        snprintf(ck->why, sizeof ck->why, op == MPI_OP_NULL ? "MPI_OP_NULL" : "invalid operation handle 0x%x",
+                 (unsigned)op);
+        return MPI_ERR_OP;
+    }
+    if (vmpi_op_check(op, dt) != MPI_SUCCESS) {
+        snprintf(ck->why, sizeof ck->why, "the operation is not defined on %s", dt->name[0] ? dt->name : "this type");
+        return MPI_ERR_OP;
+    }
+    return MPI_SUCCESS;
+}
+
+/* `n` counts, none negative, and the array itself present. */
+static inline int vmpi_chk_counts(vmpi_chk *ck, const int *counts, int n)
+{
+    if (counts == NULL && n > 0) {
+        snprintf(ck->why, sizeof ck->why, "NULL count array");
+        return MPI_ERR_COUNT;
+    }
+    for (int i = 0; i < n; i++)
+        if (counts[i] < 0) {
+            snprintf(ck->why, sizeof ck->why, "negative count %d at index %d", counts[i], i);
+            return MPI_ERR_COUNT;
+        }
+    return MPI_SUCCESS;
+}
+
+/* A buffer where MPI_IN_PLACE is not allowed. */
+static inline int vmpi_chk_not_in_place(vmpi_chk *ck, const void *buf)
+{
+    if (buf != MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "MPI_IN_PLACE is not allowed for this buffer here");
+    return MPI_ERR_BUFFER;
+}
+
+/* Send and receive buffers that must not be the same storage (MPI_IN_PLACE is the way to say that). */
+static inline int vmpi_chk_alias(vmpi_chk *ck, const void *sbuf, const void *rbuf, bool nonempty)
+{
+    if (sbuf != rbuf || sbuf == NULL || sbuf == MPI_IN_PLACE || !nonempty)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "send and receive buffers alias (use MPI_IN_PLACE)");
+    return MPI_ERR_BUFFER;
+}
+
 #endif

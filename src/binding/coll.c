@@ -1,96 +1,363 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Collective entry points. */
+/* Collective entry points, blocking and nonblocking: each pair shares one checking function; the blocking
+ * form passes no request and waits for the collective's schedule. */
+#include <stdlib.h>
 #include "binding/check.h"
 #include "mpi/coll/coll.h"
-#include "mpi/op/op_builtin.h"
 
-VMPI_WEAK(Barrier)
-int PMPI_Barrier(MPI_Comm comm)
+/* The nonblocking form's request pointer. */
+static int chk_req_out(vmpi_chk *ck, bool nb, MPI_Request *req)
+{
+    return nb ? vmpi_chk_ptr(ck, req, "the request argument") : MPI_SUCCESS;
+}
+
+/* Communicator and request: the start of every check. */
+static int chk_start(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, bool nb, MPI_Request *req)
+{
+    int err;
+    if ((err = vmpi_chk_ranked(ck)) || (err = vmpi_chk_comm(ck, comm, c)) || (err = chk_req_out(ck, nb, req)))
+        return err;
+    return MPI_SUCCESS;
+}
+
+/* One (buffer, count, type) triple; `buf` must not be MPI_IN_PLACE. */
+static int chk_data(vmpi_chk *ck, const void *buf, MPI_Count count, MPI_Datatype dt, const vmpi_dtype **d)
+{
+    int err;
+    if ((err = vmpi_chk_count(ck, count)) || (err = vmpi_chk_dt(ck, dt, d)) ||
+        (err = vmpi_chk_not_in_place(ck, buf)) || (err = vmpi_chk_buf(ck, buf, count, *d)))
+        return err;
+    return MPI_SUCCESS;
+}
+
+/* ---- barrier, broadcast ---- */
+
+static int barrier(MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
     VMPI_CHK(ck);
     vmpi_comm *c;
     int err;
-    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)) || (err = vmpi_barrier(c)))
-        return vmpi_fail(comm, err, "MPI_Barrier", &ck);
+    if ((err = chk_start(&ck, comm, &c, nb, req)) || (err = vmpi_coll_barrier(c, nb ? req : NULL)))
+        return vmpi_fail(comm, err, fn, &ck);
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Barrier)
+int PMPI_Barrier(MPI_Comm comm) { return barrier(comm, false, NULL, "MPI_Barrier"); }
+VMPI_WEAK(Ibarrier)
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *req) { return barrier(comm, true, req, "MPI_Ibarrier"); }
+
+static int bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, bool nb, MPI_Request *req,
+                 const char *fn)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    const vmpi_dtype *d;
+    int err;
+    if ((err = chk_start(&ck, comm, &c, nb, req)) || (err = vmpi_chk_root(&ck, root, c)) ||
+        (err = chk_data(&ck, buf, count, dt, &d)) || (err = vmpi_coll_bcast(buf, count, d, root, c, nb ? req : NULL)))
+        return vmpi_fail(comm, err, fn, &ck);
     return MPI_SUCCESS;
 }
 
 VMPI_WEAK(Bcast)
 int PMPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
-    VMPI_CHK(ck);
-    vmpi_comm *c;
-    const vmpi_dtype *d;
-    int err;
-    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)) || (err = vmpi_chk_count(&ck, count)) ||
-        (err = vmpi_chk_dt(&ck, dt, &d)) || (err = vmpi_chk_buf(&ck, buf, count, d)) ||
-        (err = vmpi_chk_root(&ck, root, c)) || (err = vmpi_bcast(buf, count, d, root, c)))
-        return vmpi_fail(comm, err, "MPI_Bcast", &ck);
-    return MPI_SUCCESS;
+    return bcast(buf, count, dt, root, comm, false, NULL, "MPI_Bcast");
+}
+VMPI_WEAK(Ibcast)
+int PMPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *req)
+{
+    return bcast(buf, count, dt, root, comm, true, req, "MPI_Ibcast");
 }
 
-static int check_op(vmpi_chk *ck, MPI_Op op, const vmpi_dtype *d)
-{
-    if (VMPI_HANDLE_KIND(op) != VMPI_KIND_OP || op == MPI_OP_NULL) {
-        snprintf(ck->why, sizeof ck->why, "invalid operation handle 0x%x", (unsigned)op);
-        return MPI_ERR_OP;
-    }
-    if (vmpi_op_builtin_check(op, VMPI_DT(d->basic)) != MPI_SUCCESS) {
-        snprintf(ck->why, sizeof ck->why, "the operation is not defined on %s", d->name);
-        return MPI_ERR_OP;
-    }
-    return MPI_SUCCESS;
-}
+/* ---- gather, scatter ---- */
 
-static int check_reduce(vmpi_chk *ck, const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                        MPI_Comm comm, bool at_root, vmpi_comm **c, const vmpi_dtype **d)
+/* The root's side of a v-form: counts, displacements, and the buffer for the largest extent. */
+static int chk_vside(vmpi_chk *ck, const void *buf, const int *counts, const int *displs, MPI_Datatype dt,
+                     const vmpi_dtype **d, int n)
 {
     int err;
-    if ((err = vmpi_chk_ranked(ck)) || (err = vmpi_chk_comm(ck, comm, c)) || (err = vmpi_chk_count(ck, count)) ||
-        (err = vmpi_chk_dt(ck, dt, d)) || (err = check_op(ck, op, *d)) ||
-        (sbuf != MPI_IN_PLACE && (err = vmpi_chk_buf(ck, sbuf, count, *d))) ||
-        (at_root && (err = vmpi_chk_buf(ck, rbuf, count, *d))))
+    if ((err = vmpi_chk_counts(ck, counts, n)) || (err = vmpi_chk_ptr(ck, displs, "the displacement array")) ||
+        (err = vmpi_chk_dt(ck, dt, d)) || (err = vmpi_chk_not_in_place(ck, buf)))
         return err;
-    if (sbuf == rbuf && count > 0 && at_root) {
-        snprintf(ck->why, sizeof ck->why, "send and receive buffers alias (use MPI_IN_PLACE)");
-        return MPI_ERR_BUFFER;
-    }
+    for (int i = 0; i < n; i++)
+        if ((err = vmpi_chk_buf(ck, buf, counts[i], *d)))
+            return err;
     return MPI_SUCCESS;
 }
 
-VMPI_WEAK(Reduce)
-int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
-{
-    VMPI_CHK(ck);
-    vmpi_comm *c = vmpi_comm_get(comm);
-    const vmpi_dtype *d;
-    int err;
-    bool at_root = c && c->rank == root;
-    if ((err = check_reduce(&ck, sbuf, rbuf, count, dt, op, comm, at_root, &c, &d)) ||
-        (err = vmpi_chk_root(&ck, root, c)))
-        return vmpi_fail(comm, err, "MPI_Reduce", &ck);
-    if (sbuf == MPI_IN_PLACE) {
-        if (!at_root) {
-            snprintf(ck.why, sizeof ck.why, "MPI_IN_PLACE is only allowed at the root");
-            return vmpi_fail(comm, MPI_ERR_BUFFER, "MPI_Reduce", &ck);
-        }
-        sbuf = rbuf;
-    }
-    if (count > 0 && (err = vmpi_reduce(sbuf, rbuf, count, d, op, root, c)) != MPI_SUCCESS)
-        return vmpi_fail(comm, err, "MPI_Reduce", NULL);
-    return MPI_SUCCESS;
-}
-
-VMPI_WEAK(Allreduce)
-int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+static int gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, const int *rcounts,
+                  const int *displs, MPI_Datatype rdt, int root, MPI_Comm comm, bool v, bool nb, MPI_Request *req,
+                  const char *fn)
 {
     VMPI_CHK(ck);
     vmpi_comm *c;
-    const vmpi_dtype *d;
+    const vmpi_dtype *sd = NULL, *rd = NULL;
     int err;
-    if ((err = check_reduce(&ck, sbuf, rbuf, count, dt, op, comm, true, &c, &d)))
-        return vmpi_fail(comm, err, "MPI_Allreduce", &ck);
-    if (count > 0 && (err = vmpi_allreduce(sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, d, op, c)))
-        return vmpi_fail(comm, err, "MPI_Allreduce", NULL);
-    return MPI_SUCCESS;
+    if ((err = chk_start(&ck, comm, &c, nb, req)) || (err = vmpi_chk_root(&ck, root, c)))
+        return vmpi_fail(comm, err, fn, &ck);
+    bool at_root = c->rank == root;
+    if (sbuf != MPI_IN_PLACE || !at_root)
+        err = chk_data(&ck, sbuf, scount, sdt, &sd);
+    if (!err && at_root && v)
+        err = chk_vside(&ck, rbuf, rcounts, displs, rdt, &rd, c->size);
+    if (!err && at_root && !v)
+        err = chk_data(&ck, rbuf, (MPI_Count)rcount * c->size, rdt, &rd);
+    if (!err && at_root)
+        err = vmpi_chk_alias(&ck, sbuf, rbuf, scount > 0 && sd && sd->size > 0);
+    if (!err && v)
+        err = vmpi_coll_gatherv(sbuf, scount, sd, rbuf, rcounts, displs, rd, root, c, nb ? req : NULL);
+    else if (!err)
+        err = vmpi_coll_gather(sbuf, scount, sd, rbuf, rcount, rd, root, c, nb ? req : NULL);
+    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Gather)
+int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt, int root,
+                MPI_Comm comm)
+{
+    return gather(sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, comm, false, false, NULL, "MPI_Gather");
+}
+VMPI_WEAK(Igather)
+int PMPI_Igather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt, int root,
+                 MPI_Comm comm, MPI_Request *req)
+{
+    return gather(sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, comm, false, true, req, "MPI_Igather");
+}
+VMPI_WEAK(Gatherv)
+int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[], const int displs[],
+                 MPI_Datatype rdt, int root, MPI_Comm comm)
+{
+    return gather(sbuf, scount, sdt, rbuf, 0, rcounts, displs, rdt, root, comm, true, false, NULL, "MPI_Gatherv");
+}
+VMPI_WEAK(Igatherv)
+int PMPI_Igatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[], const int displs[],
+                  MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Request *req)
+{
+    return gather(sbuf, scount, sdt, rbuf, 0, rcounts, displs, rdt, root, comm, true, true, req, "MPI_Igatherv");
+}
+
+static int scatter(const void *sbuf, int scount, const int *scounts, const int *displs, MPI_Datatype sdt, void *rbuf,
+                   int rcount, MPI_Datatype rdt, int root, MPI_Comm comm, bool v, bool nb, MPI_Request *req,
+                   const char *fn)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    const vmpi_dtype *sd = NULL, *rd = NULL;
+    int err;
+    if ((err = chk_start(&ck, comm, &c, nb, req)) || (err = vmpi_chk_root(&ck, root, c)))
+        return vmpi_fail(comm, err, fn, &ck);
+    bool at_root = c->rank == root;
+    if (rbuf != MPI_IN_PLACE || !at_root)
+        err = chk_data(&ck, rbuf, rcount, rdt, &rd);
+    if (!err && at_root && v)
+        err = chk_vside(&ck, sbuf, scounts, displs, sdt, &sd, c->size);
+    if (!err && at_root && !v)
+        err = chk_data(&ck, sbuf, (MPI_Count)scount * c->size, sdt, &sd);
+    if (!err && at_root)
+        err = vmpi_chk_alias(&ck, sbuf, rbuf, rcount > 0 && rd && rd->size > 0);
+    if (!err && v)
+        err = vmpi_coll_scatterv(sbuf, scounts, displs, sd, rbuf, rcount, rd, root, c, nb ? req : NULL);
+    else if (!err)
+        err = vmpi_coll_scatter(sbuf, scount, sd, rbuf, rcount, rd, root, c, nb ? req : NULL);
+    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Scatter)
+int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt, int root,
+                 MPI_Comm comm)
+{
+    return scatter(sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, comm, false, false, NULL, "MPI_Scatter");
+}
+VMPI_WEAK(Iscatter)
+int PMPI_Iscatter(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt, int root,
+                  MPI_Comm comm, MPI_Request *req)
+{
+    return scatter(sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, comm, false, true, req, "MPI_Iscatter");
+}
+VMPI_WEAK(Scatterv)
+int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype sdt, void *rbuf, int rcount,
+                  MPI_Datatype rdt, int root, MPI_Comm comm)
+{
+    return scatter(sbuf, 0, scounts, displs, sdt, rbuf, rcount, rdt, root, comm, true, false, NULL, "MPI_Scatterv");
+}
+VMPI_WEAK(Iscatterv)
+int PMPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype sdt, void *rbuf,
+                   int rcount, MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Request *req)
+{
+    return scatter(sbuf, 0, scounts, displs, sdt, rbuf, rcount, rdt, root, comm, true, true, req, "MPI_Iscatterv");
+}
+
+/* ---- allgather ---- */
+
+static int allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, const int *rcounts,
+                     const int *displs, MPI_Datatype rdt, MPI_Comm comm, bool v, bool nb, MPI_Request *req,
+                     const char *fn)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    const vmpi_dtype *sd = NULL, *rd = NULL;
+    int err;
+    if ((err = chk_start(&ck, comm, &c, nb, req)))
+        return vmpi_fail(comm, err, fn, &ck);
+    if (sbuf != MPI_IN_PLACE)
+        err = chk_data(&ck, sbuf, scount, sdt, &sd);
+    if (!err)
+        err = v ? chk_vside(&ck, rbuf, rcounts, displs, rdt, &rd, c->size)
+                : chk_data(&ck, rbuf, (MPI_Count)rcount * c->size, rdt, &rd);
+    if (!err)
+        err = vmpi_chk_alias(&ck, sbuf, rbuf, scount > 0 && sd && sd->size > 0);
+    if (!err && v)
+        err = vmpi_coll_allgatherv(sbuf, scount, sd, rbuf, rcounts, displs, rd, c, nb ? req : NULL);
+    else if (!err)
+        err = vmpi_coll_allgather(sbuf, scount, sd, rbuf, rcount, rd, c, nb ? req : NULL);
+    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Allgather)
+int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                   MPI_Comm comm)
+{
+    return allgather(sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, comm, false, false, NULL, "MPI_Allgather");
+}
+VMPI_WEAK(Iallgather)
+int PMPI_Iallgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                    MPI_Comm comm, MPI_Request *req)
+{
+    return allgather(sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, comm, false, true, req, "MPI_Iallgather");
+}
+VMPI_WEAK(Allgatherv)
+int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                    const int displs[], MPI_Datatype rdt, MPI_Comm comm)
+{
+    return allgather(sbuf, scount, sdt, rbuf, 0, rcounts, displs, rdt, comm, true, false, NULL, "MPI_Allgatherv");
+}
+VMPI_WEAK(Iallgatherv)
+int PMPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                     const int displs[], MPI_Datatype rdt, MPI_Comm comm, MPI_Request *req)
+{
+    return allgather(sbuf, scount, sdt, rbuf, 0, rcounts, displs, rdt, comm, true, true, req, "MPI_Iallgatherv");
+}
+
+/* ---- all-to-all ---- */
+
+static int alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                    MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    const vmpi_dtype *sd = NULL, *rd = NULL;
+    int err;
+    if ((err = chk_start(&ck, comm, &c, nb, req)))
+        return vmpi_fail(comm, err, fn, &ck);
+    if (sbuf != MPI_IN_PLACE)
+        err = chk_data(&ck, sbuf, (MPI_Count)scount * c->size, sdt, &sd);
+    if (!err)
+        err = chk_data(&ck, rbuf, (MPI_Count)rcount * c->size, rdt, &rd);
+    if (!err)
+        err = vmpi_chk_alias(&ck, sbuf, rbuf, scount > 0 && sd && sd->size > 0);
+    if (!err)
+        err = vmpi_coll_alltoall(sbuf, scount, sd, rbuf, rcount, rd, c, nb ? req : NULL);
+    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Alltoall)
+int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                  MPI_Comm comm)
+{
+    return alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm, false, NULL, "MPI_Alltoall");
+}
+VMPI_WEAK(Ialltoall)
+int PMPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                   MPI_Comm comm, MPI_Request *req)
+{
+    return alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm, true, req, "MPI_Ialltoall");
+}
+
+/* The arrays of one side of Alltoallv/w (the types are checked one by one afterwards). */
+static int chk_vw_side(vmpi_chk *ck, const int *counts, const int *displs, const MPI_Datatype *types, int n,
+                       const char *side)
+{
+    int err = vmpi_chk_counts(ck, counts, n);
+    if (!err && (displs == NULL || types == NULL)) {
+        snprintf(ck->why, sizeof ck->why, "NULL %s %s array", side, displs ? "type" : "displacement");
+        err = MPI_ERR_ARG;
+    }
+    return err;
+}
+
+/* Alltoallv and Alltoallw: per-peer types (one repeated for the v-form) and displacements (in extents of
+ * the type for the v-form, in bytes for the w-form). */
+static int alltoallvw(const void *sbuf, const int *scounts, const int *sdispls, const MPI_Datatype *sdts,
+                      void *rbuf, const int *rcounts, const int *rdispls, const MPI_Datatype *rdts, bool w,
+                      MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err;
+    if ((err = chk_start(&ck, comm, &c, nb, req)))
+        return vmpi_fail(comm, err, fn, &ck);
+    int n = c->size;
+    bool in_place = sbuf == MPI_IN_PLACE;
+    const vmpi_dtype **t = malloc(sizeof *t * (size_t)(2 * n + 1));
+    MPI_Aint *d = malloc(sizeof *d * (size_t)(2 * n + 1));
+    if (t == NULL || d == NULL)
+        err = MPI_ERR_NO_MEM;
+    if (!err && !in_place)
+        err = chk_vw_side(&ck, scounts, sdispls, sdts, n, "send");
+    if (!err)
+        err = chk_vw_side(&ck, rcounts, rdispls, rdts, n, "receive");
+    if (!err)
+        err = vmpi_chk_not_in_place(&ck, rbuf);
+    bool any = false;
+    for (int i = 0; !err && i < n; i++) {
+        if (!in_place) {
+            if ((err = vmpi_chk_dt(&ck, sdts[w ? i : 0], &t[i])) || (err = vmpi_chk_buf(&ck, sbuf, scounts[i], t[i])))
+                break;
+            d[i] = w ? sdispls[i] : sdispls[i] * t[i]->extent;
+            any = any || (scounts[i] > 0 && t[i]->size > 0);
+        }
+        if ((err = vmpi_chk_dt(&ck, rdts[w ? i : 0], &t[n + i])) ||
+            (err = vmpi_chk_buf(&ck, rbuf, rcounts[i], t[n + i])))
+            break;
+        d[n + i] = w ? rdispls[i] : rdispls[i] * t[n + i]->extent;
+    }
+    if (!err)
+        err = vmpi_chk_alias(&ck, sbuf, rbuf, any);
+    if (!err)
+        err = vmpi_coll_alltoallw(sbuf, scounts, d, t, rbuf, rcounts, d + n, t + n, c, nb ? req : NULL);
+    free(t);
+    free(d);
+    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Alltoallv)
+int PMPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype sdt, void *rbuf,
+                   const int rcounts[], const int rdispls[], MPI_Datatype rdt, MPI_Comm comm)
+{
+    return alltoallvw(sbuf, scounts, sdispls, &sdt, rbuf, rcounts, rdispls, &rdt, false, comm, false, NULL,
+                      "MPI_Alltoallv");
+}
+VMPI_WEAK(Ialltoallv)
+int PMPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype sdt, void *rbuf,
+                    const int rcounts[], const int rdispls[], MPI_Datatype rdt, MPI_Comm comm, MPI_Request *req)
+{
+    return alltoallvw(sbuf, scounts, sdispls, &sdt, rbuf, rcounts, rdispls, &rdt, false, comm, true, req,
+                      "MPI_Ialltoallv");
+}
+VMPI_WEAK(Alltoallw)
+int PMPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[], const MPI_Datatype sdts[], void *rbuf,
+                   const int rcounts[], const int rdispls[], const MPI_Datatype rdts[], MPI_Comm comm)
+{
+    return alltoallvw(sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls, rdts, true, comm, false, NULL,
+                      "MPI_Alltoallw");
+}
+VMPI_WEAK(Ialltoallw)
+int PMPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[], const MPI_Datatype sdts[],
+                    void *rbuf, const int rcounts[], const int rdispls[], const MPI_Datatype rdts[], MPI_Comm comm,
+                    MPI_Request *req)
+{
+    return alltoallvw(sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls, rdts, true, comm, true, req,
+                      "MPI_Ialltoallw");
 }

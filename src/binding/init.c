@@ -63,7 +63,7 @@ int PMPI_Finalize(void)
      * 8.7.1: this is how a library runs code at the end) */
     int attr_err = vmpi_attr_finalize();
     /* everybody reaches Finalize before anybody leaves: no rank disappears under a pending message */
-    vmpi_barrier(&rk->world);
+    vmpi_coll_barrier(&rk->world, NULL);
     if (rk->bsend.buf) {
         void *b;
         int s;

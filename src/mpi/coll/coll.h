@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Collectives over point-to-point on the communicator's private context (ctx + 1).  Reductions combine in
- * rank order wherever the algorithm allows, so non-commutative operations can reuse them. */
+/* Collective operations on intracommunicators, arguments already checked by the binding.  Nonblocking
+ * ones (req != NULL) build a schedule (csched.h) and return it as a request in *req; blocking barrier,
+ * bcast, reduce, allreduce, allgather and alltoall (not in place) take the shared-memory path (shm.h), the
+ * other blocking ones build a schedule and wait for it.  Send
+ * buffers may be MPI_IN_PLACE where MPI-3.1 allows it.  Reductions combine in rank order (operand of the
+ * lower rank first) whatever the root, so non-commutative operations get the order the standard requires;
+ * for a given communicator size the combination order is fixed, so results are reproducible. */
 #ifndef VMPI_MPI_COLL_H
 #define VMPI_MPI_COLL_H
 
@@ -8,11 +13,38 @@
 #include "dtype/dtype.h"
 #include "mpi/core/comm.h"
 
-int vmpi_barrier(vmpi_comm *c);
-int vmpi_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c);
-/* `sbuf` is never MPI_IN_PLACE here: the binding layer resolves it. */
-int vmpi_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Op op, int root,
-                vmpi_comm *c);
-int vmpi_allreduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Op op, vmpi_comm *c);
+int vmpi_coll_barrier(vmpi_comm *c, MPI_Request *req);
+int vmpi_coll_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c, MPI_Request *req);
+
+int vmpi_coll_gather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                     const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req);
+int vmpi_coll_gatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, const int *rcounts,
+                      const int *displs, const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req);
+int vmpi_coll_scatter(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                      const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req);
+int vmpi_coll_scatterv(const void *sbuf, const int *scounts, const int *displs, const vmpi_dtype *sdt, void *rbuf,
+                       MPI_Count rcount, const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req);
+int vmpi_coll_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                        const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req);
+int vmpi_coll_allgatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, const int *rcounts,
+                         const int *displs, const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req);
+/* Alltoallw in general: per-peer counts, byte displacements and types (the other forms map onto it). */
+int vmpi_coll_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdispls, const vmpi_dtype *const *sdts,
+                        void *rbuf, const int *rcounts, const MPI_Aint *rdispls, const vmpi_dtype *const *rdts,
+                        vmpi_comm *c, MPI_Request *req);
+int vmpi_coll_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                       const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req);
+
+/* Reductions: `dth` is the datatype's handle (for user functions). */
+int vmpi_coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth,
+                     MPI_Op op, int root, vmpi_comm *c, MPI_Request *req);
+int vmpi_coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth,
+                        MPI_Op op, vmpi_comm *c, MPI_Request *req);
+int vmpi_coll_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, const vmpi_dtype *dt,
+                             MPI_Datatype dth, MPI_Op op, vmpi_comm *c, MPI_Request *req);
+int vmpi_coll_reduce_scatter_block(const void *sbuf, void *rbuf, MPI_Count rcount, const vmpi_dtype *dt,
+                                   MPI_Datatype dth, MPI_Op op, vmpi_comm *c, MPI_Request *req);
+int vmpi_coll_scan(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth, MPI_Op op,
+                   bool exclusive, vmpi_comm *c, MPI_Request *req);
 
 #endif

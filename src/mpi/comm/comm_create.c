@@ -102,7 +102,7 @@ static int inter_agree(vmpi_comm *c, int tag, int *ctx)
             err = vmpi_recv(theirs, 2, INT(), 0, tag, c, COLL, MPI_STATUS_IGNORE);
         *ctx = mine[1] < theirs[1] ? mine[0] : theirs[0];
     }
-    int e2 = vmpi_bcast(ctx, 1, INT(), 0, c->local);
+    int e2 = vmpi_coll_bcast(ctx, 1, INT(), 0, c->local, NULL);
     return err ? err : e2;
 }
 
@@ -133,12 +133,12 @@ int vmpi_comm_dup_with_info(vmpi_comm *c, bool own_info, MPI_Info info, MPI_Comm
         int ctx, lctx = c->rank == 0 ? vmpi_comm_ctx_alloc() : 0;
         err = inter_agree(c, TAG_DUP_INTER, &ctx);
         if (!err)
-            err = vmpi_bcast(&lctx, 1, INT(), 0, c->local);
+            err = vmpi_coll_bcast(&lctx, 1, INT(), 0, c->local, NULL);
         if (!err)
             err = publish(new_inter(c->group, c->remote, ctx, lctx, c), out);
     } else {
         int ctx = c->rank == 0 ? vmpi_comm_ctx_alloc() : 0;
-        err = vmpi_bcast(&ctx, 1, INT(), 0, c);
+        err = vmpi_coll_bcast(&ctx, 1, INT(), 0, c, NULL);
         vmpi_group *g = err ? NULL : vmpi_comm_group(c);
         if (!err && g == NULL)
             err = MPI_ERR_NO_MEM;
@@ -246,7 +246,7 @@ int vmpi_comm_create(vmpi_comm *c, vmpi_group *g, MPI_Comm *out)
 {
     *out = MPI_COMM_NULL;
     int ctx = c->rank == 0 ? vmpi_comm_ctx_alloc() : 0;
-    int err = vmpi_bcast(&ctx, 1, INT(), 0, c);
+    int err = vmpi_coll_bcast(&ctx, 1, INT(), 0, c, NULL);
     if (err || vmpi_group_rank_of(g, vmpi_rank_self()->world_rank) == MPI_UNDEFINED)
         return err;
     return publish(vmpi_comm_new_intra(g, ctx, c), out);
@@ -298,12 +298,12 @@ int vmpi_intercomm_create(vmpi_comm *local, int local_leader, vmpi_comm *peer, i
         hdr[1] = mine[2] < theirs[2] ? mine[1] : theirs[1];
         hdr[2] = vmpi_comm_ctx_alloc();
     }
-    int e = vmpi_bcast(hdr, 3, INT(), local_leader, local);
+    int e = vmpi_coll_bcast(hdr, 3, INT(), local_leader, local, NULL);
     err = err ? err : e;
     if (!err && local->rank != local_leader && (rw = malloc(sizeof(int) * (size_t)(hdr[0] ? hdr[0] : 1))) == NULL)
         err = MPI_ERR_NO_MEM;
     if (!err)
-        err = vmpi_bcast(rw, hdr[0], INT(), local_leader, local);
+        err = vmpi_coll_bcast(rw, hdr[0], INT(), local_leader, local, NULL);
     vmpi_group *rg = err ? NULL : vmpi_group_new(rw, hdr[0]);
     if (!err && rg == NULL)
         err = MPI_ERR_NO_MEM;
@@ -329,7 +329,7 @@ int vmpi_intercomm_merge(vmpi_comm *inter, int high, MPI_Comm *out)
         info[0] = mine[0] != theirs[0] ? mine[0] < theirs[0] : mine[1] < theirs[1];
         info[1] = mine[1] < theirs[1] ? mine[2] : theirs[2];
     }
-    int e = vmpi_bcast(info, 2, INT(), 0, inter->local);
+    int e = vmpi_coll_bcast(info, 2, INT(), 0, inter->local, NULL);
     err = err ? err : e;
     if (err)
         return err;

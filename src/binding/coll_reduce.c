@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Reduction entry points (blocking and nonblocking) and the operation objects. */
+#include "binding/check.h"
+#include "mpi/coll/coll.h"
+#include "mpi/op/op.h"
+
+enum red_kind { RED_REDUCE, RED_ALL, RED_SCAN, RED_EXSCAN, RED_SCATTER, RED_SCATTER_BLOCK };
+
+/* Every reduction: `count` is the block count of Reduce_scatter_block, `rcounts` the counts of
+ * Reduce_scatter; the send buffer then holds the whole vector. */
+static int reduction(enum red_kind k, const void *sbuf, void *rbuf, int count, const int *rcounts, MPI_Datatype dt,
+                     MPI_Op op, int root, MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    const vmpi_dtype *d;
+    int err;
+    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)) ||
+        (nb && (err = vmpi_chk_ptr(&ck, req, "the request argument"))) ||
+        (k == RED_REDUCE && (err = vmpi_chk_root(&ck, root, c))) || (err = vmpi_chk_dt(&ck, dt, &d)) ||
+        (err = vmpi_chk_op(&ck, op, d)))
+        return vmpi_fail(comm, err, fn, &ck);
+    MPI_Count total = count, mine = count; /* send-side and receive-side counts */
+    if (k == RED_SCATTER) {
+        if ((err = vmpi_chk_counts(&ck, rcounts, c->size)))
+            return vmpi_fail(comm, err, fn, &ck);
+        total = 0;
+        for (int i = 0; i < c->size; i++)
+            total += rcounts[i];
+        mine = rcounts[c->rank];
+    } else if ((err = vmpi_chk_count(&ck, count))) {
+        return vmpi_fail(comm, err, fn, &ck);
+    } else if (k == RED_SCATTER_BLOCK) {
+        total = (MPI_Count)count * c->size;
+    }
+    bool gets = k != RED_REDUCE || c->rank == root; /* whether this rank's receive buffer is used */
+    if (sbuf == MPI_IN_PLACE && !gets) {
+        snprintf(ck.why, sizeof ck.why, "MPI_IN_PLACE is only allowed at the root");
+        err = MPI_ERR_BUFFER;
+    }
+    if (!err && sbuf != MPI_IN_PLACE)
+        err = vmpi_chk_buf(&ck, sbuf, total, d);
+    if (!err && gets)
+        err = vmpi_chk_not_in_place(&ck, rbuf);
+    if (!err && gets)
+        err = vmpi_chk_buf(&ck, rbuf, sbuf == MPI_IN_PLACE ? total : mine, d);
+    if (!err && gets)
+        err = vmpi_chk_alias(&ck, sbuf, rbuf, total > 0 && d->size > 0);
+    if (err)
+        return vmpi_fail(comm, err, fn, &ck);
+    MPI_Request *r = nb ? req : NULL;
+    switch (k) {
+    case RED_REDUCE:
+        err = vmpi_coll_reduce(sbuf, rbuf, count, d, dt, op, root, c, r);
+        break;
+    case RED_ALL:
+        err = vmpi_coll_allreduce(sbuf, rbuf, count, d, dt, op, c, r);
+        break;
+    case RED_SCAN:
+    case RED_EXSCAN:
+        err = vmpi_coll_scan(sbuf, rbuf, count, d, dt, op, k == RED_EXSCAN, c, r);
+        break;
+    case RED_SCATTER:
+        err = vmpi_coll_reduce_scatter(sbuf, rbuf, rcounts, d, dt, op, c, r);
+        break;
+    case RED_SCATTER_BLOCK:
+        err = vmpi_coll_reduce_scatter_block(sbuf, rbuf, count, d, dt, op, c, r);
+        break;
+    }
+    return err ? vmpi_fail(comm, err, fn, NULL) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Reduce)
+int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
+{
+    return reduction(RED_REDUCE, sbuf, rbuf, count, NULL, dt, op, root, comm, false, NULL, "MPI_Reduce");
+}
+VMPI_WEAK(Ireduce)
+int PMPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+                 MPI_Request *req)
+{
+    return reduction(RED_REDUCE, sbuf, rbuf, count, NULL, dt, op, root, comm, true, req, "MPI_Ireduce");
+}
+VMPI_WEAK(Allreduce)
+int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    return reduction(RED_ALL, sbuf, rbuf, count, NULL, dt, op, 0, comm, false, NULL, "MPI_Allreduce");
+}
+VMPI_WEAK(Iallreduce)
+int PMPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                    MPI_Request *req)
+{
+    return reduction(RED_ALL, sbuf, rbuf, count, NULL, dt, op, 0, comm, true, req, "MPI_Iallreduce");
+}
+VMPI_WEAK(Scan)
+int PMPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    return reduction(RED_SCAN, sbuf, rbuf, count, NULL, dt, op, 0, comm, false, NULL, "MPI_Scan");
+}
+VMPI_WEAK(Iscan)
+int PMPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+    return reduction(RED_SCAN, sbuf, rbuf, count, NULL, dt, op, 0, comm, true, req, "MPI_Iscan");
+}
+VMPI_WEAK(Exscan)
+int PMPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    return reduction(RED_EXSCAN, sbuf, rbuf, count, NULL, dt, op, 0, comm, false, NULL, "MPI_Exscan");
+}
+VMPI_WEAK(Iexscan)
+int PMPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                 MPI_Request *req)
+{
+    return reduction(RED_EXSCAN, sbuf, rbuf, count, NULL, dt, op, 0, comm, true, req, "MPI_Iexscan");
+}
+VMPI_WEAK(Reduce_scatter)
+int PMPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    return reduction(RED_SCATTER, sbuf, rbuf, 0, rcounts, dt, op, 0, comm, false, NULL, "MPI_Reduce_scatter");
+}
+VMPI_WEAK(Ireduce_scatter)
+int PMPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt, MPI_Op op,
+                         MPI_Comm comm, MPI_Request *req)
+{
+    return reduction(RED_SCATTER, sbuf, rbuf, 0, rcounts, dt, op, 0, comm, true, req, "MPI_Ireduce_scatter");
+}
+VMPI_WEAK(Reduce_scatter_block)
+int PMPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    return reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NULL, dt, op, 0, comm, false, NULL,
+                     "MPI_Reduce_scatter_block");
+}
+VMPI_WEAK(Ireduce_scatter_block)
+int PMPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *req)
+{
+    return reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NULL, dt, op, 0, comm, true, req,
+                     "MPI_Ireduce_scatter_block");
+}
+
+/* ---- operations ---- */
+
+VMPI_WEAK(Op_create)
+int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
+{
+    VMPI_CHK(ck);
+    int err;
+    if ((err = vmpi_chk_ptr(&ck, (const void *)fn, "the user function")) || (err = vmpi_chk_ptr(&ck, op, "op")) ||
+        (err = vmpi_op_create(fn, commute != 0, op)))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Op_create", &ck);
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Op_free)
+int PMPI_Op_free(MPI_Op *op)
+{
+    VMPI_CHK(ck);
+    int err;
+    if ((err = vmpi_chk_ptr(&ck, op, "op")))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Op_free", &ck);
+    if (vmpi_op_free(op) != MPI_SUCCESS) {
+        snprintf(ck.why, sizeof ck.why, "not a user-defined operation (0x%x)", (unsigned)*op);
+        return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Op_free", &ck);
+    }
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Op_commutative)
+int PMPI_Op_commutative(MPI_Op op, int *commute)
+{
+    VMPI_CHK(ck);
+    int err;
+    if ((err = vmpi_chk_ptr(&ck, commute, "commute")))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Op_commutative", &ck);
+    if (!vmpi_op_valid(op)) {
+        snprintf(ck.why, sizeof ck.why, "invalid operation handle 0x%x", (unsigned)op);
+        return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Op_commutative", &ck);
+    }
+    *commute = vmpi_op_commutative(op);
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Reduce_local)
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype dt, MPI_Op op)
+{
+    VMPI_CHK(ck);
+    const vmpi_dtype *d;
+    int err;
+    if ((err = vmpi_chk_count(&ck, count)) || (err = vmpi_chk_dt(&ck, dt, &d)) || (err = vmpi_chk_op(&ck, op, d)) ||
+        (err = vmpi_chk_not_in_place(&ck, inbuf)) || (err = vmpi_chk_not_in_place(&ck, inoutbuf)) ||
+        (err = vmpi_chk_buf(&ck, inbuf, count, d)) || (err = vmpi_chk_buf(&ck, inoutbuf, count, d)) ||
+        (err = vmpi_chk_alias(&ck, inbuf, inoutbuf, count > 0 && d->size > 0)))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Reduce_local", &ck);
+    vmpi_op_apply(op, dt, d, inbuf, inoutbuf, count);
+    return MPI_SUCCESS;
+}

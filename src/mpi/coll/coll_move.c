@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Collectives that move data without combining it: barrier, broadcast, gather, scatter, allgather,
+ * all-to-all. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include "mpi/coll/coll.h"
+#include "mpi/coll/coll_build.h"
+#include "mpi/coll/csched.h"
+#include "mpi/coll/shm.h"
+#include "mpi/core/handle.h"
+
+static char *at(const void *buf, MPI_Aint disp, const vmpi_dtype *dt) { return (char *)buf + disp * dt->extent; }
+
+int vmpi_coll_barrier(vmpi_comm *c, MPI_Request *req)
+{
+    if (req == NULL)
+        return vmpi_shm_barrier(c);
+    /* binomial fan-in to rank 0, then fan-out: 2 (n - 1) empty messages in all (a dissemination barrier
+     * needs n log n, and on a few PEs the message count is what costs) */
+    vmpi_csched *s = vmpi_cs_new(c);
+    if (s == NULL)
+        return MPI_ERR_NO_MEM;
+    const vmpi_dtype *byte = vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE));
+    int n = c->size, r = c->rank;
+    int mask = 1;
+    for (; mask < n && !(r & mask); mask <<= 1) /* every child at once */
+        if (r + mask < n)
+            vmpi_cs_recv(s, NULL, 0, byte, r + mask);
+    vmpi_cs_round(s);
+    if (r != 0) {
+        vmpi_cs_send(s, NULL, 0, byte, r - mask);
+        vmpi_cs_round(s);
+    }
+    vmpi_build_bcast(s, NULL, 0, byte, 0, n, r);
+    return vmpi_cs_run(s, req, "MPI_Ibarrier");
+}
+
+void vmpi_build_bcast(vmpi_csched *s, void *buf, MPI_Count count, const vmpi_dtype *dt, int root, int n, int rank)
+{
+    /* binomial tree over ranks relative to the root: receive from the parent, then send to every child */
+    int vr = (rank - root + n) % n, mask = 1;
+    while (mask < n) {
+        if (vr & mask) {
+            vmpi_cs_recv(s, buf, count, dt, (vr - mask + root) % n);
+            vmpi_cs_round(s);
+            break;
+        }
+        mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (vr + mask < n)
+            vmpi_cs_send(s, buf, count, dt, (vr + mask + root) % n);
+    vmpi_cs_round(s);
+}
+
+int vmpi_coll_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c, MPI_Request *req)
+{
+    if (req == NULL)
+        return vmpi_shm_bcast(buf, count, dt, root, c);
+    vmpi_csched *s = vmpi_cs_new(c);
+    if (s == NULL)
+        return MPI_ERR_NO_MEM;
+    vmpi_build_bcast(s, buf, count, dt, root, c->size, c->rank);
+    return vmpi_cs_run(s, req, "MPI_Bcast");
+}
+
+void vmpi_build_scatterv(vmpi_csched *s, const void *sbuf, const int *scounts, const int *displs,
+                         const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount, const vmpi_dtype *rdt, int root, int n,
+                         int rank)
+{
+    if (rank == root) {
+        for (int i = 1; i < n; i++) {
+            int p = (root + i) % n;
+            vmpi_cs_send(s, at(sbuf, displs[p], sdt), scounts[p], sdt, p);
+        }
+        if (rbuf != MPI_IN_PLACE)
+            vmpi_cs_copy(s, at(sbuf, displs[root], sdt), scounts[root], sdt, rbuf, rcount, rdt);
+    } else {
+        vmpi_cs_recv(s, rbuf, rcount, rdt, root);
+    }
+    vmpi_cs_round(s);
+}
+
+int vmpi_coll_gatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, const int *rcounts,
+                      const int *displs, const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req)
+{
+    vmpi_csched *s = vmpi_cs_new(c);
+    if (s == NULL)
+        return MPI_ERR_NO_MEM;
+    int n = c->size, r = c->rank;
+    if (r == root) {
+        for (int i = 1; i < n; i++) {
+            int p = (root + i) % n;
+            vmpi_cs_recv(s, at(rbuf, displs[p], rdt), rcounts[p], rdt, p);
+        }
+        if (sbuf != MPI_IN_PLACE)
+            vmpi_cs_copy(s, sbuf, scount, sdt, at(rbuf, displs[root], rdt), rcounts[root], rdt);
+    } else {
+        vmpi_cs_send(s, sbuf, scount, sdt, root);
+    }
+    return vmpi_cs_run(s, req, "MPI_Gather");
+}
+
+/* Counts and displacements of a regular layout: block i of `count` at i * count. */
+static int *regular(int n, MPI_Count count, int **displs)
+{
+    int *v = malloc(sizeof *v * (size_t)(2 * n));
+    if (v == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        v[i] = (int)count;
+        v[n + i] = (int)(i * count);
+    }
+    *displs = v + n;
+    return v;
+}
+
+int vmpi_coll_gather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                     const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req)
+{
+    int *displs, *counts = regular(c->size, rcount, &displs);
+    if (counts == NULL)
+        return MPI_ERR_NO_MEM;
+    int err = vmpi_coll_gatherv(sbuf, scount, sdt, rbuf, counts, displs, rdt, root, c, req);
+    free(counts);
+    return err;
+}
+
+int vmpi_coll_scatterv(const void *sbuf, const int *scounts, const int *displs, const vmpi_dtype *sdt, void *rbuf,
+                       MPI_Count rcount, const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req)
+{
+    vmpi_csched *s = vmpi_cs_new(c);
+    if (s == NULL)
+        return MPI_ERR_NO_MEM;
+    vmpi_build_scatterv(s, sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, c->size, c->rank);
+    return vmpi_cs_run(s, req, "MPI_Scatter");
+}
+
+int vmpi_coll_scatter(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                      const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req)
+{
+    int *displs, *counts = regular(c->size, scount, &displs);
+    if (counts == NULL)
+        return MPI_ERR_NO_MEM;
+    int err = vmpi_coll_scatterv(sbuf, counts, displs, sdt, rbuf, rcount, rdt, root, c, req);
+    free(counts);
+    return err;
+}
+
+int vmpi_coll_allgatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, const int *rcounts,
+                         const int *displs, const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req)
+{
+    /* every rank sends its block to every other at once (one round; n - 1 messages each) */
+    vmpi_csched *s = vmpi_cs_new(c);
+    if (s == NULL)
+        return MPI_ERR_NO_MEM;
+    int n = c->size, r = c->rank;
+    void *mine = at(rbuf, displs[r], rdt);
+    if (sbuf == MPI_IN_PLACE) {
+        sbuf = mine;
+        scount = rcounts[r];
+        sdt = rdt;
+    } else {
+        vmpi_cs_copy(s, sbuf, scount, sdt, mine, rcounts[r], rdt);
+    }
+    for (int i = 1; i < n; i++) {
+        int to = (r + i) % n, from = (r - i + n) % n;
+        vmpi_cs_send(s, sbuf, scount, sdt, to);
+        vmpi_cs_recv(s, at(rbuf, displs[from], rdt), rcounts[from], rdt, from);
+    }
+    return vmpi_cs_run(s, req, "MPI_Allgather");
+}
+
+int vmpi_coll_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                        const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req)
+{
+    if (req == NULL)
+        return vmpi_shm_allgather(sbuf, scount, sdt, rbuf, rcount, rdt, c);
+    int *displs, *counts = regular(c->size, rcount, &displs);
+    if (counts == NULL)
+        return MPI_ERR_NO_MEM;
+    int err = vmpi_coll_allgatherv(sbuf, scount, sdt, rbuf, counts, displs, rdt, c, req);
+    free(counts);
+    return err;
+}
+
+int vmpi_coll_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdispls, const vmpi_dtype *const *sdts,
+                        void *rbuf, const int *rcounts, const MPI_Aint *rdispls, const vmpi_dtype *const *rdts,
+                        vmpi_comm *c, MPI_Request *req)
+{
+    vmpi_csched *s = vmpi_cs_new(c);
+    if (s == NULL)
+        return MPI_ERR_NO_MEM;
+    int n = c->size, r = c->rank;
+    const vmpi_dtype *byte = vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE));
+    const char *src = sbuf;
+    if (sbuf == MPI_IN_PLACE) {
+        /* send what the receive buffer holds now: a copy of its whole span, taken before any receive */
+        MPI_Aint lo = 0, hi = 0;
+        bool any = false;
+        for (int i = 0; i < n; i++) {
+            if (rcounts[i] == 0 || rdts[i]->size == 0)
+                continue;
+            const vmpi_dtype *d = rdts[i];
+            MPI_Aint a = rdispls[i] + d->true_lb, b = a + d->true_extent + (rcounts[i] - 1) * d->extent;
+            lo = !any || a < lo ? a : lo;
+            hi = !any || b > hi ? b : hi;
+            any = true;
+        }
+        char *copy = hi > lo ? vmpi_cs_tmp(s, hi - lo, byte) : NULL;
+        if (copy) {
+            vmpi_cs_copy(s, (char *)rbuf + lo, hi - lo, byte, copy, hi - lo, byte);
+            vmpi_cs_round(s);
+        }
+        src = copy ? copy - lo : rbuf;
+        scounts = rcounts;
+        sdispls = rdispls;
+        sdts = rdts;
+    }
+    for (int i = 1; i < n; i++) {
+        int to = (r + i) % n, from = (r - i + n) % n;
+        vmpi_cs_send(s, src + sdispls[to], scounts[to], sdts[to], to);
+        vmpi_cs_recv(s, (char *)rbuf + rdispls[from], rcounts[from], rdts[from], from);
+    }
+    if (sbuf != MPI_IN_PLACE)
+        vmpi_cs_copy(s, src + sdispls[r], scounts[r], sdts[r], (char *)rbuf + rdispls[r], rcounts[r], rdts[r]);
+    return vmpi_cs_run(s, req, "MPI_Alltoall");
+}
+
+int vmpi_coll_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                       const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req)
+{
+    if (req == NULL && sbuf != MPI_IN_PLACE) /* in place, ranks would read what others overwrite */
+        return vmpi_shm_alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, c);
+    int n = c->size;
+    int *v = malloc(sizeof *v * (size_t)(2 * n));
+    MPI_Aint *d = malloc(sizeof *d * (size_t)(2 * n));
+    const vmpi_dtype **t = malloc(sizeof *t * (size_t)(2 * n));
+    int err = MPI_ERR_NO_MEM;
+    if (v && d && t) {
+        for (int i = 0; i < n; i++) {
+            v[i] = (int)scount;
+            v[n + i] = (int)rcount;
+            d[i] = sbuf == MPI_IN_PLACE ? 0 : i * scount * sdt->extent;
+            d[n + i] = i * rcount * rdt->extent;
+            t[i] = sdt;
+            t[n + i] = rdt;
+        }
+        err = vmpi_coll_alltoallw(sbuf, v, d, t, rbuf, v + n, d + n, t + n, c, req);
+    }
+    free(v);
+    free(d);
+    free(t);
+    return err;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Collective schedules: every collective, blocking or not, is built as a list of rounds.  A round starts
+ * all its sends and receives at once; when the last of them completes, its local steps (copies,
+ * reductions) run in order and the next round starts.  Progress is message-driven: the messaging layer's
+ * completion callbacks (run on the owner's PE) advance the schedule, so a nonblocking collective moves on
+ * while its rank computes or waits for anything else, with no progress thread and no polling.  A blocking
+ * collective is the same schedule waited for at once.
+ *
+ * Messages go on the communicator's collective context (ctx + 1) with the collective's sequence number as
+ * the tag, so several outstanding collectives on one communicator never match each other's messages. */
+#ifndef VMPI_MPI_COLL_CSCHED_H
+#define VMPI_MPI_COLL_CSCHED_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include "dtype/dtype.h"
+#include "mpi/core/comm.h"
+#include "msg/msg.h"
+
+typedef struct vmpi_csched vmpi_csched;
+
+/* A new empty schedule for the calling rank on `c` (takes the next collective sequence number), or NULL
+ * when out of memory. */
+vmpi_csched *vmpi_cs_new(vmpi_comm *c);
+/* Appends steps to the current round.  Buffers are MPI base pointers (data at base + the type's lb). */
+void vmpi_cs_send(vmpi_csched *s, const void *buf, MPI_Count count, const vmpi_dtype *dt, int peer);
+void vmpi_cs_recv(vmpi_csched *s, void *buf, MPI_Count count, const vmpi_dtype *dt, int peer);
+void vmpi_cs_copy(vmpi_csched *s, const void *src, MPI_Count scount, const vmpi_dtype *sdt, void *dst,
+                  MPI_Count rcount, const vmpi_dtype *rdt);
+/* inout = in op inout. */
+void vmpi_cs_reduce(vmpi_csched *s, const void *in, void *inout, MPI_Count count, const vmpi_dtype *dt,
+                    MPI_Datatype dth, MPI_Op op);
+/* Ends the current round (no-op when it is empty). */
+void vmpi_cs_round(vmpi_csched *s);
+/* Scratch space for `count` instances of `dt`, freed with the schedule; a base pointer.  NULL when out of
+ * memory (the schedule then fails with MPI_ERR_NO_MEM when run). */
+void *vmpi_cs_tmp(vmpi_csched *s, MPI_Count count, const vmpi_dtype *dt);
+
+/* Runs the schedule: with req == NULL waits for it (blocking collective) and frees it, returning its
+ * error; otherwise *req becomes a request completed by MPI_Wait/Test when the schedule ends. */
+int vmpi_cs_run(vmpi_csched *s, MPI_Request *req, const char *why);
+
+#endif

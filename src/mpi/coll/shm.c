@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "mpi/coll/shm.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/compiler.h"
+#include "base/log.h"
+#include "mpi/core/handle.h"
+#include "mpi/core/rank.h"
+#include "mpi/op/op.h"
+#include "mpi/pt2pt/pt2pt.h"
+
+typedef struct slot {        /* what one rank publishes for the collective in progress */
+    VMPI_ALIGNED_CL const void *sbuf;
+    void *rbuf;
+    MPI_Count scount;
+    const vmpi_dtype *sdt;
+    vmpi_vp *vp;
+    char *stage[2];          /* packed copies of small send data, by parity of the generation */
+    size_t stage_cap[2];
+    unsigned bseq;           /* eager broadcasts this rank took part in (its own counter) */
+    _Atomic unsigned bwait;  /* the eager broadcast (seq) it sleeps on, 0 when none */
+} slot;
+
+enum { EAGER_BCAST_MAX = 2048 };
+
+typedef struct ebox {        /* one of the two mailboxes of the eager broadcast */
+    VMPI_ALIGNED_CL _Atomic unsigned seq; /* k + 1 once broadcast k's data is in */
+    _Atomic int readers_left;
+    _Atomic unsigned root_waits; /* k + 1 while the root of broadcast k sleeps until readers_left is 0 */
+    int waiting_root;        /* that root's rank */
+    VMPI_ALIGNED_CL char data[EAGER_BCAST_MAX];
+} ebox;
+
+typedef struct group {       /* the communicator's ranks on one PE */
+    VMPI_ALIGNED_CL int arrived; /* touched by this PE's ranks only: no atomics */
+    int nlocal;
+    int leader;              /* comm rank of this round's last arriver */
+    int *members;            /* comm ranks, ascending */
+    char *partial;           /* this PE's combined data (scratch, grows) */
+    size_t partial_cap;
+    VMPI_ALIGNED_CL _Atomic unsigned sleeping; /* gen + 1 its sleeping leader waits for, 0 if none */
+} group;
+
+typedef struct shm {
+    struct shm *next;        /* in the registry */
+    int ctx, size;
+    int *world;              /* world rank of each comm rank (the registry key with ctx) */
+    int ngroups;
+    int *group_of;           /* comm rank -> group */
+    bool ordered;            /* groups are contiguous rank ranges, in group order */
+    VMPI_ALIGNED_CL _Atomic int garrived;
+    VMPI_ALIGNED_CL _Atomic unsigned gen;
+    char *result;            /* the combined data (scratch, grows) */
+    size_t result_cap;
+    group *groups;
+    slot *slots;
+    ebox eb[2];
+    VMPI_ALIGNED_CL _Atomic int bsleepers; /* ranks sleeping on an eager broadcast */
+} shm;
+
+static shm *registry;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static shm *create(vmpi_comm *c)
+{
+    int n = c->size;
+    shm *s = aligned_alloc(VMPI_CACHELINE, sizeof *s);
+    if (s == NULL)
+        vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
+    memset(s, 0, sizeof *s);
+    s->ctx = c->ctx;
+    s->size = n;
+    s->world = malloc(sizeof(int) * (size_t)n);
+    s->group_of = malloc(sizeof(int) * (size_t)n);
+    s->slots = aligned_alloc(VMPI_CACHELINE, sizeof(slot) * (size_t)n);
+    int npes = vmpi_sched_npes();
+    int *gid = malloc(sizeof(int) * (size_t)npes);
+    if (!s->world || !s->group_of || !s->slots || !gid)
+        vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
+    memset(s->slots, 0, sizeof(slot) * (size_t)n);
+    for (int p = 0; p < npes; p++)
+        gid[p] = -1;
+    for (int r = 0; r < n; r++) { /* groups numbered in order of their lowest rank */
+        s->world[r] = vmpi_comm_world_rank(c, r);
+        int pe = vmpi_msg_loc(s->world[r]).pe;
+        if (gid[pe] < 0)
+            gid[pe] = s->ngroups++;
+        s->group_of[r] = gid[pe];
+    }
+    s->groups = aligned_alloc(VMPI_CACHELINE, sizeof(group) * (size_t)s->ngroups);
+    memset(s->groups, 0, sizeof(group) * (size_t)s->ngroups);
+    for (int r = 0; r < n; r++)
+        s->groups[s->group_of[r]].nlocal++;
+    for (int g = 0; g < s->ngroups; g++) {
+        s->groups[g].members = malloc(sizeof(int) * (size_t)s->groups[g].nlocal);
+        s->groups[g].nlocal = 0;
+    }
+    s->ordered = true;
+    for (int r = 0; r < n; r++) {
+        group *g = &s->groups[s->group_of[r]];
+        g->members[g->nlocal++] = r;
+        if (r > 0 && s->group_of[r] != s->group_of[r - 1] && s->group_of[r] != s->group_of[r - 1] + 1)
+            s->ordered = false;
+    }
+    free(gid);
+    return s;
+}
+
+static bool same(const shm *s, vmpi_comm *c)
+{
+    if (s->ctx != c->ctx || s->size != c->size)
+        return false;
+    for (int r = 0; r < c->size; r++)
+        if (s->world[r] != vmpi_comm_world_rank(c, r))
+            return false;
+    return true;
+}
+
+/* The communicator's shared state: cached in the rank's communicator, else found or made in the registry
+ * (the cache is checked, so a communicator struct copied from another one finds its own). */
+static shm *get(vmpi_comm *c)
+{
+    shm *s = c->coll_shm;
+    if (s && s->ctx == c->ctx && s->size == c->size && s->world[0] == vmpi_comm_world_rank(c, 0))
+        return s;
+    pthread_mutex_lock(&registry_lock);
+    for (s = registry; s && !same(s, c); s = s->next)
+        ;
+    if (s == NULL) {
+        s = create(c);
+        s->next = registry;
+        registry = s;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    c->coll_shm = s;
+    return s;
+}
+
+static bool grow(char **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return true;
+    char *p = realloc(*buf, need);
+    if (p == NULL)
+        return false;
+    *buf = p;
+    *cap = need;
+    return true;
+}
+
+/* Steps run by the leaders: `local` by each PE's last arriver, `global` by the last leader. */
+typedef struct steps {
+    void (*local)(shm *s, group *g, const struct steps *st);
+    void (*global)(shm *s, const struct steps *st);
+    MPI_Count count;
+    const vmpi_dtype *dt;
+    MPI_Datatype dth;
+    MPI_Op op;
+    int root;
+    int err;
+} steps;
+
+/* A leader waits for the last leader: it spins on the generation for a while (running anything else its
+ * PE has meanwhile), then asks for a release message and blocks on it like any receive.  Exactly one of
+ * the waiter and the releaser takes the `sleeping` flag back, so a message is sent iff it is awaited.
+ * The flag holds the generation awaited: a releaser that is late (descheduled after its release) cannot
+ * take the flag its peer set for the next generation and wake it early. */
+enum { SPIN_POLLS = 16000 };
+
+/* One pass of a spin: other ranks of the PE get their turn at once (what we wait for may be theirs);
+ * alone, mostly a pause, and every 8th pass a poll of the PE's channels. */
+static inline void spin_once(int i)
+{
+    if ((i & 7) == 7 || !vmpi_list_empty(&vmpi_pe_self()->runq))
+        vmpi_vp_yield();
+    else
+        __builtin_ia32_pause();
+}
+
+static int wait_release(shm *s, group *g, unsigned gen, vmpi_comm *c)
+{
+    for (int i = 0; i < SPIN_POLLS; i++) {
+        if (atomic_load_explicit(&s->gen, memory_order_acquire) != gen)
+            return MPI_SUCCESS;
+        spin_once(i);
+    }
+    unsigned want = gen + 1;
+    atomic_store(&g->sleeping, want);
+    if (atomic_load(&s->gen) != gen && atomic_compare_exchange_strong(&g->sleeping, &want, 0))
+        return MPI_SUCCESS; /* released meanwhile, and no message was sent */
+    return vmpi_recv(NULL, 0, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)), MPI_ANY_SOURCE, VMPI_SHM_TAG, c, 1,
+                     MPI_STATUS_IGNORE);
+}
+
+/* Arrival and release of the calling rank `me`; returns when every rank has arrived and the steps ran. */
+static int sync_all(shm *s, vmpi_comm *c, steps *st, const char *why)
+{
+    int me = c->rank;
+    group *g = &s->groups[s->group_of[me]];
+    unsigned gen = atomic_load_explicit(&s->gen, memory_order_acquire);
+    s->slots[me].vp = vmpi_vp_self();
+    if (++g->arrived < g->nlocal) {
+        while (atomic_load_explicit(&s->gen, memory_order_acquire) == gen)
+            vmpi_vp_block(why);
+        return MPI_SUCCESS;
+    }
+    g->arrived = 0;
+    g->leader = me;
+    if (st && st->local)
+        st->local(s, g, st);
+    if (atomic_fetch_add_explicit(&s->garrived, 1, memory_order_acq_rel) + 1 == s->ngroups) {
+        atomic_store_explicit(&s->garrived, 0, memory_order_relaxed);
+        if (st && st->global)
+            st->global(s, st);
+        atomic_store(&s->gen, gen + 1);
+        for (int k = 0; k < s->ngroups; k++) { /* a message only to the leaders that stopped spinning */
+            unsigned want = gen + 1;
+            if (&s->groups[k] != g && atomic_compare_exchange_strong(&s->groups[k].sleeping, &want, 0))
+                vmpi_send(NULL, 0, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)), s->groups[k].leader,
+                          VMPI_SHM_TAG, c, 1, VMPI_SENDK_STD);
+        }
+    } else {
+        int err = wait_release(s, g, gen, c);
+        if (err != MPI_SUCCESS)
+            return err;
+    }
+    for (int k = 0; k < g->nlocal; k++)
+        if (g->members[k] != me)
+            vmpi_vp_wake(s->slots[g->members[k]].vp);
+    return MPI_SUCCESS;
+}
+
+int vmpi_shm_barrier(vmpi_comm *c) { return sync_all(get(c), c, NULL, "MPI_Barrier"); }
+
+/* ---- reductions ---- */
+
+static size_t span(MPI_Count count, const vmpi_dtype *dt)
+{
+    return count > 0 ? (size_t)(dt->true_extent + (count - 1) * dt->extent) : 1;
+}
+
+/* acc = x[first] op ... op x[last], folded right to left (inout = in op inout needs no copies). */
+static void fold(const steps *st, char *acc, const void *const *x, int nx)
+{
+    vmpi_dtype_copy(x[nx - 1], st->count, st->dt, acc, st->count, st->dt);
+    for (int k = nx - 2; k >= 0; k--)
+        vmpi_op_apply(st->op, st->dth, st->dt, x[k], acc, st->count);
+}
+
+static bool hierarchical(const shm *s, const steps *st) { return s->ordered || vmpi_op_commutative(st->op); }
+
+static void reduce_local(shm *s, group *g, const steps *st)
+{
+    if (s->ngroups == 1 || !hierarchical(s, st))
+        return; /* the last leader folds everything */
+    if (!grow(&g->partial, &g->partial_cap, span(st->count, st->dt))) {
+        ((steps *)st)->err = MPI_ERR_NO_MEM;
+        return;
+    }
+    const void *x[g->nlocal];
+    for (int k = 0; k < g->nlocal; k++)
+        x[k] = s->slots[g->members[k]].sbuf;
+    fold(st, g->partial - st->dt->true_lb, x, g->nlocal);
+}
+
+static void reduce_global(shm *s, const steps *st)
+{
+    if (!grow(&s->result, &s->result_cap, span(st->count, st->dt))) {
+        ((steps *)st)->err = MPI_ERR_NO_MEM;
+        return;
+    }
+    char *res = s->result - st->dt->true_lb;
+    if (s->ngroups == 1 || !hierarchical(s, st)) {
+        const void **x = malloc(sizeof *x * (size_t)s->size);
+        if (x == NULL) {
+            ((steps *)st)->err = MPI_ERR_NO_MEM;
+            return;
+        }
+        for (int r = 0; r < s->size; r++)
+            x[r] = s->slots[r].sbuf;
+        fold(st, res, x, s->size);
+        free(x);
+        return;
+    }
+    const void *x[s->ngroups];
+    for (int k = 0; k < s->ngroups; k++)
+        x[k] = s->groups[k].partial - st->dt->true_lb;
+    fold(st, res, x, s->ngroups);
+}
+
+/* Large data: every rank reduces its own slice of the elements over all ranks' buffers (in rank order, so
+ * the result does not depend on the PEs) and writes it where it belongs, between two synchronizations:
+ * both PEs work and no partial results are staged. */
+enum { SLICE_MIN = 32768 }; /* bytes of data from which the sliced algorithm is used */
+
+static int reduce_sliced(shm *s, const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt,
+                         MPI_Datatype dth, MPI_Op op, int root, vmpi_comm *c, const char *why)
+{
+    int n = c->size, me = c->rank;
+    s->slots[me].sbuf = sbuf;
+    s->slots[me].rbuf = rbuf;
+    MPI_Count lo = count * me / n, cnt = count * (me + 1) / n - lo;
+    MPI_Aint off = lo * dt->extent;
+    char *tmp = cnt > 0 ? malloc(span(cnt, dt)) : NULL;
+    int err = sync_all(s, c, NULL, why);
+    if (err == MPI_SUCCESS && cnt > 0 && tmp == NULL)
+        err = MPI_ERR_NO_MEM; /* the others still finish; this rank's slice is missing */
+    if (err == MPI_SUCCESS && cnt > 0) {
+        char *acc = tmp - dt->true_lb; /* private: a destination may be a send buffer (in place) */
+        vmpi_dtype_copy((const char *)s->slots[n - 1].sbuf + off, cnt, dt, acc, cnt, dt);
+        for (int r = n - 2; r >= 0; r--)
+            vmpi_op_apply(op, dth, dt, (const char *)s->slots[r].sbuf + off, acc, cnt);
+        for (int r = root < 0 ? 0 : root; r < (root < 0 ? n : root + 1); r++)
+            vmpi_dtype_copy(acc, cnt, dt, (char *)s->slots[r].rbuf + off, cnt, dt);
+    }
+    free(tmp);
+    int e2 = sync_all(s, c, NULL, why); /* every slice written, no send buffer read any more */
+    return err ? err : e2;
+}
+
+int vmpi_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth,
+                    MPI_Op op, int root, vmpi_comm *c)
+{
+    shm *s = get(c);
+    const char *why = root < 0 ? "MPI_Allreduce" : "MPI_Reduce";
+    if (count * dt->size >= SLICE_MIN && c->size > 1)
+        return reduce_sliced(s, sbuf, rbuf, count, dt, dth, op, root, c, why);
+    s->slots[c->rank].sbuf = sbuf;
+    steps st = {reduce_local, reduce_global, count, dt, dth, op, root, MPI_SUCCESS};
+    int err = sync_all(s, c, &st, why);
+    if (err != MPI_SUCCESS)
+        return err;
+    /* an allocation failure of a leader is seen only by its own rank: the others find garbage, as with a
+     * crashed peer; report it where it happened */
+    if (st.err != MPI_SUCCESS)
+        return st.err;
+    if (root < 0 || root == c->rank)
+        vmpi_dtype_copy(s->result - dt->true_lb, count, dt, rbuf, count, dt);
+    return MPI_SUCCESS;
+}
+/* ---- broadcast ---- */
+
+static void bcast_global(shm *s, const steps *st)
+{
+    if (!grow(&s->result, &s->result_cap, span(st->count, st->dt))) {
+        ((steps *)st)->err = MPI_ERR_NO_MEM;
+        return;
+    }
+    vmpi_dtype_copy(s->slots[st->root].rbuf, st->count, st->dt, s->result - st->dt->true_lb, st->count, st->dt);
+}
+
+/* Small broadcasts need no synchronization: the root packs the data into one of two mailboxes and leaves;
+ * the others spin on its sequence number (running anything else their PE has), then sleep on a message
+ * if it is late.  The root reuses a mailbox once every reader of its previous use is done. */
+enum { TAG_BCAST_READER = VMPI_SHM_TAG + 1, TAG_BCAST_ROOT = VMPI_SHM_TAG + 2 };
+
+static const vmpi_dtype *byte_type(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)); }
+
+static int bcast_eager(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c)
+{
+    int n = c->size, me = c->rank, err = MPI_SUCCESS;
+    slot *sl = &s->slots[me];
+    unsigned k = sl->bseq++;
+    ebox *e = &s->eb[k & 1];
+    MPI_Count bytes = count * dt->size;
+    if (me == root) {
+        int i = 0;
+        while (atomic_load_explicit(&e->readers_left, memory_order_acquire) != 0 && i++ < SPIN_POLLS)
+            spin_once(i);
+        if (i > SPIN_POLLS) { /* still read: sleep until the last reader (of broadcast k - 2) says it is done */
+            unsigned want = k + 1;
+            e->waiting_root = me;
+            atomic_store(&e->root_waits, want);
+            if (!(atomic_load(&e->readers_left) == 0 && atomic_compare_exchange_strong(&e->root_waits, &want, 0)))
+                err = vmpi_recv(NULL, 0, byte_type(), MPI_ANY_SOURCE, TAG_BCAST_ROOT, c, 1, MPI_STATUS_IGNORE);
+        }
+        vmpi_dtype_pack(buf, count, dt, e->data, bytes);
+        atomic_store_explicit(&e->readers_left, n - 1, memory_order_relaxed);
+        atomic_store(&e->seq, k + 1);
+        if (atomic_load(&s->bsleepers) > 0)
+            for (int r = 0; r < n; r++) {
+                unsigned want = k + 1;
+                if (r != me && atomic_compare_exchange_strong(&s->slots[r].bwait, &want, 0)) {
+                    atomic_fetch_sub(&s->bsleepers, 1);
+                    vmpi_send(NULL, 0, byte_type(), r, TAG_BCAST_READER, c, 1, VMPI_SENDK_STD);
+                }
+            }
+        return err;
+    }
+    int i = 0;
+    while (atomic_load_explicit(&e->seq, memory_order_acquire) != k + 1 && i++ < SPIN_POLLS)
+        spin_once(i);
+    if (i > SPIN_POLLS) { /* the root is late: sleep until it sends word */
+        atomic_store(&sl->bwait, k + 1);
+        atomic_fetch_add(&s->bsleepers, 1);
+        if (atomic_load(&e->seq) == k + 1 && atomic_exchange(&sl->bwait, 0))
+            atomic_fetch_sub(&s->bsleepers, 1);
+        else
+            err = vmpi_recv(NULL, 0, byte_type(), root, TAG_BCAST_READER, c, 1, MPI_STATUS_IGNORE);
+    }
+    vmpi_dtype_unpack(e->data, bytes, buf, count, dt);
+    if (atomic_fetch_sub(&e->readers_left, 1) == 1) { /* the last reader: the root of k + 2 may sleep */
+        unsigned want = k + 3;
+        if (atomic_compare_exchange_strong(&e->root_waits, &want, 0))
+            vmpi_send(NULL, 0, byte_type(), e->waiting_root, TAG_BCAST_ROOT, c, 1, VMPI_SENDK_STD);
+    }
+    return err;
+}
+
+int vmpi_shm_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c)
+{
+    shm *s = get(c);
+    if (c->size == 1)
+        return MPI_SUCCESS;
+    if (count * dt->size <= EAGER_BCAST_MAX)
+        return bcast_eager(s, buf, count, dt, root, c);
+    s->slots[c->rank].rbuf = buf;
+    if (count * dt->size >= SLICE_MIN) { /* large: everybody copies from the root at once, no staging */
+        int err = sync_all(s, c, NULL, "MPI_Bcast");
+        if (err == MPI_SUCCESS && c->rank != root)
+            vmpi_dtype_copy(s->slots[root].rbuf, count, dt, buf, count, dt);
+        int e2 = sync_all(s, c, NULL, "MPI_Bcast"); /* the root's buffer is read no more */
+        return err ? err : e2;
+    }
+    steps st = {NULL, bcast_global, count, dt, 0, MPI_OP_NULL, root, MPI_SUCCESS};
+    int err = sync_all(s, c, &st, "MPI_Bcast");
+    if (err == MPI_SUCCESS && st.err == MPI_SUCCESS && c->rank != root)
+        vmpi_dtype_copy(s->result - dt->true_lb, count, dt, buf, count, dt);
+    return err ? err : st.err;
+}
+
+/* ---- data movement ----
+ * Small data is packed into the sender's staging buffer for this generation's parity, so one
+ * synchronization suffices: a rank rewrites that buffer two generations later, when every reader of it
+ * has arrived at the generation in between.  Larger data is copied straight from the senders' buffers
+ * between two synchronizations (the second says nobody reads them any more). */
+enum { STAGE_MAX = 16384 }; /* bytes a rank sends in all, at most, to be staged */
+
+static char *stage(shm *s, int me, unsigned gen, size_t bytes)
+{
+    slot *sl = &s->slots[me];
+    int k = (int)(gen & 1);
+    return grow(&sl->stage[k], &sl->stage_cap[k], bytes ? bytes : 1) ? sl->stage[k] : NULL;
+}
+
+int vmpi_shm_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                      const vmpi_dtype *rdt, vmpi_comm *c)
+{
+    shm *s = get(c);
+    int n = c->size, me = c->rank;
+    size_t blk = (size_t)(scount * sdt->size);
+    unsigned gen = atomic_load_explicit(&s->gen, memory_order_acquire);
+    char *st = blk * (size_t)n <= STAGE_MAX ? stage(s, me, gen, blk * (size_t)n) : NULL;
+    if (st) {
+        vmpi_dtype_pack(sbuf, scount * n, sdt, st, (MPI_Count)(blk * (size_t)n));
+        int err = sync_all(s, c, NULL, "MPI_Alltoall");
+        for (int p = 0; p < n && err == MPI_SUCCESS; p++)
+            vmpi_dtype_unpack(s->slots[p].stage[gen & 1] + (size_t)me * blk, (MPI_Count)blk,
+                              (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
+        return err;
+    }
+    s->slots[me].sbuf = sbuf;
+    s->slots[me].scount = scount;
+    s->slots[me].sdt = sdt;
+    int err = sync_all(s, c, NULL, "MPI_Alltoall");
+    if (err != MPI_SUCCESS)
+        return err;
+    for (int i = 0; i < n; i++) {
+        int p = (me + i) % n;
+        const slot *o = &s->slots[p];
+        vmpi_dtype_copy((const char *)o->sbuf + me * o->scount * o->sdt->extent, o->scount, o->sdt,
+                        (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
+    }
+    return sync_all(s, c, NULL, "MPI_Alltoall"); /* nobody's send buffer is read any more */
+}
+
+int vmpi_shm_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                       const vmpi_dtype *rdt, vmpi_comm *c)
+{
+    shm *s = get(c);
+    int n = c->size, me = c->rank;
+    if (sbuf == MPI_IN_PLACE) {
+        sbuf = (char *)rbuf + me * rcount * rdt->extent;
+        scount = rcount;
+        sdt = rdt;
+    }
+    size_t blk = (size_t)(scount * sdt->size);
+    unsigned gen = atomic_load_explicit(&s->gen, memory_order_acquire);
+    char *st = blk * (size_t)n <= STAGE_MAX ? stage(s, me, gen, blk) : NULL;
+    if (st) {
+        vmpi_dtype_pack(sbuf, scount, sdt, st, (MPI_Count)blk);
+        int err = sync_all(s, c, NULL, "MPI_Allgather");
+        for (int p = 0; p < n && err == MPI_SUCCESS; p++)
+            vmpi_dtype_unpack(s->slots[p].stage[gen & 1], (MPI_Count)blk, (char *)rbuf + p * rcount * rdt->extent,
+                              rcount, rdt);
+        return err;
+    }
+    s->slots[me].sbuf = sbuf;
+    s->slots[me].scount = scount;
+    s->slots[me].sdt = sdt;
+    int err = sync_all(s, c, NULL, "MPI_Allgather");
+    if (err != MPI_SUCCESS)
+        return err;
+    for (int i = 1; i < n; i++) {
+        int p = (me + i) % n;
+        const slot *o = &s->slots[p];
+        vmpi_dtype_copy(o->sbuf, o->scount, o->sdt, (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
+    }
+    if (sbuf != (char *)rbuf + me * rcount * rdt->extent)
+        vmpi_dtype_copy(sbuf, scount, sdt, (char *)rbuf + me * rcount * rdt->extent, rcount, rdt);
+    return sync_all(s, c, NULL, "MPI_Allgather");
+}

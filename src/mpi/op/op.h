@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Reduction operations, predefined and user-defined (MPI-3.1 5.9.5): one place that says whether an op is
+ * valid on a datatype, whether it commutes, and applies it to buffers laid out as `count` instances of a
+ * datatype (contiguous or not). */
+#ifndef VMPI_MPI_OP_H
+#define VMPI_MPI_OP_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include "dtype/dtype.h"
+
+/* User operations live in one process-wide table (any rank may create them); indexes start here. */
+enum { VMPI_OP_USER_FIRST = 32, VMPI_OP_USER_MAX = 4096 };
+
+int vmpi_op_create(MPI_User_function *fn, bool commute, MPI_Op *out);
+/* MPI_ERR_OP for a predefined or invalid op. */
+int vmpi_op_free(MPI_Op *op);
+/* Whether `op` is a valid predefined or live user operation. */
+bool vmpi_op_valid(MPI_Op op);
+bool vmpi_op_commutative(MPI_Op op);
+/* A pending operation keeps a user op usable after MPI_Op_free (MPI-3.1 5.9.5) until it releases it. */
+void vmpi_op_hold(MPI_Op op);
+void vmpi_op_release(MPI_Op op);
+/* MPI_SUCCESS when `op` may reduce `dt` (user ops take any type; predefined ones need a type made of one
+ * allowed basic type), MPI_ERR_OP otherwise. */
+int vmpi_op_check(MPI_Op op, const vmpi_dtype *dt);
+/* inout = in op inout over `count` instances of `dt` (handle `dth`, passed to user functions). */
+void vmpi_op_apply(MPI_Op op, MPI_Datatype dth, const vmpi_dtype *dt, const void *in, void *inout, MPI_Count count);
+
+#endif
