@@ -59,6 +59,7 @@ typedef struct shm {
     slot *slots;
     ebox eb[2];
     VMPI_ALIGNED_CL _Atomic int bsleepers; /* ranks sleeping on an eager broadcast */
+    int left;                /* ranks that have not freed the communicator yet (under registry_lock) */
 } shm;
 
 static shm *registry;
@@ -73,6 +74,7 @@ static shm *create(vmpi_comm *c)
     memset(s, 0, sizeof *s);
     s->ctx = c->ctx;
     s->size = n;
+    s->left = n;
     s->world = malloc(sizeof(int) * (size_t)n);
     s->group_of = malloc(sizeof(int) * (size_t)n);
     s->slots = aligned_alloc(VMPI_CACHELINE, sizeof(slot) * (size_t)n);
@@ -137,6 +139,45 @@ static shm *get(vmpi_comm *c)
     pthread_mutex_unlock(&registry_lock);
     c->coll_shm = s;
     return s;
+}
+
+static void destroy(shm *s)
+{
+    for (int g = 0; g < s->ngroups; g++) {
+        free(s->groups[g].members);
+        free(s->groups[g].partial);
+    }
+    for (int r = 0; r < s->size; r++) {
+        free(s->slots[r].stage[0]);
+        free(s->slots[r].stage[1]);
+    }
+    free(s->groups);
+    free(s->slots);
+    free(s->world);
+    free(s->group_of);
+    free(s->result);
+    free(s);
+}
+
+/* The object goes when every rank of the communicator has freed it.  A rank that frees it before anyone
+ * made it never used it; then no one can (every collective needs every rank), so nothing is left over.
+ * Counting frees rather than users matters: the root of an eager broadcast may leave, and free the
+ * communicator, before a reader has even looked the object up. */
+void vmpi_shm_release(vmpi_comm *c)
+{
+    pthread_mutex_lock(&registry_lock);
+    shm **p = &registry;
+    while (*p && !same(*p, c))
+        p = &(*p)->next;
+    shm *s = *p;
+    if (s && --s->left == 0)
+        *p = s->next;
+    else
+        s = NULL;
+    pthread_mutex_unlock(&registry_lock);
+    c->coll_shm = NULL;
+    if (s)
+        destroy(s);
 }
 
 static bool grow(char **buf, size_t *cap, size_t need)

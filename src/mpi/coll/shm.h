@@ -30,6 +30,8 @@
 enum { VMPI_SHM_TAG = 1 << 30 };
 
 int vmpi_shm_barrier(vmpi_comm *c);
+/* The calling rank frees `c`: its shared state goes when every rank has. */
+void vmpi_shm_release(vmpi_comm *c);
 int vmpi_shm_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c);
 /* root < 0: allreduce.  sbuf is never MPI_IN_PLACE here. */
 int vmpi_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth,

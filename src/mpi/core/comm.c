@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include "mpi/coll/shm.h"
 #include "mpi/comm/group.h"
 #include "mpi/comm/topo.h"
 #include "mpi/core/comm.h"
@@ -76,9 +77,11 @@ void vmpi_comm_release(vmpi_comm *c)
             rk->comm_hint = idx;
     }
     if (c->local) {
+        vmpi_shm_release(c->local);
         vmpi_group_unref(c->local->group);
         free(c->local);
     }
+    vmpi_shm_release(c);
     vmpi_group_unref(c->group);
     vmpi_group_unref(c->remote);
     vmpi_topo_unref(c->topo);
