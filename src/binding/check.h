@@ -311,4 +311,26 @@ static inline int vmpi_chk_alias(vmpi_chk *ck, const void *sbuf, const void *rbu
     return MPI_ERR_BUFFER;
 }
 
+/* ---- intercommunicator collectives ---- */
+
+/* A root argument on an intercommunicator: MPI_ROOT, MPI_PROC_NULL or a rank of the remote group. */
+static inline int vmpi_chk_inter_root(vmpi_chk *ck, int r, const vmpi_comm *c)
+{
+    if (r == MPI_ROOT || r == MPI_PROC_NULL || (r >= 0 && r < c->peer_size))
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "root %d is not MPI_ROOT, MPI_PROC_NULL or a rank of the remote group (size %d)",
+             r, c->peer_size);
+    return MPI_ERR_ROOT;
+}
+
+/* Collectives vmpi runs on intracommunicators only so far. */
+static inline int vmpi_chk_coll_intra(vmpi_chk *ck, const vmpi_comm *c, bool nb)
+{
+    if (!vmpi_comm_is_inter(c))
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "%s on intercommunicators is not supported yet",
+             nb ? "a nonblocking collective" : "this collective");
+    return MPI_ERR_COMM;
+}
+
 #endif

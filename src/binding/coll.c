@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "binding/check.h"
 #include "mpi/coll/coll.h"
+#include "mpi/coll/coll_inter.h"
 
 /* The nonblocking form's request pointer. */
 static int chk_req_out(vmpi_chk *ck, bool nb, MPI_Request *req)
@@ -17,7 +18,34 @@ static int chk_start(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, bool nb, MPI_Re
     int err;
     if ((err = vmpi_chk_ranked(ck)) || (err = vmpi_chk_comm(ck, comm, c)) || (err = chk_req_out(ck, nb, req)))
         return err;
-    return MPI_SUCCESS;
+    return vmpi_chk_coll_intra(ck, *c, nb);
+}
+
+/* The blocking forms that also run on intercommunicators check their communicator with this. */
+static int chk_start_inter(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, bool nb, MPI_Request *req, bool *inter)
+{
+    int err;
+    if ((err = vmpi_chk_ranked(ck)) || (err = vmpi_chk_comm(ck, comm, c)) || (err = chk_req_out(ck, nb, req)))
+        return err;
+    *inter = vmpi_comm_is_inter(*c);
+    return nb ? vmpi_chk_coll_intra(ck, *c, nb) : MPI_SUCCESS;
+}
+
+/* The v forms are intracommunicator-only so far. */
+static int chk_inter_v(vmpi_chk *ck, const vmpi_comm *c, bool v)
+{
+    return v ? vmpi_chk_coll_intra(ck, c, false) : MPI_SUCCESS;
+}
+
+/* Checks of a send or receive side that an intercommunicator collective uses. */
+static int chk_side(vmpi_chk *ck, bool used, const void *buf, MPI_Count count, MPI_Datatype dt, const vmpi_dtype **d)
+{
+    int err;
+    if (!used)
+        return MPI_SUCCESS;
+    if ((err = vmpi_chk_count(ck, count)) || (err = vmpi_chk_dt(ck, dt, d)) || (err = vmpi_chk_not_in_place(ck, buf)))
+        return err;
+    return vmpi_chk_buf(ck, buf, count, *d);
 }
 
 /* One (buffer, count, type) triple; `buf` must not be MPI_IN_PLACE. */
@@ -37,7 +65,9 @@ static int barrier(MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
     VMPI_CHK(ck);
     vmpi_comm *c;
     int err;
-    if ((err = chk_start(&ck, comm, &c, nb, req)) || (err = vmpi_coll_barrier(c, nb ? req : NULL)))
+    bool inter;
+    if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)) ||
+        (err = inter ? vmpi_inter_barrier(c) : vmpi_coll_barrier(c, nb ? req : NULL)))
         return vmpi_fail(comm, err, fn, &ck);
     return MPI_SUCCESS;
 }
@@ -54,8 +84,17 @@ static int bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
     vmpi_comm *c;
     const vmpi_dtype *d;
     int err;
-    if ((err = chk_start(&ck, comm, &c, nb, req)) || (err = vmpi_chk_root(&ck, root, c)) ||
-        (err = chk_data(&ck, buf, count, dt, &d)) || (err = vmpi_coll_bcast(buf, count, d, root, c, nb ? req : NULL)))
+    bool inter;
+    if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
+        return vmpi_fail(comm, err, fn, &ck);
+    if (inter) {
+        if ((err = vmpi_chk_inter_root(&ck, root, c)) || (err = chk_side(&ck, root != MPI_PROC_NULL, buf, count, dt, &d)) ||
+            (err = vmpi_inter_bcast(buf, count, d, root, c)))
+            return vmpi_fail(comm, err, fn, &ck);
+        return MPI_SUCCESS;
+    }
+    if ((err = vmpi_chk_root(&ck, root, c)) || (err = chk_data(&ck, buf, count, dt, &d)) ||
+        (err = vmpi_coll_bcast(buf, count, d, root, c, nb ? req : NULL)))
         return vmpi_fail(comm, err, fn, &ck);
     return MPI_SUCCESS;
 }
@@ -95,7 +134,18 @@ static int gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, in
     vmpi_comm *c;
     const vmpi_dtype *sd = NULL, *rd = NULL;
     int err;
-    if ((err = chk_start(&ck, comm, &c, nb, req)) || (err = vmpi_chk_root(&ck, root, c)))
+    bool inter;
+    if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
+        return vmpi_fail(comm, err, fn, &ck);
+    if (inter) { /* MPI_Gather only (the v form is refused in chk_inter_v) */
+        if ((err = chk_inter_v(&ck, c, v)) || (err = vmpi_chk_inter_root(&ck, root, c)) ||
+            (err = chk_side(&ck, root >= 0, sbuf, scount, sdt, &sd)) ||
+            (err = chk_side(&ck, root == MPI_ROOT, rbuf, (MPI_Count)rcount * c->peer_size, rdt, &rd)) ||
+            (err = vmpi_inter_gather(sbuf, scount, sd, rbuf, rcount, rd, root, c)))
+            return vmpi_fail(comm, err, fn, &ck);
+        return MPI_SUCCESS;
+    }
+    if ((err = vmpi_chk_root(&ck, root, c)))
         return vmpi_fail(comm, err, fn, &ck);
     bool at_root = c->rank == root;
     if (sbuf != MPI_IN_PLACE || !at_root)
@@ -146,7 +196,18 @@ static int scatter(const void *sbuf, int scount, const int *scounts, const int *
     vmpi_comm *c;
     const vmpi_dtype *sd = NULL, *rd = NULL;
     int err;
-    if ((err = chk_start(&ck, comm, &c, nb, req)) || (err = vmpi_chk_root(&ck, root, c)))
+    bool inter;
+    if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
+        return vmpi_fail(comm, err, fn, &ck);
+    if (inter) {
+        if ((err = chk_inter_v(&ck, c, v)) || (err = vmpi_chk_inter_root(&ck, root, c)) ||
+            (err = chk_side(&ck, root == MPI_ROOT, sbuf, (MPI_Count)scount * c->peer_size, sdt, &sd)) ||
+            (err = chk_side(&ck, root >= 0, rbuf, rcount, rdt, &rd)) ||
+            (err = vmpi_inter_scatter(sbuf, scount, sd, rbuf, rcount, rd, root, c)))
+            return vmpi_fail(comm, err, fn, &ck);
+        return MPI_SUCCESS;
+    }
+    if ((err = vmpi_chk_root(&ck, root, c)))
         return vmpi_fail(comm, err, fn, &ck);
     bool at_root = c->rank == root;
     if (rbuf != MPI_IN_PLACE || !at_root)
@@ -199,8 +260,16 @@ static int allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
     vmpi_comm *c;
     const vmpi_dtype *sd = NULL, *rd = NULL;
     int err;
-    if ((err = chk_start(&ck, comm, &c, nb, req)))
+    bool inter;
+    if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
         return vmpi_fail(comm, err, fn, &ck);
+    if (inter) {
+        if ((err = chk_inter_v(&ck, c, v)) || (err = chk_side(&ck, true, sbuf, scount, sdt, &sd)) ||
+            (err = chk_side(&ck, true, rbuf, (MPI_Count)rcount * c->peer_size, rdt, &rd)) ||
+            (err = vmpi_inter_allgather(sbuf, scount, sd, rbuf, rcount, rd, c)))
+            return vmpi_fail(comm, err, fn, &ck);
+        return MPI_SUCCESS;
+    }
     if (sbuf != MPI_IN_PLACE)
         err = chk_data(&ck, sbuf, scount, sdt, &sd);
     if (!err)
@@ -249,8 +318,16 @@ static int alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, 
     vmpi_comm *c;
     const vmpi_dtype *sd = NULL, *rd = NULL;
     int err;
-    if ((err = chk_start(&ck, comm, &c, nb, req)))
+    bool inter;
+    if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
         return vmpi_fail(comm, err, fn, &ck);
+    if (inter) {
+        if ((err = chk_side(&ck, true, sbuf, (MPI_Count)scount * c->peer_size, sdt, &sd)) ||
+            (err = chk_side(&ck, true, rbuf, (MPI_Count)rcount * c->peer_size, rdt, &rd)) ||
+            (err = vmpi_inter_alltoall(sbuf, scount, sd, rbuf, rcount, rd, c)))
+            return vmpi_fail(comm, err, fn, &ck);
+        return MPI_SUCCESS;
+    }
     if (sbuf != MPI_IN_PLACE)
         err = chk_data(&ck, sbuf, (MPI_Count)scount * c->size, sdt, &sd);
     if (!err)

@@ -2,9 +2,27 @@
 /* Reduction entry points (blocking and nonblocking) and the operation objects. */
 #include "binding/check.h"
 #include "mpi/coll/coll.h"
+#include "mpi/coll/coll_inter.h"
 #include "mpi/op/op.h"
 
 enum red_kind { RED_REDUCE, RED_ALL, RED_SCAN, RED_EXSCAN, RED_SCATTER, RED_SCATTER_BLOCK };
+
+/* MPI_Reduce and MPI_Allreduce on an intercommunicator: the data of one group, reduced, goes to the other. */
+static int inter_reduction(vmpi_chk *ck, bool all, const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                           int root, vmpi_comm *c)
+{
+    const vmpi_dtype *d;
+    int err;
+    if ((!all && (err = vmpi_chk_inter_root(ck, root, c))) || (err = vmpi_chk_count(ck, count)) ||
+        (err = vmpi_chk_dt(ck, dt, &d)) || (err = vmpi_chk_op(ck, op, d)))
+        return err;
+    bool sends = all || root >= 0, gets = all || root == MPI_ROOT;
+    if ((sends && ((err = vmpi_chk_not_in_place(ck, sbuf)) || (err = vmpi_chk_buf(ck, sbuf, count, d)))) ||
+        (gets && ((err = vmpi_chk_not_in_place(ck, rbuf)) || (err = vmpi_chk_buf(ck, rbuf, count, d)))))
+        return err;
+    return all ? vmpi_inter_allreduce(sbuf, rbuf, count, d, dt, op, c)
+               : vmpi_inter_reduce(sbuf, rbuf, count, d, dt, op, root, c);
+}
 
 /* Every reduction: `count` is the block count of Reduce_scatter_block, `rcounts` the counts of
  * Reduce_scatter; the send buffer then holds the whole vector. */
@@ -15,8 +33,16 @@ static int reduction(enum red_kind k, const void *sbuf, void *rbuf, int count, c
     vmpi_comm *c;
     const vmpi_dtype *d;
     int err;
-    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)) ||
-        (nb && (err = vmpi_chk_ptr(&ck, req, "the request argument"))) ||
+    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)))
+        return vmpi_fail(comm, err, fn, &ck);
+    if (vmpi_comm_is_inter(c)) {
+        if (nb || (k != RED_REDUCE && k != RED_ALL))
+            err = vmpi_chk_coll_intra(&ck, c, nb);
+        else
+            err = inter_reduction(&ck, k == RED_ALL, sbuf, rbuf, count, dt, op, root, c);
+        return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+    }
+    if ((nb && (err = vmpi_chk_ptr(&ck, req, "the request argument"))) ||
         (k == RED_REDUCE && (err = vmpi_chk_root(&ck, root, c))) || (err = vmpi_chk_dt(&ck, dt, &d)) ||
         (err = vmpi_chk_op(&ck, op, d)))
         return vmpi_fail(comm, err, fn, &ck);

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Blocking collectives on intercommunicators (arguments already checked).  Each group works through the
+ * intercommunicator's internal intracommunicator over its own ranks (c->local) and the two groups meet at
+ * their rank 0; data crosses once, between the leaders (all-to-all: directly between the pairs).  `root`
+ * follows MPI: MPI_ROOT at the root, MPI_PROC_NULL at the other ranks of its group, the root's rank in the
+ * remote group at the receiving group. */
+#ifndef VMPI_MPI_COLL_INTER_H
+#define VMPI_MPI_COLL_INTER_H
+
+#include <mpi.h>
+#include "dtype/dtype.h"
+#include "mpi/core/comm.h"
+
+int vmpi_inter_barrier(vmpi_comm *c);
+int vmpi_inter_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c);
+int vmpi_inter_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth,
+                      MPI_Op op, int root, vmpi_comm *c);
+int vmpi_inter_allreduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth,
+                         MPI_Op op, vmpi_comm *c);
+int vmpi_inter_gather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                      const vmpi_dtype *rdt, int root, vmpi_comm *c);
+int vmpi_inter_scatter(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                       const vmpi_dtype *rdt, int root, vmpi_comm *c);
+int vmpi_inter_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                         const vmpi_dtype *rdt, vmpi_comm *c);
+int vmpi_inter_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
+                        const vmpi_dtype *rdt, vmpi_comm *c);
+
+#endif

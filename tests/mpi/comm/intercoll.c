@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Collectives on an intercommunicator (evens and odds of MPI_COMM_WORLD; needs 2 ranks or more), every
+ * result checked:
+ *   - Barrier; Bcast from each group's rank 1 (or 0) with MPI_ROOT / MPI_PROC_NULL / remote root;
+ *   - Reduce to a root in each group, Allreduce: each group gets the sum over the other group;
+ *   - Gather and Scatter through a root in the evens' group; Allgather: each group gets the other's values;
+ *   - Alltoall: block j of rank i goes to remote rank j;
+ *   - MPI_ERR_ROOT for a bad root, MPI_ERR_COMM for a collective vmpi does not run on intercommunicators. */
+#include "mtest.h"
+
+int main(int argc, char **argv)
+{
+    int errs = 0, rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size < 2)
+        return mt_finish(errs);
+    MPI_Comm half, inter;
+    int even = rank % 2 == 0;
+    MPI_Comm_split(MPI_COMM_WORLD, !even, rank, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, even ? 1 : 0, 7, &inter);
+    int lr, ls, rs;
+    MPI_Comm_rank(inter, &lr);
+    MPI_Comm_size(inter, &ls);
+    MPI_Comm_remote_size(inter, &rs);
+    /* world rank of remote rank j: the other parity */
+#define REMOTE_WORLD(j) (2 * (j) + (even ? 1 : 0))
+    MPI_Barrier(inter);
+
+    /* bcast from each group's rank 0 in turn */
+    for (int g = 0; g < 2; g++) {
+        int in_root_group = (g == 0) == even, v = -1, root;
+        if (in_root_group)
+            root = lr == 0 ? MPI_ROOT : MPI_PROC_NULL;
+        else
+            root = 0;
+        if (in_root_group && lr == 0)
+            v = 500 + g;
+        MPI_Bcast(&v, 1, MPI_INT, root, inter);
+        if (!in_root_group && v != 500 + g)
+            MT_ERR(errs, "bcast %d: got %d", g, v);
+        if (in_root_group && lr != 0 && v != -1)
+            MT_ERR(errs, "bcast %d: a MPI_PROC_NULL rank's buffer changed", g);
+    }
+
+    /* reduce: the odds' rank 0 gets the sum of the evens' world ranks, then the other way */
+    for (int g = 0; g < 2; g++) {
+        int root_group_even = g == 1, in_root_group = root_group_even == even, sum = -1, root;
+        root = in_root_group ? (lr == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+        MPI_Reduce(&rank, &sum, 1, MPI_INT, MPI_SUM, root, inter);
+        int want = 0;
+        for (int j = 0; j < rs; j++)
+            want += REMOTE_WORLD(j);
+        if (root == MPI_ROOT && sum != want)
+            MT_ERR(errs, "reduce %d: %d, expected %d", g, sum, want);
+    }
+    int asum = -1, want = 0;
+    for (int j = 0; j < rs; j++)
+        want += REMOTE_WORLD(j);
+    MPI_Allreduce(&rank, &asum, 1, MPI_INT, MPI_SUM, inter);
+    if (asum != want)
+        MT_ERR(errs, "allreduce: %d, expected %d", asum, want);
+
+    /* gather to / scatter from the evens' rank 0 */
+    int *all = malloc(sizeof(int) * (size_t)(rs > ls ? rs : ls)), one = -1;
+    int groot = even ? (lr == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+    for (int j = 0; j < rs; j++)
+        all[j] = -1;
+    MPI_Gather(&rank, 1, MPI_INT, all, 1, MPI_INT, groot, inter);
+    for (int j = 0; groot == MPI_ROOT && j < rs; j++)
+        if (all[j] != REMOTE_WORLD(j))
+            MT_ERR(errs, "gather: [%d] = %d", j, all[j]);
+    for (int j = 0; j < rs; j++)
+        all[j] = 900 + j;
+    MPI_Scatter(all, 1, MPI_INT, &one, 1, MPI_INT, groot, inter);
+    if (!even && one != 900 + lr)
+        MT_ERR(errs, "scatter: got %d", one);
+
+    /* allgather: each side gets the other's world ranks */
+    MPI_Allgather(&rank, 1, MPI_INT, all, 1, MPI_INT, inter);
+    for (int j = 0; j < rs; j++)
+        if (all[j] != REMOTE_WORLD(j))
+            MT_ERR(errs, "allgather: [%d] = %d", j, all[j]);
+
+    /* alltoall: block j = rank * 1000 + j */
+    int *sb = malloc(sizeof(int) * (size_t)rs), *rb = malloc(sizeof(int) * (size_t)rs);
+    for (int j = 0; j < rs; j++)
+        sb[j] = rank * 1000 + j;
+    MPI_Alltoall(sb, 1, MPI_INT, rb, 1, MPI_INT, inter);
+    for (int j = 0; j < rs; j++)
+        if (rb[j] != REMOTE_WORLD(j) * 1000 + lr)
+            MT_ERR(errs, "alltoall: [%d] = %d", j, rb[j]);
+
+    MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+    int x = 0;
+    if (MPI_Bcast(&x, 1, MPI_INT, rs + 5, inter) != MPI_ERR_ROOT)
+        MT_ERR(errs, "a bad root did not give MPI_ERR_ROOT");
+    if (MPI_Scan(&x, &one, 1, MPI_INT, MPI_SUM, inter) != MPI_ERR_COMM)
+        MT_ERR(errs, "MPI_Scan on an intercommunicator did not give MPI_ERR_COMM");
+    MPI_Barrier(inter);
+    free(all);
+    free(sb);
+    free(rb);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+    return mt_finish(errs);
+}
