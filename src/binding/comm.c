@@ -26,6 +26,28 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     return err ? vmpi_fail(comm, err, "MPI_Comm_dup", &ck) : MPI_SUCCESS;
 }
 
+VMPI_WEAK(Comm_idup)
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, comm, &c, false);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, newcomm, "newcomm");
+    if (!err)
+        err = vmpi_chk_ptr(&ck, request, "request");
+    if (!err)
+        err = vmpi_comm_idup(c, newcomm);
+    if (!err) { /* the duplicate is ready already: the request is born complete, with an empty status */
+        vmpi_mreq *m = vmpi_mreq_new(VMPI_MREQ_RECV, comm);
+        m->r.kind = VMPI_REQ_RECV;
+        m->r.complete = true;
+        vmpi_status_empty(&m->r.status);
+        *request = vmpi_mreq_handle(m);
+    }
+    return err ? vmpi_fail(comm, err, "MPI_Comm_idup", &ck) : MPI_SUCCESS;
+}
+
 VMPI_WEAK(Comm_dup_with_info)
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {

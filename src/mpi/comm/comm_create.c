@@ -2,6 +2,7 @@
 /* Context ids are agreed on by letting one rank take them from the process-wide counter and telling the
  * others (ranks share the process, so an id taken once is unique).  Internal messages use the parent's
  * collective context with negative tags, which user collectives never use. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dtype/dtype.h"
@@ -147,6 +148,68 @@ int vmpi_comm_dup_with_info(vmpi_comm *c, bool own_info, MPI_Info info, MPI_Comm
         vmpi_group_unref(g);
     }
     return err ? err : dup_finish(c, out, own_info, info);
+}
+
+/* ---- idup ---- */
+
+/* Comm_idup agrees on contexts without a message: the n-th Comm_idup on a communicator is the same call on
+ * every rank (MPI orders collectives), so the first rank to make its n-th call takes the contexts from the
+ * process-wide counter and leaves them here for the others; the entry goes when every rank took it. */
+typedef struct idup_entry {
+    struct idup_entry *next;
+    int pctx;
+    unsigned seq;
+    int ctx, lctx;
+    int left;
+} idup_entry;
+
+static pthread_mutex_t idup_lock = PTHREAD_MUTEX_INITIALIZER;
+static idup_entry *idup_list;
+
+static int idup_contexts(vmpi_comm *c, int *ctx, int *lctx)
+{
+    unsigned seq = c->idup_seq++;
+    int members = c->size + (vmpi_comm_is_inter(c) ? c->peer_size : 0);
+    pthread_mutex_lock(&idup_lock);
+    idup_entry **p = &idup_list;
+    while (*p && ((*p)->pctx != c->ctx || (*p)->seq != seq))
+        p = &(*p)->next;
+    idup_entry *e = *p;
+    if (e == NULL) {
+        e = malloc(sizeof *e);
+        if (e == NULL) {
+            pthread_mutex_unlock(&idup_lock);
+            return MPI_ERR_NO_MEM;
+        }
+        /* both groups of an intercommunicator may share the internal context: they never talk on it */
+        *e = (idup_entry){idup_list, c->ctx, seq, vmpi_comm_ctx_alloc(), vmpi_comm_ctx_alloc(), members};
+        idup_list = e;
+        p = &idup_list;
+    }
+    *ctx = e->ctx;
+    *lctx = e->lctx;
+    if (--e->left == 0) {
+        *p = e->next;
+        free(e);
+    }
+    pthread_mutex_unlock(&idup_lock);
+    return MPI_SUCCESS;
+}
+
+int vmpi_comm_idup(vmpi_comm *c, MPI_Comm *out)
+{
+    int ctx, lctx, err = idup_contexts(c, &ctx, &lctx);
+    *out = MPI_COMM_NULL;
+    if (err)
+        return err;
+    if (vmpi_comm_is_inter(c)) {
+        err = publish(new_inter(c->group, c->remote, ctx, lctx, c), out);
+    } else {
+        vmpi_group *g = vmpi_comm_group(c);
+        err = g ? publish(vmpi_comm_new_intra(g, ctx, c), out) : MPI_ERR_NO_MEM;
+        vmpi_group_unref(g);
+    }
+    return err ? err : dup_finish(c, out, false, MPI_INFO_NULL);
 }
 
 /* ---- split ---- */

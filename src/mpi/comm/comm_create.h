@@ -11,6 +11,8 @@
  * the hints of `info` instead of the parent's. */
 int vmpi_comm_dup(vmpi_comm *c, MPI_Comm *out);
 int vmpi_comm_dup_with_info(vmpi_comm *c, bool own_info, MPI_Info info, MPI_Comm *out);
+/* Nonblocking duplication: needs no message at all (see comm_create.c), so it is complete on return. */
+int vmpi_comm_idup(vmpi_comm *c, MPI_Comm *out);
 int vmpi_comm_split(vmpi_comm *c, int color, int key, MPI_Comm *out);
 int vmpi_comm_create(vmpi_comm *c, vmpi_group *g, MPI_Comm *out);
 /* Collective over the members of `g` only; `tag` tells concurrent calls apart. */
