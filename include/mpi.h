@@ -321,6 +321,7 @@ VMPI_DECL(int, Get_count, (const MPI_Status *status, MPI_Datatype dt, int *count
 VMPI_DECL(int, Get_elements, (const MPI_Status *status, MPI_Datatype dt, int *count))
 VMPI_DECL(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype dt, MPI_Count *count))
 VMPI_DECL(int, Status_set_elements, (MPI_Status *status, MPI_Datatype dt, int count))
+VMPI_DECL(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype dt, MPI_Count count))
 VMPI_DECL(int, Status_set_cancelled, (MPI_Status *status, int flag))
 
 typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);

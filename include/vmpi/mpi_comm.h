@@ -91,4 +91,18 @@ VMPI_DECL(int, Neighbor_alltoallw, (const void *sendbuf, const int *sendcounts, 
                                     const MPI_Datatype *sendtypes, void *recvbuf, const int *recvcounts,
                                     const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm))
 
+/* their nonblocking forms */
+VMPI_DECL(int, Ineighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+VMPI_DECL(int, Ineighbor_allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                     const int *recvcounts, const int *displs, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+VMPI_DECL(int, Ineighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+VMPI_DECL(int, Ineighbor_alltoallv, (const void *sendbuf, const int *sendcounts, const int *sdispls,
+                                    MPI_Datatype sendtype, void *recvbuf, const int *recvcounts, const int *rdispls,
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+VMPI_DECL(int, Ineighbor_alltoallw, (const void *sendbuf, const int *sendcounts, const MPI_Aint *sdispls,
+                                    const MPI_Datatype *sendtypes, void *recvbuf, const int *recvcounts,
+                                    const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm, MPI_Request *request))
+
 #endif

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w): blocking neighbourhood collectives. */
+/* MPI_Neighbor_allgather(v), MPI_Neighbor_alltoall(v,w) and their nonblocking MPI_Ineighbor_ forms. */
 #include <stdlib.h>
 #include "binding/check.h"
 #include "mpi/comm/neighbor.h"
 
-static int nbr_comm(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, int *in, int *out)
+static int nbr_comm(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, int *in, int *out, bool nb, MPI_Request *req)
 {
     int err;
-    if ((err = vmpi_chk_ranked(ck)) || (err = vmpi_chk_comm(ck, comm, c)) || (err = vmpi_chk_intra(ck, *c)))
+    if ((err = vmpi_chk_ranked(ck)) || (err = vmpi_chk_comm(ck, comm, c)) || (err = vmpi_chk_intra(ck, *c)) ||
+        (nb && (err = vmpi_chk_ptr(ck, req, "request"))))
         return err;
     if ((err = vmpi_nbr_degrees(*c, in, out)) != MPI_SUCCESS)
         snprintf(ck->why, sizeof ck->why, "the communicator has no process topology");
@@ -31,68 +32,64 @@ static MPI_Aint *offsets(int n, const int *displs, const vmpi_dtype *dt)
     return o;
 }
 
-VMPI_WEAK(Neighbor_allgather)
-int PMPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                            MPI_Comm comm)
+static int nbr_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                            MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *sd, *rd;
     int in, out, err;
-    if (!(err = nbr_comm(&ck, comm, &c, &in, &out)) && !(err = chk_block(&ck, sbuf, scount, sdt, &sd)) &&
+    if (!(err = nbr_comm(&ck, comm, &c, &in, &out, nb, req)) && !(err = chk_block(&ck, sbuf, scount, sdt, &sd)) &&
         !(err = chk_block(&ck, rbuf, rcount, rdt, &rd))) {
         vmpi_nbr_side s = {.count = scount, .type = sd, .same_block = true}, r = {.count = rcount, .type = rd};
-        err = vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r);
+        err = vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r, nb ? req : NULL, fn);
     }
-    return err ? vmpi_fail(comm, err, "MPI_Neighbor_allgather", &ck) : MPI_SUCCESS;
+    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
 }
 
-VMPI_WEAK(Neighbor_allgatherv)
-int PMPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int *rcounts,
-                             const int *displs, MPI_Datatype rdt, MPI_Comm comm)
+static int nbr_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                             const int *displs, MPI_Datatype rdt, MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *sd, *rd;
     int in, out, err;
-    if (!(err = nbr_comm(&ck, comm, &c, &in, &out)) && !(err = chk_block(&ck, sbuf, scount, sdt, &sd)) &&
+    if (!(err = nbr_comm(&ck, comm, &c, &in, &out, nb, req)) && !(err = chk_block(&ck, sbuf, scount, sdt, &sd)) &&
         !(err = vmpi_chk_dt(&ck, rdt, &rd)) && in > 0 && !(err = vmpi_chk_ptr(&ck, rcounts, "recvcounts")))
         err = vmpi_chk_ptr(&ck, displs, "displs");
     if (!err) {
         MPI_Aint *off = offsets(in, displs, rd);
         vmpi_nbr_side s = {.count = scount, .type = sd, .same_block = true},
                       r = {.off = off, .counts = rcounts, .type = rd};
-        err = off ? vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r) : MPI_ERR_NO_MEM;
+        err = off ? vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r, nb ? req : NULL, fn) : MPI_ERR_NO_MEM;
         free(off);
     }
-    return err ? vmpi_fail(comm, err, "MPI_Neighbor_allgatherv", &ck) : MPI_SUCCESS;
+    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
 }
 
-VMPI_WEAK(Neighbor_alltoall)
-int PMPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                           MPI_Comm comm)
+static int nbr_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                           MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *sd, *rd;
     int in, out, err;
-    if (!(err = nbr_comm(&ck, comm, &c, &in, &out)) && !(err = chk_block(&ck, sbuf, scount, sdt, &sd)) &&
+    if (!(err = nbr_comm(&ck, comm, &c, &in, &out, nb, req)) && !(err = chk_block(&ck, sbuf, scount, sdt, &sd)) &&
         !(err = chk_block(&ck, rbuf, rcount, rdt, &rd))) {
         vmpi_nbr_side s = {.count = scount, .type = sd}, r = {.count = rcount, .type = rd};
-        err = vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r);
+        err = vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r, nb ? req : NULL, fn);
     }
-    return err ? vmpi_fail(comm, err, "MPI_Neighbor_alltoall", &ck) : MPI_SUCCESS;
+    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
 }
 
-VMPI_WEAK(Neighbor_alltoallv)
-int PMPI_Neighbor_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype sdt, void *rbuf,
-                            const int *rcounts, const int *rdispls, MPI_Datatype rdt, MPI_Comm comm)
+static int nbr_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype sdt, void *rbuf,
+                            const int *rcounts, const int *rdispls, MPI_Datatype rdt, MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *sd, *rd;
     int in, out, err;
-    if (!(err = nbr_comm(&ck, comm, &c, &in, &out)) && !(err = vmpi_chk_dt(&ck, sdt, &sd)) &&
+    if (!(err = nbr_comm(&ck, comm, &c, &in, &out, nb, req)) && !(err = vmpi_chk_dt(&ck, sdt, &sd)) &&
         !(err = vmpi_chk_dt(&ck, rdt, &rd))) {
         if (out > 0 && (!scounts || !sdispls))
             err = vmpi_chk_ptr(&ck, NULL, "sendcounts or sdispls");
@@ -102,11 +99,11 @@ int PMPI_Neighbor_alltoallv(const void *sbuf, const int *scounts, const int *sdi
     if (!err) {
         MPI_Aint *so = offsets(out, sdispls, sd), *ro = offsets(in, rdispls, rd);
         vmpi_nbr_side s = {.off = so, .counts = scounts, .type = sd}, r = {.off = ro, .counts = rcounts, .type = rd};
-        err = so && ro ? vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r) : MPI_ERR_NO_MEM;
+        err = so && ro ? vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r, nb ? req : NULL, fn) : MPI_ERR_NO_MEM;
         free(so);
         free(ro);
     }
-    return err ? vmpi_fail(comm, err, "MPI_Neighbor_alltoallv", &ck) : MPI_SUCCESS;
+    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
 }
 
 /* Datatype objects of a handle array (MPI_ERR_TYPE on a bad one). */
@@ -123,16 +120,15 @@ static int types_of(vmpi_chk *ck, int n, const MPI_Datatype *h, const vmpi_dtype
     return MPI_SUCCESS;
 }
 
-VMPI_WEAK(Neighbor_alltoallw)
-int PMPI_Neighbor_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdispls, const MPI_Datatype *stypes,
+static int nbr_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdispls, const MPI_Datatype *stypes,
                             void *rbuf, const int *rcounts, const MPI_Aint *rdispls, const MPI_Datatype *rtypes,
-                            MPI_Comm comm)
+                            MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype **st = NULL, **rt = NULL;
     int in, out, err;
-    if (!(err = nbr_comm(&ck, comm, &c, &in, &out))) {
+    if (!(err = nbr_comm(&ck, comm, &c, &in, &out, nb, req))) {
         if (out > 0 && (!scounts || !sdispls || !stypes))
             err = vmpi_chk_ptr(&ck, NULL, "sendcounts, sdispls or sendtypes");
         else if (in > 0 && (!rcounts || !rdispls || !rtypes))
@@ -145,9 +141,81 @@ int PMPI_Neighbor_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint
     if (!err) {
         vmpi_nbr_side s = {.off = sdispls, .counts = scounts, .types = st},
                       r = {.off = rdispls, .counts = rcounts, .types = rt};
-        err = vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r);
+        err = vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r, nb ? req : NULL, fn);
     }
     free(st);
     free(rt);
-    return err ? vmpi_fail(comm, err, "MPI_Neighbor_alltoallw", &ck) : MPI_SUCCESS;
+    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Neighbor_allgather)
+int PMPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                            MPI_Comm comm)
+{
+    return nbr_allgather(sbuf, scount, sdt, rbuf, rcount, rdt, comm, false, NULL, "MPI_Neighbor_allgather");
+}
+
+VMPI_WEAK(Ineighbor_allgather)
+int PMPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                            MPI_Comm comm, MPI_Request *request)
+{
+    return nbr_allgather(sbuf, scount, sdt, rbuf, rcount, rdt, comm, true, request, "MPI_Ineighbor_allgather");
+}
+
+VMPI_WEAK(Neighbor_allgatherv)
+int PMPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                             const int *displs, MPI_Datatype rdt, MPI_Comm comm)
+{
+    return nbr_allgatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm, false, NULL, "MPI_Neighbor_allgatherv");
+}
+
+VMPI_WEAK(Ineighbor_allgatherv)
+int PMPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                             const int *displs, MPI_Datatype rdt, MPI_Comm comm, MPI_Request *request)
+{
+    return nbr_allgatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm, true, request, "MPI_Ineighbor_allgatherv");
+}
+
+VMPI_WEAK(Neighbor_alltoall)
+int PMPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                           MPI_Comm comm)
+{
+    return nbr_alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm, false, NULL, "MPI_Neighbor_alltoall");
+}
+
+VMPI_WEAK(Ineighbor_alltoall)
+int PMPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                           MPI_Comm comm, MPI_Request *request)
+{
+    return nbr_alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm, true, request, "MPI_Ineighbor_alltoall");
+}
+
+VMPI_WEAK(Neighbor_alltoallv)
+int PMPI_Neighbor_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype sdt, void *rbuf,
+                            const int *rcounts, const int *rdispls, MPI_Datatype rdt, MPI_Comm comm)
+{
+    return nbr_alltoallv(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm, false, NULL, "MPI_Neighbor_alltoallv");
+}
+
+VMPI_WEAK(Ineighbor_alltoallv)
+int PMPI_Ineighbor_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype sdt, void *rbuf,
+                            const int *rcounts, const int *rdispls, MPI_Datatype rdt, MPI_Comm comm, MPI_Request *request)
+{
+    return nbr_alltoallv(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm, true, request, "MPI_Ineighbor_alltoallv");
+}
+
+VMPI_WEAK(Neighbor_alltoallw)
+int PMPI_Neighbor_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdispls, const MPI_Datatype *stypes,
+                            void *rbuf, const int *rcounts, const MPI_Aint *rdispls, const MPI_Datatype *rtypes,
+                            MPI_Comm comm)
+{
+    return nbr_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, false, NULL, "MPI_Neighbor_alltoallw");
+}
+
+VMPI_WEAK(Ineighbor_alltoallw)
+int PMPI_Ineighbor_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdispls, const MPI_Datatype *stypes,
+                            void *rbuf, const int *rcounts, const MPI_Aint *rdispls, const MPI_Datatype *rtypes,
+                            MPI_Comm comm, MPI_Request *request)
+{
+    return nbr_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, true, request, "MPI_Ineighbor_alltoallw");
 }

@@ -244,6 +244,18 @@ int PMPI_Status_set_elements(MPI_Status *st, MPI_Datatype dt, int count)
     return MPI_SUCCESS;
 }
 
+VMPI_WEAK(Status_set_elements_x)
+int PMPI_Status_set_elements_x(MPI_Status *st, MPI_Datatype dt, MPI_Count count)
+{
+    VMPI_CHK(ck);
+    const vmpi_dtype *d;
+    int err;
+    if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_count(&ck, count)))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Status_set_elements_x", &ck);
+    st->vmpi_count = vmpi_dtype_elements_bytes(d, count);
+    return MPI_SUCCESS;
+}
+
 VMPI_WEAK(Status_set_cancelled)
 int PMPI_Status_set_cancelled(MPI_Status *st, int flag)
 {

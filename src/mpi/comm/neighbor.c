@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Every block travels on the communicator's collective context.  Tags keep blocks apart when one rank is a
- * neighbour several times: on a Cartesian grid the block for direction slot k carries tag k and is
- * received in the opposite slot (k ^ 1) of the receiver; on graphs repeated neighbours are matched in
- * order (MPI's non-overtaking rule), so one tag does. */
+/* A neighbourhood collective is one round of a collective schedule (coll/csched.h): every receive and send
+ * at once, blocking or not. */
 #include <stdlib.h>
 #include "mpi/comm/neighbor.h"
 #include "mpi/comm/topo.h"
-#include "mpi/pt2pt/pt2pt.h"
-#include "mpi/pt2pt/wait.h"
-
-enum { TAG_NBR = -200 }; /* minus the Cartesian slot */
-#define COLL 1
+#include "mpi/coll/csched.h"
 
 int vmpi_nbr_degrees(const vmpi_comm *c, int *in, int *out)
 {
@@ -57,33 +51,39 @@ static void block(const vmpi_nbr_side *s, int k, MPI_Aint *off, int *count, cons
         *off = s->off ? s->off[k] : (MPI_Aint)k * s->count * s->type->extent;
 }
 
-int vmpi_nbr_exchange(vmpi_comm *c, const void *sbuf, const vmpi_nbr_side *s, void *rbuf, const vmpi_nbr_side *r)
+int vmpi_nbr_exchange(vmpi_comm *c, const void *sbuf, const vmpi_nbr_side *s, void *rbuf, const vmpi_nbr_side *r,
+                      MPI_Request *req, const char *why)
 {
     int in, out, err = vmpi_nbr_degrees(c, &in, &out);
     if (err)
         return err;
-    bool cart = c->topo->kind == MPI_CART;
-    MPI_Request *rq = malloc(sizeof(MPI_Request) * (size_t)(in + out + 1));
-    if (rq == NULL)
+    vmpi_csched *cs = vmpi_cs_new(c);
+    if (cs == NULL)
         return MPI_ERR_NO_MEM;
-    int n = 0;
-    for (int k = 0; k < in && !err; k++) {
+    for (int k = 0; k < in; k++) {
         MPI_Aint off;
         int cnt;
         const vmpi_dtype *dt;
         block(r, k, &off, &cnt, &dt);
-        err = vmpi_irecv((char *)rbuf + off, cnt, dt, neighbor(c, k, true), cart ? TAG_NBR - (k ^ 1) : TAG_NBR, c, COLL,
-                         false, &rq[n++]);
+        int peer = neighbor(c, k, true);
+        if (peer != MPI_PROC_NULL)
+            vmpi_cs_recv(cs, (char *)rbuf + off, cnt, dt, peer);
     }
-    for (int k = 0; k < out && !err; k++) {
+    /* One tag per collective, so blocks between two ranks match in order.  On a Cartesian grid a rank can
+     * be both neighbours along a dimension (2 ranks, periodic, or 1): the receiver takes its negative
+     * neighbour's block first, which is the block that neighbour sends in the positive direction; so each
+     * dimension sends its positive block, then its negative one. */
+    bool cart = c->topo->kind == MPI_CART;
+    for (int j = 0; j < out; j++) {
+        int k = cart ? j ^ 1 : j;
         MPI_Aint off;
         int cnt;
         const vmpi_dtype *dt;
         block(s, k, &off, &cnt, &dt);
-        err = vmpi_isend((const char *)sbuf + off, cnt, dt, neighbor(c, k, false), cart ? TAG_NBR - k : TAG_NBR, c,
-                         COLL, VMPI_SENDK_STD, false, &rq[n++]);
+        int peer = neighbor(c, k, false);
+        if (peer != MPI_PROC_NULL)
+            vmpi_cs_send(cs, (const char *)sbuf + off, cnt, dt, peer);
     }
-    int e = vmpi_waitall(n, rq, MPI_STATUSES_IGNORE);
-    free(rq);
-    return err ? err : e;
+    vmpi_cs_round(cs);
+    return vmpi_cs_run(cs, req, why);
 }

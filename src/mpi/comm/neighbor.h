@@ -23,6 +23,8 @@ typedef struct vmpi_nbr_side {
 
 /* In- and out-degree of `c`'s topology (MPI_ERR_TOPOLOGY when it has none). */
 int vmpi_nbr_degrees(const vmpi_comm *c, int *in, int *out);
-int vmpi_nbr_exchange(vmpi_comm *c, const void *sbuf, const vmpi_nbr_side *s, void *rbuf, const vmpi_nbr_side *r);
+/* Blocking when req is NULL; otherwise *req completes it. */
+int vmpi_nbr_exchange(vmpi_comm *c, const void *sbuf, const vmpi_nbr_side *s, void *rbuf, const vmpi_nbr_side *r,
+                      MPI_Request *req, const char *why);
 
 #endif

@@ -3,7 +3,8 @@
  *   - 2D Cartesian grids, periodic and not (with 2 ranks along a periodic dimension the same rank is both
  *     neighbours: the blocks must still land in the right slots): Neighbor_allgather of the rank and
  *     Neighbor_alltoall of rank*100+slot, checked slot by slot (slot k comes from the neighbour's opposite
- *     slot, k ^ 1); blocks of MPI_PROC_NULL neighbours are left untouched;
+ *     slot, k ^ 1); blocks of MPI_PROC_NULL neighbours are left untouched; the nonblocking forms, two
+ *     outstanding at once, give the same;
  *   - a ring graph: Neighbor_allgatherv into reversed displacements;
  *   - a distributed graph (to the right and to rank 0): Neighbor_alltoallv with counts that depend on the
  *     pair, and Neighbor_alltoallw with byte displacements, every element checked. */
@@ -32,6 +33,18 @@ static int cart_case(int periodic, int rank, int size)
         if (rb[k] != want_rb)
             MT_ERR(errs, "cart%s alltoall slot %d: %d, expected %d", periodic ? " periodic" : "", k, rb[k], want_rb);
     }
+    /* the nonblocking forms, two outstanding at once and completed together */
+    int ag2[4], rb2[4];
+    MPI_Request rq[2];
+    for (int k = 0; k < 4; k++)
+        rb2[k] = ag2[k] = -1;
+    MPI_Ineighbor_allgather(&rank, 1, MPI_INT, ag2, 1, MPI_INT, cart, &rq[0]);
+    MPI_Ineighbor_alltoall(sb, 1, MPI_INT, rb2, 1, MPI_INT, cart, &rq[1]);
+    MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    for (int k = 0; k < 4; k++)
+        if (ag2[k] != ag[k] || rb2[k] != rb[k])
+            MT_ERR(errs, "cart%s nonblocking slot %d: %d/%d, blocking gave %d/%d", periodic ? " periodic" : "", k,
+                   ag2[k], rb2[k], ag[k], rb[k]);
     MPI_Comm_free(&cart);
     return errs;
 }

@@ -29,8 +29,7 @@ int main(int argc, char **argv)
     s.MPI_TAG = 77;
     s.MPI_ERROR = MPI_ERR_TRUNCATE;
     MPI_Status_set_cancelled(&s, 1);
-    MPI_Status_set_elements(&s, MPI_BYTE, 0);
-    s.vmpi_count = (MPI_Count)5 << 32 | 8; /* as if 5 * 2^32 + 8 bytes had arrived */
+    MPI_Status_set_elements_x(&s, MPI_BYTE, (MPI_Count)5 << 32 | 8); /* as if 5 * 2^32 + 8 bytes had arrived */
     MPI_Status_c2f(&s, f);
     MPI_Status_f2c(f, &back);
     int canc;
