@@ -12,16 +12,8 @@ static int chk_req_out(vmpi_chk *ck, bool nb, MPI_Request *req)
     return nb ? vmpi_chk_ptr(ck, req, "the request argument") : MPI_SUCCESS;
 }
 
-/* Communicator and request: the start of every check. */
-static int chk_start(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, bool nb, MPI_Request *req)
-{
-    int err;
-    if ((err = vmpi_chk_ranked(ck)) || (err = vmpi_chk_comm(ck, comm, c)) || (err = chk_req_out(ck, nb, req)))
-        return err;
-    return vmpi_chk_coll_intra(ck, *c, nb);
-}
-
-/* The blocking forms that also run on intercommunicators check their communicator with this. */
+/* Communicator and request: the start of every check.  Blocking forms may run on intercommunicators too
+ * (*inter says which); nonblocking ones are refused there for now. */
 static int chk_start_inter(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, bool nb, MPI_Request *req, bool *inter)
 {
     int err;
@@ -31,10 +23,23 @@ static int chk_start_inter(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, bool nb, 
     return nb ? vmpi_chk_coll_intra(ck, *c, nb) : MPI_SUCCESS;
 }
 
-/* The v forms are intracommunicator-only so far. */
-static int chk_inter_v(vmpi_chk *ck, const vmpi_comm *c, bool v)
+/* Blocks of the v forms on an intercommunicator: block j at buf + displs[j] extents, counts[j], to or from
+ * remote rank j (NULL, n = 0 when the side is unused). */
+static vmpi_inter_blk *vblocks(const void *buf, const int *counts, const int *displs, const vmpi_dtype *dt, int n)
 {
-    return v ? vmpi_chk_coll_intra(ck, c, false) : MPI_SUCCESS;
+    vmpi_inter_blk *b = malloc(sizeof *b * (size_t)(n ? n : 1));
+    for (int j = 0; b && j < n; j++)
+        b[j] = (vmpi_inter_blk){(char *)buf + (MPI_Aint)displs[j] * dt->extent, counts[j], dt, j};
+    return b;
+}
+
+/* One block to or from every remote rank (sends) or one rank (a root). */
+static int inter_vrun(vmpi_comm *c, vmpi_inter_blk *sb, int ns, vmpi_inter_blk *rb, int nr)
+{
+    int err = (ns && !sb) || (nr && !rb) ? MPI_ERR_NO_MEM : vmpi_inter_pairs(c, ns, sb, nr, rb);
+    free(sb);
+    free(rb);
+    return err;
 }
 
 /* Checks of a send or receive side that an intercommunicator collective uses. */
@@ -137,8 +142,21 @@ static int gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, in
     bool inter;
     if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
         return vmpi_fail(comm, err, fn, &ck);
-    if (inter) { /* MPI_Gather only (the v form is refused in chk_inter_v) */
-        if ((err = chk_inter_v(&ck, c, v)) || (err = vmpi_chk_inter_root(&ck, root, c)) ||
+    if (inter && v) {
+        int n = c->peer_size;
+        if ((err = vmpi_chk_inter_root(&ck, root, c)) ||
+            (root == MPI_ROOT && (err = chk_vside(&ck, rbuf, rcounts, displs, rdt, &rd, n))) ||
+            (err = chk_side(&ck, root >= 0, sbuf, scount, sdt, &sd)))
+            return vmpi_fail(comm, err, fn, &ck);
+        vmpi_inter_blk one = {(void *)sbuf, scount, sd, root};
+        if (root == MPI_ROOT)
+            err = inter_vrun(c, NULL, 0, vblocks(rbuf, rcounts, displs, rd, n), n);
+        else if (root >= 0)
+            err = vmpi_inter_pairs(c, 1, &one, 0, NULL);
+        return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+    }
+    if (inter) {
+        if ((err = vmpi_chk_inter_root(&ck, root, c)) ||
             (err = chk_side(&ck, root >= 0, sbuf, scount, sdt, &sd)) ||
             (err = chk_side(&ck, root == MPI_ROOT, rbuf, (MPI_Count)rcount * c->peer_size, rdt, &rd)) ||
             (err = vmpi_inter_gather(sbuf, scount, sd, rbuf, rcount, rd, root, c)))
@@ -199,8 +217,21 @@ static int scatter(const void *sbuf, int scount, const int *scounts, const int *
     bool inter;
     if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
         return vmpi_fail(comm, err, fn, &ck);
+    if (inter && v) {
+        int n = c->peer_size;
+        if ((err = vmpi_chk_inter_root(&ck, root, c)) ||
+            (root == MPI_ROOT && (err = chk_vside(&ck, sbuf, scounts, displs, sdt, &sd, n))) ||
+            (err = chk_side(&ck, root >= 0, rbuf, rcount, rdt, &rd)))
+            return vmpi_fail(comm, err, fn, &ck);
+        vmpi_inter_blk one = {rbuf, rcount, rd, root};
+        if (root == MPI_ROOT)
+            err = inter_vrun(c, vblocks(sbuf, scounts, displs, sd, n), n, NULL, 0);
+        else if (root >= 0)
+            err = vmpi_inter_pairs(c, 0, NULL, 1, &one);
+        return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+    }
     if (inter) {
-        if ((err = chk_inter_v(&ck, c, v)) || (err = vmpi_chk_inter_root(&ck, root, c)) ||
+        if ((err = vmpi_chk_inter_root(&ck, root, c)) ||
             (err = chk_side(&ck, root == MPI_ROOT, sbuf, (MPI_Count)scount * c->peer_size, sdt, &sd)) ||
             (err = chk_side(&ck, root >= 0, rbuf, rcount, rdt, &rd)) ||
             (err = vmpi_inter_scatter(sbuf, scount, sd, rbuf, rcount, rd, root, c)))
@@ -263,8 +294,19 @@ static int allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
     bool inter;
     if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
         return vmpi_fail(comm, err, fn, &ck);
+    if (inter && v) {
+        int n = c->peer_size;
+        if ((err = chk_side(&ck, true, sbuf, scount, sdt, &sd)) ||
+            (err = chk_vside(&ck, rbuf, rcounts, displs, rdt, &rd, n)))
+            return vmpi_fail(comm, err, fn, &ck);
+        vmpi_inter_blk *sb = malloc(sizeof *sb * (size_t)(n ? n : 1));
+        for (int j = 0; sb && j < n; j++)
+            sb[j] = (vmpi_inter_blk){(void *)sbuf, scount, sd, j};
+        err = inter_vrun(c, sb, n, vblocks(rbuf, rcounts, displs, rd, n), n);
+        return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+    }
     if (inter) {
-        if ((err = chk_inter_v(&ck, c, v)) || (err = chk_side(&ck, true, sbuf, scount, sdt, &sd)) ||
+        if ((err = chk_side(&ck, true, sbuf, scount, sdt, &sd)) ||
             (err = chk_side(&ck, true, rbuf, (MPI_Count)rcount * c->peer_size, rdt, &rd)) ||
             (err = vmpi_inter_allgather(sbuf, scount, sd, rbuf, rcount, rd, c)))
             return vmpi_fail(comm, err, fn, &ck);
@@ -373,10 +415,13 @@ static int alltoallvw(const void *sbuf, const int *scounts, const int *sdispls, 
     VMPI_CHK(ck);
     vmpi_comm *c;
     int err;
-    if ((err = chk_start(&ck, comm, &c, nb, req)))
+    bool inter;
+    if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
         return vmpi_fail(comm, err, fn, &ck);
-    int n = c->size;
+    int n = inter ? c->peer_size : c->size;
     bool in_place = sbuf == MPI_IN_PLACE;
+    if (inter && (err = vmpi_chk_not_in_place(&ck, sbuf)))
+        return vmpi_fail(comm, err, fn, &ck);
     const vmpi_dtype **t = malloc(sizeof *t * (size_t)(2 * n + 1));
     MPI_Aint *d = malloc(sizeof *d * (size_t)(2 * n + 1));
     if (t == NULL || d == NULL)
@@ -402,8 +447,17 @@ static int alltoallvw(const void *sbuf, const int *scounts, const int *sdispls, 
     }
     if (!err)
         err = vmpi_chk_alias(&ck, sbuf, rbuf, any);
-    if (!err)
+    if (!err && inter) { /* every block straight to its remote rank */
+        vmpi_inter_blk *b = malloc(sizeof *b * (size_t)(2 * n + 1));
+        for (int j = 0; b && j < n; j++) {
+            b[j] = (vmpi_inter_blk){(char *)sbuf + d[j], scounts[j], t[j], j};
+            b[n + j] = (vmpi_inter_blk){(char *)rbuf + d[n + j], rcounts[j], t[n + j], j};
+        }
+        err = b ? vmpi_inter_pairs(c, n, b, n, b + n) : MPI_ERR_NO_MEM;
+        free(b);
+    } else if (!err) {
         err = vmpi_coll_alltoallw(sbuf, scounts, d, t, rbuf, rcounts, d + n, t + n, c, nb ? req : NULL);
+    }
     free(t);
     free(d);
     return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;

@@ -8,7 +8,7 @@
 #include "mpi/pt2pt/pt2pt.h"
 #include "mpi/pt2pt/wait.h"
 
-enum { TAG_IBARRIER = -300, TAG_IBCAST = -301, TAG_IREDUCE = -302, TAG_IALLREDUCE = -303, TAG_IGATHER = -304,
+enum { TAG_IPAIRS = -308, TAG_IBARRIER = -300, TAG_IBCAST = -301, TAG_IREDUCE = -302, TAG_IALLREDUCE = -303, TAG_IGATHER = -304,
        TAG_ISCATTER = -305, TAG_IALLGATHER = -306, TAG_IALLTOALL = -307 };
 #define COLL 1
 
@@ -149,6 +149,24 @@ int vmpi_inter_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sd
     for (int j = 0; j < n && !err; j++)
         err = vmpi_isend((const char *)sbuf + (MPI_Aint)j * scount * sdt->extent, scount, sdt, j, TAG_IALLTOALL, c,
                          COLL, VMPI_SENDK_STD, false, &rq[k++]);
+    int e = vmpi_waitall(k, rq, MPI_STATUSES_IGNORE);
+    free(rq);
+    return err ? err : e;
+}
+
+/* ---- the v and w forms: every block goes straight to its rank of the other group ---- */
+
+int vmpi_inter_pairs(vmpi_comm *c, int ns, const vmpi_inter_blk *sb, int nr, const vmpi_inter_blk *rb)
+{
+    int k = 0, err = MPI_SUCCESS;
+    MPI_Request *rq = malloc(sizeof(MPI_Request) * (size_t)(ns + nr + 1));
+    if (rq == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int j = 0; j < nr && !err; j++)
+        err = vmpi_irecv(rb[j].buf, rb[j].count, rb[j].dt, rb[j].peer, TAG_IPAIRS, c, COLL, false, &rq[k++]);
+    for (int j = 0; j < ns && !err; j++)
+        err = vmpi_isend(sb[j].buf, sb[j].count, sb[j].dt, sb[j].peer, TAG_IPAIRS, c, COLL, VMPI_SENDK_STD, false,
+                         &rq[k++]);
     int e = vmpi_waitall(k, rq, MPI_STATUSES_IGNORE);
     free(rq);
     return err ? err : e;

@@ -26,4 +26,15 @@ int vmpi_inter_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *s
 int vmpi_inter_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                         const vmpi_dtype *rdt, vmpi_comm *c);
 
+/* One block of a pairwise exchange: (buffer, count, type) to or from rank `peer` of the other group. */
+typedef struct vmpi_inter_blk {
+    void *buf;
+    MPI_Count count;
+    const vmpi_dtype *dt;
+    int peer;
+} vmpi_inter_blk;
+
+/* Sends and receives every block at once (the v and w forms of gather, scatter, allgather, alltoall). */
+int vmpi_inter_pairs(vmpi_comm *c, int ns, const vmpi_inter_blk *sb, int nr, const vmpi_inter_blk *rb);
+
 #endif

@@ -5,6 +5,7 @@
  *   - Reduce to a root in each group, Allreduce: each group gets the sum over the other group;
  *   - Gather and Scatter through a root in the evens' group; Allgather: each group gets the other's values;
  *   - Alltoall: block j of rank i goes to remote rank j;
+ *   - Gatherv, Scatterv, Allgatherv, Alltoallv and Alltoallw with counts that differ per remote rank;
  *   - MPI_ERR_ROOT for a bad root, MPI_ERR_COMM for a collective vmpi does not run on intercommunicators. */
 #include "mtest.h"
 
@@ -91,6 +92,83 @@ int main(int argc, char **argv)
     for (int j = 0; j < rs; j++)
         if (rb[j] != REMOTE_WORLD(j) * 1000 + lr)
             MT_ERR(errs, "alltoall: [%d] = %d", j, rb[j]);
+
+    /* v forms: remote rank j contributes j + 1 copies of its world rank (gatherv, allgatherv), the root gives
+     * remote rank j j + 1 values (scatterv), alltoallv/w send (j + 1) ints to remote rank j */
+    {
+        int *cnt = malloc(sizeof(int) * (size_t)rs), *dis = malloc(sizeof(int) * (size_t)rs), tot = 0;
+        for (int j = 0; j < rs; j++) {
+            cnt[j] = j + 1;
+            dis[j] = tot;
+            tot += j + 1;
+        }
+        int *big = malloc(sizeof(int) * (size_t)(tot + 1)), *mine = malloc(sizeof(int) * (size_t)(lr + 1));
+        for (int i = 0; i <= lr; i++)
+            mine[i] = rank;
+        for (int i = 0; i < tot; i++)
+            big[i] = -1;
+        MPI_Gatherv(mine, lr + 1, MPI_INT, big, cnt, dis, MPI_INT, groot, inter);
+        for (int j = 0; groot == MPI_ROOT && j < rs; j++)
+            for (int i = 0; i < cnt[j]; i++)
+                if (big[dis[j] + i] != REMOTE_WORLD(j))
+                    MT_ERR(errs, "gatherv: block %d [%d] = %d", j, i, big[dis[j] + i]);
+        for (int i = 0; i < tot; i++)
+            big[i] = 7000 + i;
+        for (int i = 0; i <= lr; i++)
+            mine[i] = -1;
+        MPI_Scatterv(big, cnt, dis, MPI_INT, mine, lr + 1, MPI_INT, groot, inter);
+        for (int i = 0; !even && i <= lr; i++)
+            if (mine[i] != 7000 + lr * (lr + 1) / 2 + i)
+                MT_ERR(errs, "scatterv: [%d] = %d", i, mine[i]);
+        for (int i = 0; i <= lr; i++)
+            mine[i] = rank;
+        MPI_Allgatherv(mine, lr + 1, MPI_INT, big, cnt, dis, MPI_INT, inter);
+        for (int j = 0; j < rs; j++)
+            for (int i = 0; i < cnt[j]; i++)
+                if (big[dis[j] + i] != REMOTE_WORLD(j))
+                    MT_ERR(errs, "allgatherv: block %d [%d] = %d", j, i, big[dis[j] + i]);
+        /* alltoallv: j + 1 ints to remote rank j; from remote j we get lr + 1 ints of value world(j) */
+        int *rcnt = malloc(sizeof(int) * (size_t)rs), *rdis = malloc(sizeof(int) * (size_t)rs);
+        for (int j = 0; j < rs; j++) {
+            rcnt[j] = lr + 1;
+            rdis[j] = j * (lr + 1);
+        }
+        int *sbig = malloc(sizeof(int) * (size_t)(tot + 1)), *rbig = malloc(sizeof(int) * (size_t)(rs * (lr + 1) + 1));
+        for (int i = 0; i < tot; i++)
+            sbig[i] = rank;
+        MPI_Alltoallv(sbig, cnt, dis, MPI_INT, rbig, rcnt, rdis, MPI_INT, inter);
+        for (int j = 0; j < rs; j++)
+            for (int i = 0; i <= lr; i++)
+                if (rbig[j * (lr + 1) + i] != REMOTE_WORLD(j))
+                    MT_ERR(errs, "alltoallv: from %d [%d] = %d", j, i, rbig[j * (lr + 1) + i]);
+        int *bdis = malloc(sizeof(int) * (size_t)rs);
+        MPI_Datatype *ty = malloc(sizeof(MPI_Datatype) * (size_t)rs);
+        for (int j = 0; j < rs; j++) {
+            bdis[j] = dis[j] * (int)sizeof(int);
+            ty[j] = MPI_INT;
+        }
+        int *rbdis = malloc(sizeof(int) * (size_t)rs);
+        for (int j = 0; j < rs; j++)
+            rbdis[j] = rdis[j] * (int)sizeof(int);
+        for (int i = 0; i < rs * (lr + 1); i++)
+            rbig[i] = -1;
+        MPI_Alltoallw(sbig, cnt, bdis, ty, rbig, rcnt, rbdis, ty, inter);
+        for (int j = 0; j < rs; j++)
+            for (int i = 0; i <= lr; i++)
+                if (rbig[j * (lr + 1) + i] != REMOTE_WORLD(j))
+                    MT_ERR(errs, "alltoallw: from %d [%d] = %d", j, i, rbig[j * (lr + 1) + i]);
+        free(cnt);
+        free(dis);
+        free(big);
+        free(mine);
+        free(rcnt);
+        free(rdis);
+        free(sbig);
+        free(rbig);
+        free(bdis);
+        free(ty);
+        free(rbdis);
+    }
 
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
     int x = 0;
