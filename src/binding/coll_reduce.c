@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Reduction entry points (blocking and nonblocking) and the operation objects. */
+#include <stdlib.h>
 #include "binding/check.h"
 #include "mpi/coll/coll.h"
 #include "mpi/coll/coll_inter.h"
@@ -24,6 +25,28 @@ static int inter_reduction(vmpi_chk *ck, bool all, const void *sbuf, void *rbuf,
                : vmpi_inter_reduce(sbuf, rbuf, count, d, dt, op, root, c);
 }
 
+/* Reduce_scatter (rcounts) and Reduce_scatter_block (count per rank) on an intercommunicator. */
+static int inter_reduce_scatter(vmpi_chk *ck, const void *sbuf, void *rbuf, const int *rcounts, int count,
+                                MPI_Datatype dt, MPI_Op op, vmpi_comm *c)
+{
+    const vmpi_dtype *d;
+    int err, n = c->size;
+    if ((err = vmpi_chk_dt(ck, dt, &d)) || (err = vmpi_chk_op(ck, op, d)) ||
+        (rcounts ? (err = vmpi_chk_counts(ck, rcounts, n)) : (err = vmpi_chk_count(ck, count))))
+        return err;
+    int *cnt = malloc(sizeof(int) * (size_t)n);
+    if (cnt == NULL)
+        return MPI_ERR_NO_MEM;
+    MPI_Count total = 0;
+    for (int i = 0; i < n; i++)
+        total += cnt[i] = rcounts ? rcounts[i] : count;
+    if (!(err = vmpi_chk_not_in_place(ck, sbuf)) && !(err = vmpi_chk_buf(ck, sbuf, total, d)) &&
+        !(err = vmpi_chk_not_in_place(ck, rbuf)) && !(err = vmpi_chk_buf(ck, rbuf, cnt[c->rank], d)))
+        err = vmpi_inter_reduce_scatter(sbuf, rbuf, cnt, d, dt, op, c);
+    free(cnt);
+    return err;
+}
+
 /* Every reduction: `count` is the block count of Reduce_scatter_block, `rcounts` the counts of
  * Reduce_scatter; the send buffer then holds the whole vector. */
 static int reduction(enum red_kind k, const void *sbuf, void *rbuf, int count, const int *rcounts, MPI_Datatype dt,
@@ -36,8 +59,10 @@ static int reduction(enum red_kind k, const void *sbuf, void *rbuf, int count, c
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)))
         return vmpi_fail(comm, err, fn, &ck);
     if (vmpi_comm_is_inter(c)) {
-        if (nb || (k != RED_REDUCE && k != RED_ALL))
+        if (nb || k == RED_SCAN || k == RED_EXSCAN)
             err = vmpi_chk_coll_intra(&ck, c, nb);
+        else if (k == RED_SCATTER || k == RED_SCATTER_BLOCK)
+            err = inter_reduce_scatter(&ck, sbuf, rbuf, k == RED_SCATTER ? rcounts : NULL, count, dt, op, c);
         else
             err = inter_reduction(&ck, k == RED_ALL, sbuf, rbuf, count, dt, op, root, c);
         return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;

@@ -8,7 +8,7 @@
 #include "mpi/pt2pt/pt2pt.h"
 #include "mpi/pt2pt/wait.h"
 
-enum { TAG_IPAIRS = -308, TAG_IBARRIER = -300, TAG_IBCAST = -301, TAG_IREDUCE = -302, TAG_IALLREDUCE = -303, TAG_IGATHER = -304,
+enum { TAG_IREDSCAT = -309, TAG_IPAIRS = -308, TAG_IBARRIER = -300, TAG_IBCAST = -301, TAG_IREDUCE = -302, TAG_IALLREDUCE = -303, TAG_IGATHER = -304,
        TAG_ISCATTER = -305, TAG_IALLGATHER = -306, TAG_IALLTOALL = -307 };
 #define COLL 1
 
@@ -169,5 +169,35 @@ int vmpi_inter_pairs(vmpi_comm *c, int ns, const vmpi_inter_blk *sb, int nr, con
                          &rq[k++]);
     int e = vmpi_waitall(k, rq, MPI_STATUSES_IGNORE);
     free(rq);
+    return err ? err : e;
+}
+
+int vmpi_inter_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, const vmpi_dtype *dt,
+                              MPI_Datatype dth, MPI_Op op, vmpi_comm *c)
+{
+    /* every vector holds sum(rcounts) elements of this group's counts (the same total in both groups, as
+     * MPI requires): reduce ours at our leader, swap with theirs, scatter theirs over us */
+    MPI_Count total = 0;
+    int n = c->size, err;
+    int *displs = malloc(sizeof(int) * (size_t)n);
+    if (displs == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < n; i++) {
+        displs[i] = (int)total;
+        total += rcounts[i];
+    }
+    void *b1 = NULL, *b2 = NULL, *mine = NULL, *theirs = NULL;
+    if (c->rank == 0 && ((mine = scratch(total, dt, &b1)) == NULL || (theirs = scratch(total, dt, &b2)) == NULL)) {
+        free(b1);
+        free(displs);
+        return MPI_ERR_NO_MEM;
+    }
+    err = vmpi_coll_reduce(sbuf, mine, total, dt, dth, op, 0, c->local, NULL);
+    if (!err && c->rank == 0)
+        err = leaders_swap(mine, total, dt, theirs, total, dt, TAG_IREDSCAT, c);
+    int e = vmpi_coll_scatterv(theirs, rcounts, displs, dt, rbuf, rcounts[c->rank], dt, 0, c->local, NULL);
+    free(b1);
+    free(b2);
+    free(displs);
     return err ? err : e;
 }

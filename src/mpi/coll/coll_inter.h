@@ -26,6 +26,11 @@ int vmpi_inter_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *s
 int vmpi_inter_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                         const vmpi_dtype *rdt, vmpi_comm *c);
 
+/* Reduce_scatter(_block): the other group's vectors, reduced, are scattered over this group by `rcounts`
+ * (this group's counts, one per local rank). */
+int vmpi_inter_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, const vmpi_dtype *dt,
+                              MPI_Datatype dth, MPI_Op op, vmpi_comm *c);
+
 /* One block of a pairwise exchange: (buffer, count, type) to or from rank `peer` of the other group. */
 typedef struct vmpi_inter_blk {
     void *buf;

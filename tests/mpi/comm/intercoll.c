@@ -6,6 +6,7 @@
  *   - Gather and Scatter through a root in the evens' group; Allgather: each group gets the other's values;
  *   - Alltoall: block j of rank i goes to remote rank j;
  *   - Gatherv, Scatterv, Allgatherv, Alltoallv and Alltoallw with counts that differ per remote rank;
+ *   - Reduce_scatter_block and Reduce_scatter: the other group's vectors, summed, scattered over this group;
  *   - MPI_ERR_ROOT for a bad root, MPI_ERR_COMM for a collective vmpi does not run on intercommunicators. */
 #include "mtest.h"
 
@@ -168,6 +169,34 @@ int main(int argc, char **argv)
         free(bdis);
         free(ty);
         free(rbdis);
+    }
+
+    /* reduce-scatter: vectors of ls * rs ints (the same total in both groups), rs per local rank */
+    {
+        int tot = ls * rs, W = 0;
+        for (int j = 0; j < rs; j++)
+            W += REMOTE_WORLD(j);
+        int *vec = malloc(sizeof(int) * (size_t)tot), *res = malloc(sizeof(int) * (size_t)rs);
+        int *rc = malloc(sizeof(int) * (size_t)ls);
+        for (int i = 0; i < tot; i++)
+            vec[i] = rank + i;
+        for (int i = 0; i < ls; i++)
+            rc[i] = rs;
+        for (int pass = 0; pass < 2; pass++) {
+            for (int j = 0; j < rs; j++)
+                res[j] = -1;
+            if (pass == 0)
+                MPI_Reduce_scatter_block(vec, res, rs, MPI_INT, MPI_SUM, inter);
+            else
+                MPI_Reduce_scatter(vec, res, rc, MPI_INT, MPI_SUM, inter);
+            for (int j = 0; j < rs; j++)
+                if (res[j] != W + rs * (lr * rs + j))
+                    MT_ERR(errs, "%s: [%d] = %d, expected %d", pass ? "reduce_scatter" : "reduce_scatter_block", j,
+                           res[j], W + rs * (lr * rs + j));
+        }
+        free(vec);
+        free(res);
+        free(rc);
     }
 
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
