@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Intrusive multi-producer single-consumer queue (D. Vyukov's design): a push is one atomic exchange and one
- * store, a pop touches no shared counter.  Every PE has one as its inbox for messages from other PEs. */
+ * store, a pop touches no shared counter.  Not used by the runtime today (PEs talk through sched/chan.h); kept,
+ * with its unit test, for a thread outside the PEs (an inter-process transport's receiver) to reach a PE. */
 #ifndef VMPI_BASE_MPSC_H
 #define VMPI_BASE_MPSC_H
 
@@ -25,7 +26,8 @@ static inline void vmpi_mpsc_init(vmpi_mpsc *q)
     q->head = &q->stub;
 }
 
-/* Sequentially consistent exchange: the wake-up protocol of idle PEs (sched/pe.c) relies on it. */
+/* Sequentially consistent exchange, so that a consumer going to sleep and a producer checking for that
+ * cannot miss each other (the sleeping protocol of a receiver uses vmpi_mpsc_maybe_nonempty). */
 static inline void vmpi_mpsc_push(vmpi_mpsc *q, vmpi_mpsc_node *n)
 {
     atomic_store_explicit(&n->next, NULL, memory_order_relaxed);

@@ -5,7 +5,7 @@
  *   - eager: up to eager-max bytes are packed into a pooled envelope and the send completes at once;
  *   - rendezvous (large or synchronous sends): the envelope carries the sender's buffer description and the
  *     receiver copies straight from it (single copy), then hands the envelope back to complete the send.
- * Only a rank's own PE touches its queues; other PEs reach it through that PE's inbox. */
+ * Only a rank's own PE touches its queues; other PEs reach it through that PE's channels. */
 #ifndef VMPI_MSG_MSG_H
 #define VMPI_MSG_MSG_H
 

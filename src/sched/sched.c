@@ -14,15 +14,11 @@
 #include "sched/pin.h"
 #include "sched/sched.h"
 
-#define MAX_HANDLERS 32
-
 static struct {
     vmpi_pe *pes;
     int npes;
     vmpi_vp **vps;           /* every VP, for diagnostics */
     int nvps, cap_vps;
-    vmpi_handler_fn handlers[MAX_HANDLERS];
-    uint32_t nhandlers;
     _Atomic long live;       /* VPs not yet done */
     _Atomic int done;
     _Atomic int exit_code;
@@ -44,18 +40,10 @@ void vmpi_sched_init(int npes)
     memset(job.pes, 0, sizeof(vmpi_pe) * (size_t)npes);
     for (int i = 0; i < npes; i++) {
         vmpi_pe *pe = &job.pes[i];
-        vmpi_mpsc_init(&pe->inbox);
         vmpi_list_init(&pe->runq);
         pe->id = i;
     }
     vmpi_chan_init(npes, vmpi_cfg.channel_size);
-}
-
-uint32_t vmpi_sched_handler_register(vmpi_handler_fn fn)
-{
-    vmpi_assert(job.nhandlers < MAX_HANDLERS);
-    job.handlers[job.nhandlers] = fn;
-    return job.nhandlers++;
 }
 
 static void vp_entry(vmpi_transfer t)
@@ -128,7 +116,7 @@ static bool block_in_place(vmpi_vp *vp, vmpi_pe *pe)
     for (unsigned i = 0; i < 4096 && !resumed; i++) {
         if (!vmpi_list_empty(&pe->runq))
             break;
-        if (vmpi_chan_pending(pe->id) || vmpi_chan_backlog(pe->id) || vmpi_mpsc_peek(&pe->inbox)) {
+        if (vmpi_chan_pending(pe->id) || vmpi_chan_backlog(pe->id)) {
             vmpi_pe_poll(pe);
             if (vp->state == VMPI_VP_READY) {
                 if (pe->runq.next != &vp->node || pe->runq.prev != &vp->node)
@@ -200,20 +188,9 @@ static void wake_pe(vmpi_pe *pe)
 
 void vmpi_sched_wake(int id) { wake_pe(&job.pes[id]); }
 
-void vmpi_pe_send(vmpi_pe *pe, vmpi_amsg *m)
-{
-    vmpi_mpsc_push(&pe->inbox, &m->node);
-    wake_pe(pe);
-}
-
 void vmpi_pe_poll(vmpi_pe *pe)
 {
     vmpi_chan_poll(pe);
-    vmpi_mpsc_node *n;
-    while ((n = vmpi_mpsc_pop(&pe->inbox)) != NULL) {
-        vmpi_amsg *m = vmpi_container_of(n, vmpi_amsg, node);
-        job.handlers[m->handler](pe, m);
-    }
 }
 
 /* ---- idling and deadlock detection ---- */
@@ -238,14 +215,14 @@ static void report_deadlock(void)
     vmpi_die(1);
 }
 
-/* Called by a PE that just counted itself asleep with an empty inbox: if every PE is asleep, every inbox is
+/* Called by a PE that just counted itself asleep with nothing to do: if every PE is asleep, every channel is
  * empty and no PE moved in between, nothing can ever happen again. */
 static void check_deadlock(uint64_t before)
 {
     if ((uint32_t)before != (uint32_t)job.npes || atomic_load(&job.done) || atomic_load(&job.live) == 0)
         return;
     for (int i = 0; i < job.npes; i++)
-        if (vmpi_mpsc_maybe_nonempty(&job.pes[i].inbox) || !vmpi_list_empty(&job.pes[i].runq) ||
+        if (!vmpi_list_empty(&job.pes[i].runq) ||
             vmpi_chan_pending(i) || vmpi_chan_backlog(i))
             return;
     if (atomic_load(&job.sleepers) == before)
@@ -272,7 +249,7 @@ static void idle_wait(vmpi_pe *pe)
     }
     double until = vmpi_clock_now() + 1e-6 * (double)vmpi_cfg.idle_spin_us;
     for (unsigned i = 1;; i++) {
-        if (vmpi_chan_pending(pe->id) || vmpi_chan_backlog(pe->id) || vmpi_mpsc_peek(&pe->inbox) ||
+        if (vmpi_chan_pending(pe->id) || vmpi_chan_backlog(pe->id) ||
             atomic_load_explicit(&job.done, memory_order_relaxed))
             return;
         __builtin_ia32_pause();
@@ -282,7 +259,7 @@ static void idle_wait(vmpi_pe *pe)
     uint64_t now = atomic_fetch_add(&job.sleepers, (1ull << 32) + 1) + (1ull << 32) + 1;
     atomic_store(&pe->sleeping, 1);
     atomic_thread_fence(memory_order_seq_cst); /* pairs with the fence of a channel commit */
-    if (vmpi_chan_pending(pe->id) || vmpi_mpsc_maybe_nonempty(&pe->inbox) || atomic_load(&job.done)) {
+    if (vmpi_chan_pending(pe->id) || atomic_load(&job.done)) {
         if (atomic_exchange(&pe->sleeping, 0))
             atomic_fetch_add(&job.sleepers, (1ull << 32) - 1);
         return;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The scheduler: PEs (worker threads, one per core by default) running VPs (user-level threads) and runtime
  * messages.  Execution is message-driven: a VP that waits blocks; the handler of the message it waits for
- * wakes it.  Each PE owns its run queue and its VPs' state; other PEs reach it only through its inbox. */
+ * wakes it.  Each PE owns its run queue and its VPs' state; other PEs reach it only through its channels
+ * (sched/chan.h). */
 #ifndef VMPI_SCHED_SCHED_H
 #define VMPI_SCHED_SCHED_H
 
@@ -10,7 +11,6 @@
 #include <stdint.h>
 #include <pthread.h>
 #include "base/list.h"
-#include "base/mpsc.h"
 #include "ult/ctx.h"
 #include "ult/stack.h"
 
@@ -30,14 +30,7 @@ typedef struct vmpi_vp {
     int exit_code;
 } vmpi_vp;
 
-/* Header of every message sent to a PE's inbox; `handler` is an id from vmpi_sched_handler_register. */
-typedef struct vmpi_amsg {
-    vmpi_mpsc_node node;
-    uint32_t handler;
-} vmpi_amsg;
-
 typedef struct vmpi_pe {
-    vmpi_mpsc inbox;
     VMPI_ALIGNED_CL _Atomic uint32_t sleeping;
     VMPI_ALIGNED_CL _Atomic bool waiting; /* idle or polling for a blocked VP: free to help (a hint) */
     VMPI_ALIGNED_CL int id;
@@ -50,11 +43,9 @@ typedef struct vmpi_pe {
     void *altstack;
 } vmpi_pe;
 
-typedef void (*vmpi_handler_fn)(vmpi_pe *pe, vmpi_amsg *m);
 
 /* Setup, from the process's main thread. */
 void vmpi_sched_init(int npes);
-uint32_t vmpi_sched_handler_register(vmpi_handler_fn fn);
 /* Creates `vp`'s stack and places it on PE `pe`; `vp->id` and `vp->main` are set by the caller. */
 void vmpi_sched_add_vp(vmpi_vp *vp, int pe, size_t stack_size);
 /* Runs every PE until all VPs are done; PE 0 runs on the calling thread.  Returns the first non-zero exit
@@ -75,19 +66,17 @@ static inline vmpi_vp *vmpi_vp_self(void)
 }
 /* Blocks the calling VP until vmpi_vp_wake; `why` names the wait for diagnostics. */
 void vmpi_vp_block(const char *why);
-/* Puts the calling VP at the end of its PE's run queue and runs others (and the inbox) meanwhile. */
+/* Puts the calling VP at the end of its PE's run queue and runs others (and the channels) meanwhile. */
 void vmpi_vp_yield(void);
 /* Makes a blocked VP runnable; only on the VP's own PE. */
 void vmpi_vp_wake(vmpi_vp *vp);
 /* Ends the calling VP. */
 VMPI_NORETURN void vmpi_vp_exit(int code);
-/* Delivers `m` to PE `pe`'s inbox and wakes it if it sleeps. */
-void vmpi_pe_send(vmpi_pe *pe, vmpi_amsg *m);
 /* Whether PE `id` is only waiting for messages right now (a racy hint for offering it work). */
 static inline bool vmpi_sched_pe_waiting(vmpi_pe *pe) { return atomic_load_explicit(&pe->waiting, memory_order_relaxed); }
 /* Wakes PE `id` if it sleeps (after something was published for it). */
 void vmpi_sched_wake(int id);
-/* Runs the handlers of every record and message waiting for the calling PE. */
+/* Runs the handlers of every record waiting for the calling PE. */
 void vmpi_pe_poll(vmpi_pe *pe);
 
 #endif

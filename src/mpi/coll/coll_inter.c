@@ -8,8 +8,8 @@
 #include "mpi/pt2pt/pt2pt.h"
 #include "mpi/pt2pt/wait.h"
 
-enum { TAG_IREDSCAT = -309, TAG_IPAIRS = -308, TAG_IBARRIER = -300, TAG_IBCAST = -301, TAG_IREDUCE = -302, TAG_IALLREDUCE = -303, TAG_IGATHER = -304,
-       TAG_ISCATTER = -305, TAG_IALLGATHER = -306, TAG_IALLTOALL = -307 };
+enum { TAG_IBARRIER = -300, TAG_IBCAST = -301, TAG_IREDUCE = -302, TAG_IALLREDUCE = -303, TAG_IGATHER = -304,
+       TAG_ISCATTER = -305, TAG_IALLGATHER = -306, TAG_IPAIRS = -308, TAG_IREDSCAT = -309 };
 #define COLL 1
 
 static const vmpi_dtype *BYTE(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)); }
@@ -139,19 +139,17 @@ int vmpi_inter_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *s
 int vmpi_inter_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                         const vmpi_dtype *rdt, vmpi_comm *c)
 {
-    int n = c->peer_size, k = 0, err = MPI_SUCCESS;
-    MPI_Request *rq = malloc(sizeof(MPI_Request) * (size_t)(2 * n + 1));
-    if (rq == NULL)
+    int n = c->peer_size;
+    vmpi_inter_blk *b = malloc(sizeof *b * (size_t)(2 * n + 1));
+    if (b == NULL)
         return MPI_ERR_NO_MEM;
-    for (int j = 0; j < n && !err; j++)
-        err = vmpi_irecv((char *)rbuf + (MPI_Aint)j * rcount * rdt->extent, rcount, rdt, j, TAG_IALLTOALL, c, COLL,
-                         false, &rq[k++]);
-    for (int j = 0; j < n && !err; j++)
-        err = vmpi_isend((const char *)sbuf + (MPI_Aint)j * scount * sdt->extent, scount, sdt, j, TAG_IALLTOALL, c,
-                         COLL, VMPI_SENDK_STD, false, &rq[k++]);
-    int e = vmpi_waitall(k, rq, MPI_STATUSES_IGNORE);
-    free(rq);
-    return err ? err : e;
+    for (int j = 0; j < n; j++) {
+        b[j] = (vmpi_inter_blk){(char *)sbuf + (MPI_Aint)j * scount * sdt->extent, scount, sdt, j};
+        b[n + j] = (vmpi_inter_blk){(char *)rbuf + (MPI_Aint)j * rcount * rdt->extent, rcount, rdt, j};
+    }
+    int err = vmpi_inter_pairs(c, n, b, n, b + n);
+    free(b);
+    return err;
 }
 
 /* ---- the v and w forms: every block goes straight to its rank of the other group ---- */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Wait and Test in all their forms.  A rank that must wait blocks its user-level thread; any completion of
  * one of its requests wakes it and it checks again.  A Test that finds nothing done yields once, so that a
- * rank polling in a loop lets the others on its PE (and the inbox) run. */
+ * rank polling in a loop lets the others on its PE (and the channels) run. */
 #include "mpi/core/rank.h"
 #include "mpi/pt2pt/wait.h"
 
