@@ -323,14 +323,4 @@ static inline int vmpi_chk_inter_root(vmpi_chk *ck, int r, const vmpi_comm *c)
     return MPI_ERR_ROOT;
 }
 
-/* Collectives vmpi runs on intracommunicators only so far. */
-static inline int vmpi_chk_coll_intra(vmpi_chk *ck, const vmpi_comm *c, bool nb)
-{
-    if (!vmpi_comm_is_inter(c))
-        return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why, "%s on intercommunicators is not supported yet",
-             nb ? "a nonblocking collective" : "this collective");
-    return MPI_ERR_COMM;
-}
-
 #endif

@@ -12,15 +12,14 @@ static int chk_req_out(vmpi_chk *ck, bool nb, MPI_Request *req)
     return nb ? vmpi_chk_ptr(ck, req, "the request argument") : MPI_SUCCESS;
 }
 
-/* Communicator and request: the start of every check.  Blocking forms may run on intercommunicators too
- * (*inter says which); nonblocking ones are refused there for now. */
+/* Communicator and request: the start of every check (*inter: an intercommunicator). */
 static int chk_start_inter(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, bool nb, MPI_Request *req, bool *inter)
 {
     int err;
     if ((err = vmpi_chk_ranked(ck)) || (err = vmpi_chk_comm(ck, comm, c)) || (err = chk_req_out(ck, nb, req)))
         return err;
     *inter = vmpi_comm_is_inter(*c);
-    return nb ? vmpi_chk_coll_intra(ck, *c, nb) : MPI_SUCCESS;
+    return MPI_SUCCESS;
 }
 
 /* Blocks of the v forms on an intercommunicator: block j at buf + displs[j] extents, counts[j], to or from
@@ -33,10 +32,10 @@ static vmpi_inter_blk *vblocks(const void *buf, const int *counts, const int *di
     return b;
 }
 
-/* One block to or from every remote rank (sends) or one rank (a root). */
-static int inter_vrun(vmpi_comm *c, vmpi_inter_blk *sb, int ns, vmpi_inter_blk *rb, int nr)
+/* One block to or from every remote rank (sends) or one rank (a root); the arrays are freed. */
+static int inter_vrun(vmpi_comm *c, vmpi_inter_blk *sb, int ns, vmpi_inter_blk *rb, int nr, MPI_Request *req)
 {
-    int err = (ns && !sb) || (nr && !rb) ? MPI_ERR_NO_MEM : vmpi_inter_pairs(c, ns, sb, nr, rb);
+    int err = (ns && !sb) || (nr && !rb) ? MPI_ERR_NO_MEM : vmpi_inter_pairs(c, ns, sb, nr, rb, req);
     free(sb);
     free(rb);
     return err;
@@ -72,7 +71,7 @@ static int barrier(MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
     int err;
     bool inter;
     if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)) ||
-        (err = inter ? vmpi_inter_barrier(c) : vmpi_coll_barrier(c, nb ? req : NULL)))
+        (err = inter ? vmpi_inter_barrier(c, nb ? req : NULL) : vmpi_coll_barrier(c, nb ? req : NULL)))
         return vmpi_fail(comm, err, fn, &ck);
     return MPI_SUCCESS;
 }
@@ -94,7 +93,7 @@ static int bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
         return vmpi_fail(comm, err, fn, &ck);
     if (inter) {
         if ((err = vmpi_chk_inter_root(&ck, root, c)) || (err = chk_side(&ck, root != MPI_PROC_NULL, buf, count, dt, &d)) ||
-            (err = vmpi_inter_bcast(buf, count, d, root, c)))
+            (err = vmpi_inter_bcast(buf, count, d, root, c, nb ? req : NULL)))
             return vmpi_fail(comm, err, fn, &ck);
         return MPI_SUCCESS;
     }
@@ -150,16 +149,16 @@ static int gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, in
             return vmpi_fail(comm, err, fn, &ck);
         vmpi_inter_blk one = {(void *)sbuf, scount, sd, root};
         if (root == MPI_ROOT)
-            err = inter_vrun(c, NULL, 0, vblocks(rbuf, rcounts, displs, rd, n), n);
-        else if (root >= 0)
-            err = vmpi_inter_pairs(c, 1, &one, 0, NULL);
+            err = inter_vrun(c, NULL, 0, vblocks(rbuf, rcounts, displs, rd, n), n, nb ? req : NULL);
+        else
+            err = vmpi_inter_pairs(c, root >= 0, &one, 0, NULL, nb ? req : NULL);
         return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
     }
     if (inter) {
         if ((err = vmpi_chk_inter_root(&ck, root, c)) ||
             (err = chk_side(&ck, root >= 0, sbuf, scount, sdt, &sd)) ||
             (err = chk_side(&ck, root == MPI_ROOT, rbuf, (MPI_Count)rcount * c->peer_size, rdt, &rd)) ||
-            (err = vmpi_inter_gather(sbuf, scount, sd, rbuf, rcount, rd, root, c)))
+            (err = vmpi_inter_gather(sbuf, scount, sd, rbuf, rcount, rd, root, c, nb ? req : NULL)))
             return vmpi_fail(comm, err, fn, &ck);
         return MPI_SUCCESS;
     }
@@ -225,16 +224,16 @@ static int scatter(const void *sbuf, int scount, const int *scounts, const int *
             return vmpi_fail(comm, err, fn, &ck);
         vmpi_inter_blk one = {rbuf, rcount, rd, root};
         if (root == MPI_ROOT)
-            err = inter_vrun(c, vblocks(sbuf, scounts, displs, sd, n), n, NULL, 0);
-        else if (root >= 0)
-            err = vmpi_inter_pairs(c, 0, NULL, 1, &one);
+            err = inter_vrun(c, vblocks(sbuf, scounts, displs, sd, n), n, NULL, 0, nb ? req : NULL);
+        else
+            err = vmpi_inter_pairs(c, 0, NULL, root >= 0, &one, nb ? req : NULL);
         return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
     }
     if (inter) {
         if ((err = vmpi_chk_inter_root(&ck, root, c)) ||
             (err = chk_side(&ck, root == MPI_ROOT, sbuf, (MPI_Count)scount * c->peer_size, sdt, &sd)) ||
             (err = chk_side(&ck, root >= 0, rbuf, rcount, rdt, &rd)) ||
-            (err = vmpi_inter_scatter(sbuf, scount, sd, rbuf, rcount, rd, root, c)))
+            (err = vmpi_inter_scatter(sbuf, scount, sd, rbuf, rcount, rd, root, c, nb ? req : NULL)))
             return vmpi_fail(comm, err, fn, &ck);
         return MPI_SUCCESS;
     }
@@ -302,13 +301,13 @@ static int allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
         vmpi_inter_blk *sb = malloc(sizeof *sb * (size_t)(n ? n : 1));
         for (int j = 0; sb && j < n; j++)
             sb[j] = (vmpi_inter_blk){(void *)sbuf, scount, sd, j};
-        err = inter_vrun(c, sb, n, vblocks(rbuf, rcounts, displs, rd, n), n);
+        err = inter_vrun(c, sb, n, vblocks(rbuf, rcounts, displs, rd, n), n, nb ? req : NULL);
         return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
     }
     if (inter) {
         if ((err = chk_side(&ck, true, sbuf, scount, sdt, &sd)) ||
             (err = chk_side(&ck, true, rbuf, (MPI_Count)rcount * c->peer_size, rdt, &rd)) ||
-            (err = vmpi_inter_allgather(sbuf, scount, sd, rbuf, rcount, rd, c)))
+            (err = vmpi_inter_allgather(sbuf, scount, sd, rbuf, rcount, rd, c, nb ? req : NULL)))
             return vmpi_fail(comm, err, fn, &ck);
         return MPI_SUCCESS;
     }
@@ -366,7 +365,7 @@ static int alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, 
     if (inter) {
         if ((err = chk_side(&ck, true, sbuf, (MPI_Count)scount * c->peer_size, sdt, &sd)) ||
             (err = chk_side(&ck, true, rbuf, (MPI_Count)rcount * c->peer_size, rdt, &rd)) ||
-            (err = vmpi_inter_alltoall(sbuf, scount, sd, rbuf, rcount, rd, c)))
+            (err = vmpi_inter_alltoall(sbuf, scount, sd, rbuf, rcount, rd, c, nb ? req : NULL)))
             return vmpi_fail(comm, err, fn, &ck);
         return MPI_SUCCESS;
     }
@@ -453,7 +452,7 @@ static int alltoallvw(const void *sbuf, const int *scounts, const int *sdispls, 
             b[j] = (vmpi_inter_blk){(char *)sbuf + d[j], scounts[j], t[j], j};
             b[n + j] = (vmpi_inter_blk){(char *)rbuf + d[n + j], rcounts[j], t[n + j], j};
         }
-        err = b ? vmpi_inter_pairs(c, n, b, n, b + n) : MPI_ERR_NO_MEM;
+        err = b ? vmpi_inter_pairs(c, n, b, n, b + n, nb ? req : NULL) : MPI_ERR_NO_MEM;
         free(b);
     } else if (!err) {
         err = vmpi_coll_alltoallw(sbuf, scounts, d, t, rbuf, rcounts, d + n, t + n, c, nb ? req : NULL);

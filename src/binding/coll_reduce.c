@@ -10,7 +10,7 @@ enum red_kind { RED_REDUCE, RED_ALL, RED_SCAN, RED_EXSCAN, RED_SCATTER, RED_SCAT
 
 /* MPI_Reduce and MPI_Allreduce on an intercommunicator: the data of one group, reduced, goes to the other. */
 static int inter_reduction(vmpi_chk *ck, bool all, const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                           int root, vmpi_comm *c)
+                           int root, vmpi_comm *c, MPI_Request *req)
 {
     const vmpi_dtype *d;
     int err;
@@ -21,13 +21,13 @@ static int inter_reduction(vmpi_chk *ck, bool all, const void *sbuf, void *rbuf,
     if ((sends && ((err = vmpi_chk_not_in_place(ck, sbuf)) || (err = vmpi_chk_buf(ck, sbuf, count, d)))) ||
         (gets && ((err = vmpi_chk_not_in_place(ck, rbuf)) || (err = vmpi_chk_buf(ck, rbuf, count, d)))))
         return err;
-    return all ? vmpi_inter_allreduce(sbuf, rbuf, count, d, dt, op, c)
-               : vmpi_inter_reduce(sbuf, rbuf, count, d, dt, op, root, c);
+    return all ? vmpi_inter_allreduce(sbuf, rbuf, count, d, dt, op, c, req)
+               : vmpi_inter_reduce(sbuf, rbuf, count, d, dt, op, root, c, req);
 }
 
 /* Reduce_scatter (rcounts) and Reduce_scatter_block (count per rank) on an intercommunicator. */
 static int inter_reduce_scatter(vmpi_chk *ck, const void *sbuf, void *rbuf, const int *rcounts, int count,
-                                MPI_Datatype dt, MPI_Op op, vmpi_comm *c)
+                                MPI_Datatype dt, MPI_Op op, vmpi_comm *c, MPI_Request *req)
 {
     const vmpi_dtype *d;
     int err, n = c->size;
@@ -42,7 +42,7 @@ static int inter_reduce_scatter(vmpi_chk *ck, const void *sbuf, void *rbuf, cons
         total += cnt[i] = rcounts ? rcounts[i] : count;
     if (!(err = vmpi_chk_not_in_place(ck, sbuf)) && !(err = vmpi_chk_buf(ck, sbuf, total, d)) &&
         !(err = vmpi_chk_not_in_place(ck, rbuf)) && !(err = vmpi_chk_buf(ck, rbuf, cnt[c->rank], d)))
-        err = vmpi_inter_reduce_scatter(sbuf, rbuf, cnt, d, dt, op, c);
+        err = vmpi_inter_reduce_scatter(sbuf, rbuf, cnt, d, dt, op, c, req);
     free(cnt);
     return err;
 }
@@ -59,12 +59,14 @@ static int reduction(enum red_kind k, const void *sbuf, void *rbuf, int count, c
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)))
         return vmpi_fail(comm, err, fn, &ck);
     if (vmpi_comm_is_inter(c)) {
-        if (nb || k == RED_SCAN || k == RED_EXSCAN)
-            err = vmpi_chk_coll_intra(&ck, c, nb);
-        else if (k == RED_SCATTER || k == RED_SCATTER_BLOCK)
-            err = inter_reduce_scatter(&ck, sbuf, rbuf, k == RED_SCATTER ? rcounts : NULL, count, dt, op, c);
-        else
-            err = inter_reduction(&ck, k == RED_ALL, sbuf, rbuf, count, dt, op, root, c);
+        MPI_Request *r = nb ? req : NULL;
+        err = nb ? vmpi_chk_ptr(&ck, req, "the request argument") : MPI_SUCCESS;
+        if (!err && (k == RED_SCAN || k == RED_EXSCAN)) /* defined on intracommunicators only */
+            err = vmpi_chk_intra(&ck, c);
+        else if (!err && (k == RED_SCATTER || k == RED_SCATTER_BLOCK))
+            err = inter_reduce_scatter(&ck, sbuf, rbuf, k == RED_SCATTER ? rcounts : NULL, count, dt, op, c, r);
+        else if (!err)
+            err = inter_reduction(&ck, k == RED_ALL, sbuf, rbuf, count, dt, op, root, c, r);
         return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
     }
     if ((nb && (err = vmpi_chk_ptr(&ck, req, "the request argument"))) ||

@@ -11,6 +11,20 @@
 
 static char *at(const void *buf, MPI_Aint disp, const vmpi_dtype *dt) { return (char *)buf + disp * dt->extent; }
 
+void vmpi_build_fanin(vmpi_csched *s, int n, int rank)
+{
+    const vmpi_dtype *byte = vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE));
+    int mask = 1;
+    for (; mask < n && !(rank & mask); mask <<= 1) /* every child at once */
+        if (rank + mask < n)
+            vmpi_cs_recv(s, NULL, 0, byte, rank + mask);
+    vmpi_cs_round(s);
+    if (rank != 0) {
+        vmpi_cs_send(s, NULL, 0, byte, rank - mask);
+        vmpi_cs_round(s);
+    }
+}
+
 int vmpi_coll_barrier(vmpi_comm *c, MPI_Request *req)
 {
     if (req == NULL)
@@ -20,18 +34,8 @@ int vmpi_coll_barrier(vmpi_comm *c, MPI_Request *req)
     vmpi_csched *s = vmpi_cs_new(c);
     if (s == NULL)
         return MPI_ERR_NO_MEM;
-    const vmpi_dtype *byte = vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE));
-    int n = c->size, r = c->rank;
-    int mask = 1;
-    for (; mask < n && !(r & mask); mask <<= 1) /* every child at once */
-        if (r + mask < n)
-            vmpi_cs_recv(s, NULL, 0, byte, r + mask);
-    vmpi_cs_round(s);
-    if (r != 0) {
-        vmpi_cs_send(s, NULL, 0, byte, r - mask);
-        vmpi_cs_round(s);
-    }
-    vmpi_build_bcast(s, NULL, 0, byte, 0, n, r);
+    vmpi_build_fanin(s, c->size, c->rank);
+    vmpi_build_bcast(s, NULL, 0, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)), 0, c->size, c->rank);
     return vmpi_cs_run(s, req, "MPI_Ibarrier");
 }
 
@@ -81,14 +85,10 @@ void vmpi_build_scatterv(vmpi_csched *s, const void *sbuf, const int *scounts, c
     vmpi_cs_round(s);
 }
 
-int vmpi_coll_gatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, const int *rcounts,
-                      const int *displs, const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req)
+void vmpi_build_gatherv(vmpi_csched *s, const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf,
+                        const int *rcounts, const int *displs, const vmpi_dtype *rdt, int root, int n, int rank)
 {
-    vmpi_csched *s = vmpi_cs_new(c);
-    if (s == NULL)
-        return MPI_ERR_NO_MEM;
-    int n = c->size, r = c->rank;
-    if (r == root) {
+    if (rank == root) {
         for (int i = 1; i < n; i++) {
             int p = (root + i) % n;
             vmpi_cs_recv(s, at(rbuf, displs[p], rdt), rcounts[p], rdt, p);
@@ -98,11 +98,20 @@ int vmpi_coll_gatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt,
     } else {
         vmpi_cs_send(s, sbuf, scount, sdt, root);
     }
+    vmpi_cs_round(s);
+}
+
+int vmpi_coll_gatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, const int *rcounts,
+                      const int *displs, const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req)
+{
+    vmpi_csched *s = vmpi_cs_new(c);
+    if (s == NULL)
+        return MPI_ERR_NO_MEM;
+    vmpi_build_gatherv(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, c->size, c->rank);
     return vmpi_cs_run(s, req, "MPI_Gather");
 }
 
-/* Counts and displacements of a regular layout: block i of `count` at i * count. */
-static int *regular(int n, MPI_Count count, int **displs)
+int *vmpi_build_regular(int n, MPI_Count count, int **displs)
 {
     int *v = malloc(sizeof *v * (size_t)(2 * n));
     if (v == NULL)
@@ -118,7 +127,7 @@ static int *regular(int n, MPI_Count count, int **displs)
 int vmpi_coll_gather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                      const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req)
 {
-    int *displs, *counts = regular(c->size, rcount, &displs);
+    int *displs, *counts = vmpi_build_regular(c->size, rcount, &displs);
     if (counts == NULL)
         return MPI_ERR_NO_MEM;
     int err = vmpi_coll_gatherv(sbuf, scount, sdt, rbuf, counts, displs, rdt, root, c, req);
@@ -139,7 +148,7 @@ int vmpi_coll_scatterv(const void *sbuf, const int *scounts, const int *displs, 
 int vmpi_coll_scatter(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                       const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req)
 {
-    int *displs, *counts = regular(c->size, scount, &displs);
+    int *displs, *counts = vmpi_build_regular(c->size, scount, &displs);
     if (counts == NULL)
         return MPI_ERR_NO_MEM;
     int err = vmpi_coll_scatterv(sbuf, counts, displs, sdt, rbuf, rcount, rdt, root, c, req);
@@ -176,7 +185,7 @@ int vmpi_coll_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sd
 {
     if (req == NULL)
         return vmpi_shm_allgather(sbuf, scount, sdt, rbuf, rcount, rdt, c);
-    int *displs, *counts = regular(c->size, rcount, &displs);
+    int *displs, *counts = vmpi_build_regular(c->size, rcount, &displs);
     if (counts == NULL)
         return MPI_ERR_NO_MEM;
     int err = vmpi_coll_allgatherv(sbuf, scount, sdt, rbuf, counts, displs, rdt, c, req);

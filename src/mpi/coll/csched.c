@@ -14,6 +14,7 @@ typedef enum { ACT_SEND, ACT_RECV, ACT_COPY, ACT_REDUCE } act_kind;
 typedef struct act {
     act_kind kind;
     bool counted;            /* send/recv: its completion was counted */
+    bool local;              /* send/recv: the peer is a rank of the local group (intercommunicator) */
     const void *src;
     void *dst;
     MPI_Count scount, rcount;
@@ -36,6 +37,9 @@ struct vmpi_csched {
     int err;
     vmpi_comm comm;          /* a copy: the schedule may outlive the caller's frame */
     int tag;
+    vmpi_comm lcomm;         /* intercommunicator: a copy of its internal intracommunicator, */
+    int ltag;                /* and the tag on it */
+    bool on_local;           /* steps appended now address the local group */
     vmpi_vp *owner;
     vmpi_ep *ep;
     vmpi_req *final;         /* completed when the schedule ends */
@@ -53,6 +57,10 @@ vmpi_csched *vmpi_cs_new(vmpi_comm *c)
     vmpi_rank *rk = vmpi_rank_self();
     s->comm = *c;
     s->tag = (int)(c->coll_seq++ & (VMPI_SHM_TAG - 1)); /* below the shared-memory path's tag */
+    if (vmpi_comm_is_inter(c)) {
+        s->lcomm = *c->local;
+        s->ltag = (int)(c->local->coll_seq++ & (VMPI_SHM_TAG - 1));
+    }
     s->owner = &rk->vp;
     s->ep = &rk->ep;
     return s;
@@ -73,8 +81,13 @@ static act *push(vmpi_csched *s, act_kind k)
     act *a = &s->acts[s->nacts++];
     memset(a, 0, sizeof *a);
     a->kind = k;
+    a->local = s->on_local;
     return a;
 }
+
+void vmpi_cs_nomem(vmpi_csched *s) { s->nomem = true; }
+
+void vmpi_cs_local(vmpi_csched *s, bool local) { s->on_local = local && vmpi_comm_is_inter(&s->comm); }
 
 void vmpi_cs_send(vmpi_csched *s, const void *buf, MPI_Count count, const vmpi_dtype *dt, int peer)
 {
@@ -197,11 +210,12 @@ static void on_done(vmpi_req *r)
 static void start(vmpi_csched *s, act *a)
 {
     vmpi_req *r = &a->req;
+    const vmpi_comm *c = a->local ? &s->lcomm : &s->comm;
     a->s = s;
     r->complete = false;
     r->owner = s->owner;
-    r->ctx = s->comm.ctx + 1;
-    r->tag = s->tag;
+    r->ctx = c->ctx + 1;
+    r->tag = a->local ? s->ltag : s->tag;
     r->on_done = on_done;
     r->on_done_arg = a;
     if (a->kind == ACT_SEND) {
@@ -209,8 +223,8 @@ static void start(vmpi_csched *s, act *a)
         r->buf = (void *)a->src;
         r->count = a->scount;
         r->dt = a->sdt;
-        r->rank = s->comm.rank;
-        r->peer = vmpi_comm_world_rank(&s->comm, a->peer);
+        r->rank = c->rank;
+        r->peer = vmpi_comm_world_rank(c, a->peer);
         r->mode = VMPI_SEND_STD;
         vmpi_msg_isend(r);
     } else {

@@ -7,7 +7,12 @@
  * collective is the same schedule waited for at once.
  *
  * Messages go on the communicator's collective context (ctx + 1) with the collective's sequence number as
- * the tag, so several outstanding collectives on one communicator never match each other's messages. */
+ * the tag, so several outstanding collectives on one communicator never match each other's messages.
+ *
+ * On an intercommunicator, steps name ranks of the remote group by default; after vmpi_cs_local(s, true)
+ * they name ranks of the local group and travel on the internal intracommunicator over it (c->local),
+ * tagged with that communicator's own sequence number (taken when the schedule is made), so one schedule
+ * can combine within each group and exchange between the groups. */
 #ifndef VMPI_MPI_COLL_CSCHED_H
 #define VMPI_MPI_COLL_CSCHED_H
 
@@ -22,6 +27,9 @@ typedef struct vmpi_csched vmpi_csched;
 /* A new empty schedule for the calling rank on `c` (takes the next collective sequence number), or NULL
  * when out of memory. */
 vmpi_csched *vmpi_cs_new(vmpi_comm *c);
+/* Intercommunicator schedules: whether the steps appended next address the local group (true) or the
+ * remote group (false, the default).  No effect on an intracommunicator. */
+void vmpi_cs_local(vmpi_csched *s, bool local);
 /* Appends steps to the current round.  Buffers are MPI base pointers (data at base + the type's lb). */
 void vmpi_cs_send(vmpi_csched *s, const void *buf, MPI_Count count, const vmpi_dtype *dt, int peer);
 void vmpi_cs_recv(vmpi_csched *s, void *buf, MPI_Count count, const vmpi_dtype *dt, int peer);
@@ -35,6 +43,9 @@ void vmpi_cs_round(vmpi_csched *s);
 /* Scratch space for `count` instances of `dt`, freed with the schedule; a base pointer.  NULL when out of
  * memory (the schedule then fails with MPI_ERR_NO_MEM when run). */
 void *vmpi_cs_tmp(vmpi_csched *s, MPI_Count count, const vmpi_dtype *dt);
+
+/* Marks the schedule out of memory (a builder's own allocation failed): running it frees it and fails. */
+void vmpi_cs_nomem(vmpi_csched *s);
 
 /* Runs the schedule: with req == NULL waits for it (blocking collective) and frees it, returning its
  * error; otherwise *req becomes a request completed by MPI_Wait/Test when the schedule ends. */
