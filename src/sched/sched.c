@@ -24,6 +24,15 @@ static struct {
     _Atomic int exit_code;
     /* (transitions << 32) | PEs asleep: one word, so the deadlock check can tell that nothing moved */
     _Atomic uint64_t sleepers;
+    /* stopping the world: requests and completions are numbered; stop_busy admits one requester */
+    _Atomic unsigned stop_req, stop_done;
+    _Atomic int stopped, stop_busy;
+    int stop_leader;
+    void (*stop_fn)(void *);
+    void *stop_arg;
+    vmpi_vp *stop_vp;
+    double t0;               /* clock and ticks at the start, to calibrate ticks */
+    unsigned long long ticks0;
 } job;
 
 VMPI_TLS vmpi_pe *vmpi_self_pe_;
@@ -44,6 +53,8 @@ void vmpi_sched_init(int npes)
         pe->id = i;
     }
     vmpi_chan_init(npes, vmpi_cfg.channel_size);
+    job.t0 = vmpi_clock_now();
+    job.ticks0 = vmpi_ticks();
 }
 
 static void vp_entry(vmpi_transfer t)
@@ -92,9 +103,13 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
     pe->current = vp;
     vp->state = VMPI_VP_RUNNING;
     vmpi_ctx_stack st = {vmpi_stack_bottom(&vp->stack), vp->stack.size};
+    unsigned long long t0 = pe->run_start = vmpi_ticks();
     vmpi_transfer t = vmpi_ctx_jump(vp->ctx, pe, &st);
     vp->ctx = t.fctx;
     pe->current = NULL;
+    vp->busy += vmpi_ticks() - t0 - pe->polled; /* its time, less its polls for its own wake-up */
+    pe->idle += pe->polled;
+    pe->polled = 0;
     if (vp->state == VMPI_VP_DONE) {
         vmpi_stack_destroy(&vp->stack);
         pe->nvps--;
@@ -109,12 +124,18 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
 
 /* A VP that blocks while nothing else on its PE can run polls for its wake-up itself for a while: that
  * saves two context switches and a pass through the scheduler on the cross-PE message path. */
+static inline bool stop_pending(const vmpi_pe *pe)
+{
+    return VMPI_UNLIKELY(atomic_load_explicit(&job.stop_req, memory_order_relaxed) != pe->stop_seen);
+}
+
 static bool block_in_place(vmpi_vp *vp, vmpi_pe *pe)
 {
     atomic_store_explicit(&pe->waiting, true, memory_order_relaxed);
     bool resumed = false;
+    unsigned long long t0 = vmpi_ticks();
     for (unsigned i = 0; i < 4096 && !resumed; i++) {
-        if (!vmpi_list_empty(&pe->runq))
+        if (!vmpi_list_empty(&pe->runq) || stop_pending(pe))
             break;
         if (vmpi_chan_pending(pe->id) || vmpi_chan_backlog(pe->id)) {
             vmpi_pe_poll(pe);
@@ -129,6 +150,7 @@ static bool block_in_place(vmpi_vp *vp, vmpi_pe *pe)
         __builtin_ia32_pause();
     }
     atomic_store_explicit(&pe->waiting, false, memory_order_relaxed);
+    pe->polled += vmpi_ticks() - t0;
     return resumed;
 }
 
@@ -148,7 +170,7 @@ void vmpi_vp_yield(void)
     vmpi_vp *vp = vmpi_vp_self();
     vmpi_pe *pe = vp->pe;
     vmpi_pe_poll(pe);
-    if (vmpi_list_empty(&pe->runq))
+    if (vmpi_list_empty(&pe->runq) && !stop_pending(pe))
         return; /* nobody else to run: keep going */
     vp->state = VMPI_VP_READY;
     vmpi_list_push_back(&pe->runq, &vp->node);
@@ -234,7 +256,9 @@ static void idle_wait(vmpi_pe *pe);
 static void idle(vmpi_pe *pe)
 {
     atomic_store_explicit(&pe->waiting, true, memory_order_relaxed);
+    unsigned long long t0 = vmpi_ticks();
     idle_wait(pe);
+    pe->idle += vmpi_ticks() - t0;
     atomic_store_explicit(&pe->waiting, false, memory_order_relaxed);
 }
 
@@ -250,7 +274,7 @@ static void idle_wait(vmpi_pe *pe)
     double until = vmpi_clock_now() + 1e-6 * (double)vmpi_cfg.idle_spin_us;
     for (unsigned i = 1;; i++) {
         if (vmpi_chan_pending(pe->id) || vmpi_chan_backlog(pe->id) ||
-            atomic_load_explicit(&job.done, memory_order_relaxed))
+            atomic_load_explicit(&job.done, memory_order_relaxed) || stop_pending(pe))
             return;
         __builtin_ia32_pause();
         if ((i & 63) == 0 && vmpi_clock_now() > until)
@@ -259,7 +283,7 @@ static void idle_wait(vmpi_pe *pe)
     uint64_t now = atomic_fetch_add(&job.sleepers, (1ull << 32) + 1) + (1ull << 32) + 1;
     atomic_store(&pe->sleeping, 1);
     atomic_thread_fence(memory_order_seq_cst); /* pairs with the fence of a channel commit */
-    if (vmpi_chan_pending(pe->id) || atomic_load(&job.done)) {
+    if (vmpi_chan_pending(pe->id) || atomic_load(&job.done) || atomic_load(&job.stop_req) != pe->stop_seen) {
         if (atomic_exchange(&pe->sleeping, 0))
             atomic_fetch_add(&job.sleepers, (1ull << 32) - 1);
         return;
@@ -270,11 +294,139 @@ static void idle_wait(vmpi_pe *pe)
         vmpi_futex_wait(&pe->sleeping, 1);
 }
 
+/* ---- stopping the world ---- */
+
+/* A poll while the world is stopped, bracketed by counters the leader reads to tell that no handler ran. */
+static void counted_poll(vmpi_pe *pe)
+{
+    atomic_fetch_add(&pe->polls_begun, 1);
+    vmpi_chan_poll(pe);
+    atomic_fetch_add(&pe->polls_ended, 1);
+}
+
+/* Whether no record is in flight anywhere: during a stop only handlers send records, so if every channel
+ * is empty between two readings of the poll counters that agree (and no poll was in progress at the
+ * first), nothing can arrive any more. */
+static bool quiescent(unsigned long *snap)
+{
+    for (int i = 0; i < job.npes; i++) {
+        unsigned long e = atomic_load(&job.pes[i].polls_ended);
+        if (atomic_load(&job.pes[i].polls_begun) != e)
+            return false;
+        snap[i] = e;
+    }
+    for (int i = 0; i < job.npes; i++)
+        if (vmpi_chan_pending(i) || vmpi_chan_backlog(i))
+            return false;
+    for (int i = 0; i < job.npes; i++)
+        if (atomic_load(&job.pes[i].polls_begun) != snap[i])
+            return false;
+    return true;
+}
+
+static void stop_here(vmpi_pe *pe)
+{
+    unsigned req = atomic_load(&job.stop_req);
+    pe->stop_seen = req;
+    atomic_fetch_add(&job.stopped, 1);
+    if (pe->id != job.stop_leader) {
+        for (unsigned i = 1; atomic_load_explicit(&job.stop_done, memory_order_acquire) != req; i++) {
+            counted_poll(pe);
+            if ((i & 255) == 0)
+                sched_yield(); /* more PEs than cores: let the leader's thread run */
+            else
+                __builtin_ia32_pause();
+        }
+        return;
+    }
+    unsigned long snap[job.npes];
+    for (unsigned i = 1; atomic_load(&job.stopped) < job.npes; i++) {
+        counted_poll(pe);
+        if ((i & 255) == 0)
+            sched_yield();
+    }
+    while (!quiescent(snap))
+        counted_poll(pe);
+    job.stop_fn(job.stop_arg);
+    vmpi_vp *vp = job.stop_vp;
+    vp->state = VMPI_VP_READY;
+    vmpi_list_push_back(&vp->pe->runq, &vp->node);
+    atomic_store(&job.stopped, 0);
+    atomic_store_explicit(&job.stop_done, req, memory_order_release);
+}
+
+void vmpi_sched_stop_world(void (*fn)(void *), void *arg)
+{
+    vmpi_vp *vp = vmpi_vp_self();
+    int free_ = 0;
+    while (!atomic_compare_exchange_weak(&job.stop_busy, &free_, 1)) {
+        free_ = 0;
+        vmpi_vp_yield(); /* another stop is being requested or run: it takes this PE in when it starts */
+    }
+    job.stop_fn = fn;
+    job.stop_arg = arg;
+    job.stop_vp = vp;
+    job.stop_leader = vp->pe->id;
+    vp->state = VMPI_VP_BLOCKED;
+    vp->blocked_in = "a stop of the world (migration)";
+    atomic_fetch_add(&job.stop_req, 1);
+    for (int i = 0; i < job.npes; i++)
+        wake_pe(&job.pes[i]);
+    switch_to_sched(vp, false);
+    vp->blocked_in = NULL;
+    atomic_store(&job.stop_busy, 0);
+}
+
+void vmpi_sched_move(vmpi_vp *vp, int pe)
+{
+    vmpi_pe *from = vp->pe, *to = &job.pes[pe];
+    if (from == to || vp->state == VMPI_VP_DONE)
+        return;
+    if (vp->state == VMPI_VP_READY) {
+        vmpi_list_remove(&vp->node);
+        vmpi_list_push_back(&to->runq, &vp->node);
+    }
+    vp->pe = to;
+    from->nvps--;
+    to->nvps++;
+}
+
+vmpi_vp **vmpi_sched_vps(int *n)
+{
+    *n = job.nvps;
+    return job.vps;
+}
+
+double vmpi_sched_tick_seconds(void)
+{
+    double dt = vmpi_clock_now() - job.t0;
+    unsigned long long dk = vmpi_ticks() - job.ticks0;
+    return dk ? dt / (double)dk : 0;
+}
+
+unsigned long long vmpi_vp_busy_now(void)
+{
+    vmpi_pe *pe = vmpi_pe_self();
+    return pe->current->busy + (vmpi_ticks() - pe->run_start) - pe->polled;
+}
+
+void vmpi_sched_reset_load(void)
+{
+    for (int i = 0; i < job.nvps; i++)
+        job.vps[i]->busy = 0;
+    for (int i = 0; i < job.npes; i++)
+        job.pes[i].idle = 0;
+}
+
 /* ---- the loop ---- */
+
+static void stop_here(vmpi_pe *pe);
 
 static void sched_loop(vmpi_pe *pe)
 {
     for (;;) {
+        if (stop_pending(pe))
+            stop_here(pe);
         vmpi_pe_poll(pe);
         vmpi_list *n = vmpi_list_pop_front(&pe->runq);
         if (n) {

@@ -28,6 +28,7 @@ typedef struct vmpi_vp {
     const char *blocked_in;  /* what it waits for, for the deadlock report */
     void (*main)(struct vmpi_vp *);
     int exit_code;
+    unsigned long long busy; /* ticks it ran since the last vmpi_sched_reset_load (not blocked or polling) */
 } vmpi_vp;
 
 typedef struct vmpi_pe {
@@ -41,6 +42,11 @@ typedef struct vmpi_pe {
     unsigned backlog_waits;  /* idle passes spent waiting for room in a full channel */
     pthread_t thread;
     void *altstack;
+    unsigned long long idle; /* ticks spent idle or polling for a blocked VP since the last reset */
+    unsigned long long run_start; /* ticks when the running VP was switched in */
+    unsigned long long polled; /* ticks the running VP spent polling for its own wake-up (block_in_place) */
+    unsigned stop_seen;      /* the last stop of the world this PE took part in */
+    _Atomic unsigned long polls_begun, polls_ended; /* channel polls while the world is stopped */
 } vmpi_pe;
 
 
@@ -78,5 +84,24 @@ static inline bool vmpi_sched_pe_waiting(vmpi_pe *pe) { return atomic_load_expli
 void vmpi_sched_wake(int id);
 /* Runs the handlers of every record waiting for the calling PE. */
 void vmpi_pe_poll(vmpi_pe *pe);
+
+/* ---- stopping the world, moving VPs (migration within the process) ----
+ * vmpi_sched_stop_world, called by a VP, blocks it and brings every PE to its scheduler loop (a VP that
+ * runs is waited for until it blocks or yields; one polling for its wake-up stops at once), then drains
+ * the channels until no record is in flight anywhere, and runs fn(arg) on the caller's PE while nothing
+ * else runs.  fn may move VPs with vmpi_sched_move and rewrite any state that depends on where VPs live.
+ * The caller resumes afterwards, on whichever PE it was moved to.  One stop at a time: a second caller
+ * waits for the first. */
+void vmpi_sched_stop_world(void (*fn)(void *), void *arg);
+/* Inside fn: VP `vp` lives on PE `pe` from now on (ready or blocked; a finished VP stays). */
+void vmpi_sched_move(vmpi_vp *vp, int pe);
+/* Inside fn: every VP (by id order of creation) and their number. */
+vmpi_vp **vmpi_sched_vps(int *n);
+/* Inside fn: seconds per tick of vmpi_ticks (calibrated since the start of the job). */
+double vmpi_sched_tick_seconds(void);
+/* The calling VP's busy ticks, its current run included. */
+unsigned long long vmpi_vp_busy_now(void);
+/* Inside fn: zeroes every VP's busy ticks and every PE's idle ticks. */
+void vmpi_sched_reset_load(void);
 
 #endif
