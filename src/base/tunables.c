@@ -21,6 +21,11 @@ static const vmpi_tunable table[] = {
      "microseconds an idle PE polls before it sleeps"},
     {"deadlock-check", "VMPI_DEADLOCK_CHECK", VMPI_TUNABLE_BOOL, "1",
      "report and stop a job whose live ranks are all blocked with no message in flight"},
+    {"balancer", "VMPI_BALANCER", VMPI_TUNABLE_STRING, "Null",
+     "load-balancing strategies run at AMPI_Migrate, chained with commas: Null, Rotate, Random, Greedy, "
+     "Refine, GreedyRefine, Metis (e.g. Greedy,Refine)"},
+    {"lb-period", "VMPI_LB_PERIOD", VMPI_TUNABLE_INT, "0",
+     "milliseconds: AMPI_Migrate balances at most this often (calls in between only synchronize)"},
 };
 
 const vmpi_tunable *vmpi_tunables(size_t *count)
@@ -124,6 +129,10 @@ void vmpi_tunables_load(void)
     parse_bool(value_of(vmpi_tunable_find("pin")), &vmpi_cfg.pin);
     parse_long(value_of(vmpi_tunable_find("idle-spin-us")), &vmpi_cfg.idle_spin_us);
     parse_bool(value_of(vmpi_tunable_find("deadlock-check")), &vmpi_cfg.deadlock_check);
+    vmpi_cfg.balancer = value_of(vmpi_tunable_find("balancer"));
+    long ms = 0;
+    parse_long(value_of(vmpi_tunable_find("lb-period")), &ms);
+    vmpi_cfg.lb_period = 1e-3 * (double)ms;
     if (vmpi_cfg.nranks < 1)
         vmpi_fatal("VMPI_NRANKS must be at least 1 (got %ld)", vmpi_cfg.nranks);
 }

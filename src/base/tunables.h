@@ -27,6 +27,8 @@ typedef struct vmpi_config {
     bool pin;
     long idle_spin_us;
     bool deadlock_check;
+    const char *balancer;    /* load-balancing strategy chain, e.g. "Greedy,Refine" (lb/lb.h) */
+    double lb_period;        /* seconds: AMPI_Migrate balances at most this often */
 } vmpi_config;
 
 extern vmpi_config vmpi_cfg;

@@ -126,6 +126,7 @@ void vmpi_msg_ep_init(vmpi_ep *ep, int world_rank, vmpi_vp *vp, int pe)
 }
 
 vmpi_loc vmpi_msg_loc(int world_rank) { return M.loc[world_rank]; }
+void vmpi_msg_set_loc(int world_rank, int pe) { M.loc[world_rank].pe = pe; }
 
 static inline msg_pe *my_pools(void) { return &M.pes[vmpi_pe_self()->id]; }
 

@@ -62,6 +62,9 @@ void vmpi_msg_init(int nranks, int npes);
 void vmpi_msg_fini(void);
 void vmpi_msg_ep_init(vmpi_ep *ep, int world_rank, vmpi_vp *vp, int pe);
 vmpi_loc vmpi_msg_loc(int world_rank);
+/* Routes world rank `world_rank`'s messages to PE `pe` from now on (migration, while the world is stopped:
+ * no record for it may be in flight). */
+void vmpi_msg_set_loc(int world_rank, int pe);
 
 /* Marks `r` complete, wakes its owner, then runs its callback; on the owner's PE only. */
 void vmpi_req_complete(vmpi_req *r);

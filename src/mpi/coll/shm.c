@@ -65,6 +65,53 @@ typedef struct shm {
 static shm *registry;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Groups the communicator's ranks by the PE they live on now, numbered in order of their lowest rank. */
+static void group_ranks(shm *s)
+{
+    int n = s->size, npes = vmpi_sched_npes();
+    int *gid = malloc(sizeof(int) * (size_t)npes);
+    if (gid == NULL)
+        vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
+    for (int p = 0; p < npes; p++)
+        gid[p] = -1;
+    s->ngroups = 0;
+    for (int r = 0; r < n; r++) {
+        int pe = vmpi_msg_loc(s->world[r]).pe;
+        if (gid[pe] < 0)
+            gid[pe] = s->ngroups++;
+        s->group_of[r] = gid[pe];
+    }
+    s->groups = aligned_alloc(VMPI_CACHELINE, sizeof(group) * (size_t)s->ngroups);
+    if (s->groups == NULL)
+        vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
+    memset(s->groups, 0, sizeof(group) * (size_t)s->ngroups);
+    for (int r = 0; r < n; r++)
+        s->groups[s->group_of[r]].nlocal++;
+    for (int g = 0; g < s->ngroups; g++) {
+        s->groups[g].members = malloc(sizeof(int) * (size_t)s->groups[g].nlocal);
+        if (s->groups[g].members == NULL)
+            vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
+        s->groups[g].nlocal = 0;
+    }
+    s->ordered = true;
+    for (int r = 0; r < n; r++) {
+        group *g = &s->groups[s->group_of[r]];
+        g->members[g->nlocal++] = r;
+        if (r > 0 && s->group_of[r] != s->group_of[r - 1] && s->group_of[r] != s->group_of[r - 1] + 1)
+            s->ordered = false;
+    }
+    free(gid);
+}
+
+static void free_groups(shm *s)
+{
+    for (int g = 0; g < s->ngroups; g++) {
+        free(s->groups[g].members);
+        free(s->groups[g].partial);
+    }
+    free(s->groups);
+}
+
 static shm *create(vmpi_comm *c)
 {
     int n = c->size;
@@ -78,37 +125,26 @@ static shm *create(vmpi_comm *c)
     s->world = malloc(sizeof(int) * (size_t)n);
     s->group_of = malloc(sizeof(int) * (size_t)n);
     s->slots = aligned_alloc(VMPI_CACHELINE, sizeof(slot) * (size_t)n);
-    int npes = vmpi_sched_npes();
-    int *gid = malloc(sizeof(int) * (size_t)npes);
-    if (!s->world || !s->group_of || !s->slots || !gid)
+    if (!s->world || !s->group_of || !s->slots)
         vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
     memset(s->slots, 0, sizeof(slot) * (size_t)n);
-    for (int p = 0; p < npes; p++)
-        gid[p] = -1;
-    for (int r = 0; r < n; r++) { /* groups numbered in order of their lowest rank */
-        s->world[r] = vmpi_comm_world_rank(c, r);
-        int pe = vmpi_msg_loc(s->world[r]).pe;
-        if (gid[pe] < 0)
-            gid[pe] = s->ngroups++;
-        s->group_of[r] = gid[pe];
-    }
-    s->groups = aligned_alloc(VMPI_CACHELINE, sizeof(group) * (size_t)s->ngroups);
-    memset(s->groups, 0, sizeof(group) * (size_t)s->ngroups);
     for (int r = 0; r < n; r++)
-        s->groups[s->group_of[r]].nlocal++;
-    for (int g = 0; g < s->ngroups; g++) {
-        s->groups[g].members = malloc(sizeof(int) * (size_t)s->groups[g].nlocal);
-        s->groups[g].nlocal = 0;
-    }
-    s->ordered = true;
-    for (int r = 0; r < n; r++) {
-        group *g = &s->groups[s->group_of[r]];
-        g->members[g->nlocal++] = r;
-        if (r > 0 && s->group_of[r] != s->group_of[r - 1] && s->group_of[r] != s->group_of[r - 1] + 1)
-            s->ordered = false;
-    }
-    free(gid);
+        s->world[r] = vmpi_comm_world_rank(c, r);
+    group_ranks(s);
     return s;
+}
+
+void vmpi_shm_relocate(void)
+{
+    pthread_mutex_lock(&registry_lock);
+    for (shm *s = registry; s; s = s->next) {
+        for (int g = 0; g < s->ngroups; g++)
+            if (s->groups[g].arrived != 0 || atomic_load(&s->garrived) != 0)
+                vmpi_fatal("internal error: a communicator's ranks were moved during one of its collectives");
+        free_groups(s);
+        group_ranks(s);
+    }
+    pthread_mutex_unlock(&registry_lock);
 }
 
 static bool same(const shm *s, vmpi_comm *c)
@@ -143,15 +179,11 @@ static shm *get(vmpi_comm *c)
 
 static void destroy(shm *s)
 {
-    for (int g = 0; g < s->ngroups; g++) {
-        free(s->groups[g].members);
-        free(s->groups[g].partial);
-    }
+    free_groups(s);
     for (int r = 0; r < s->size; r++) {
         free(s->slots[r].stage[0]);
         free(s->slots[r].stage[1]);
     }
-    free(s->groups);
     free(s->slots);
     free(s->world);
     free(s->group_of);

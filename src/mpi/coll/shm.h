@@ -43,4 +43,8 @@ int vmpi_shm_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt,
 int vmpi_shm_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                        const vmpi_dtype *rdt, vmpi_comm *c);
 
+/* Migration, while the world is stopped and no rank is inside a shared-memory collective: regroups every
+ * communicator's ranks by the PE they live on now. */
+void vmpi_shm_relocate(void);
+
 #endif

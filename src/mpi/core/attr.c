@@ -11,8 +11,8 @@
 #include "mpi/core/rank.h"
 
 /* Keyval handle indexes: 1-7 the predefined communicator keys (mpi_info.h), 8-15 kept for the predefined
- * window keys, user keyvals from 16 on. */
-enum { PREDEF_FIRST = 1, PREDEF_LAST = 7, FIRST_USER = 16 };
+ * window keys, 17-20 AMPI's (mpi_ampi.h), user keyvals from 32 on. */
+enum { PREDEF_FIRST = 1, PREDEF_LAST = 20, FIRST_USER = 32 };
 
 typedef struct keyval {
     int objkind; /* handle kind of the objects it is for; 0: free slot */
@@ -70,7 +70,7 @@ static keyval *kv_get(vmpi_attr_state *s, int h)
 static bool is_predef(int h)
 {
     int i = VMPI_HANDLE_INDEX(h);
-    return VMPI_HANDLE_KIND(h) == VMPI_KIND_KEYVAL && i >= PREDEF_FIRST && i <= PREDEF_LAST;
+    return VMPI_HANDLE_KIND(h) == VMPI_KIND_KEYVAL && ((i >= PREDEF_FIRST && i <= 7) || (i >= 17 && i <= PREDEF_LAST));
 }
 
 static void kv_unref(vmpi_attr_state *s, int h)
@@ -217,6 +217,11 @@ int vmpi_attr_get(int obj, int keyval, void **val, int *flag)
         return MPI_ERR_NO_MEM;
     if (is_predef(keyval)) {
         *flag = 1;
+        /* AMPI's placement attributes change with migration: refreshed at every read */
+        s->predef[AMPI_MY_WTH & 0xff] = vmpi_pe_self()->id;
+        s->predef[AMPI_NUM_WTHS & 0xff] = vmpi_sched_npes();
+        s->predef[AMPI_MY_PROCESS & 0xff] = 0;
+        s->predef[AMPI_NUM_PROCESSES & 0xff] = 1;
         *val = keyval == MPI_LASTUSEDCODE ? (void *)vmpi_errcode_lastused() : &s->predef[keyval & 0xff];
         return *val ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "base/log.h"
 #include "base/tunables.h"
+#include "mpi/adapt/adapt.h"
 #include "mpi/comm/group.h"
 #include "mpi/core/attr.h"
 #include "mpi/core/errcode.h"
@@ -33,7 +34,8 @@ static long plus_value(const char *opt, const char *text)
     return v;
 }
 
-/* AMPI/Charm++ spelling of runtime options after the program name: +pN, +vpN, +tcharm_stacksize N.
+/* AMPI/Charm++ spelling of runtime options after the program name: +pN, +vpN, +tcharm_stacksize N,
+ * +balancer NAME.
  * They are consumed, as Charm++ does, so the program never sees them. */
 static void take_plus_args(int *argc, char **argv)
 {
@@ -44,6 +46,10 @@ static void take_plus_args(int *argc, char **argv)
             vmpi_cfg.nranks = plus_value("+vp", a[3] ? a + 3 : (i + 1 < *argc ? argv[++i] : ""));
         } else if (strncmp(a, "+p", 2) == 0 && (a[2] == '\0' || (a[2] >= '0' && a[2] <= '9'))) {
             vmpi_cfg.npes = plus_value("+p", a[2] ? a + 2 : (i + 1 < *argc ? argv[++i] : ""));
+        } else if (strcmp(a, "+balancer") == 0 && i + 1 < *argc) {
+            vmpi_cfg.balancer = argv[++i];
+        } else if (strncmp(a, "+balancer=", 10) == 0) {
+            vmpi_cfg.balancer = a + 10;
         } else if (strncmp(a, "+tcharm_stacksize", 17) == 0) {
             const char *v = a[17] == '=' ? a + 18 : (a[17] ? "" : (i + 1 < *argc ? argv[++i] : ""));
             if (!vmpi_parse_size(v, &vmpi_cfg.stack_size))
@@ -123,6 +129,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     vmpi_sched_init((int)p);
     vmpi_msg_init((int)n, (int)p);
     vmpi_group_init((int)n);
+    vmpi_adapt_init();
     R.ranks = calloc((size_t)n, sizeof(vmpi_rank));
     if (R.ranks == NULL)
         vmpi_fatal("out of memory creating %ld ranks", n);
@@ -136,6 +143,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
         vmpi_req_table_fini(&R.ranks[r].reqs);
         free(R.ranks[r].argv);
         free(R.ranks[r].errh_user);
+        free(R.ranks[r].adapt);
         vmpi_attr_rank_fini(&R.ranks[r]);
         vmpi_errcode_rank_fini(&R.ranks[r]);
     }

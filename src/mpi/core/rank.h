@@ -36,6 +36,7 @@ typedef struct vmpi_rank {
     struct vmpi_attr_state *attr;    /* keyvals and attribute values (attr.c) */
     struct vmpi_errcodes *errcodes;  /* user error classes and codes (errcode.c) */
     vmpi_linebuf out[2];     /* unfinished lines of stdout and stderr */
+    struct vmpi_adapt_rank *adapt; /* migration settings and load measurement (mpi/adapt), or NULL */
 } vmpi_rank;
 
 /* The rank running on the calling thread, or NULL outside any rank. */

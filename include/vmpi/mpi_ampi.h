@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Part of mpi.h (include <mpi.h>, not this file): AMPI's extensions for migratable ranks, with AMPI's
+ * names so that adaptive-MPI programs build unchanged.  AMPI_Migrate is collective over MPI_COMM_WORLD;
+ * its info keys: "ampi_load_balance" = "sync" (or "true"/"async": balance now, with the strategies of
+ * --balancer) or "false" (synchronize only); no key balances too. */
+#ifndef VMPI_API_MPI_AMPI_H
+#define VMPI_API_MPI_AMPI_H
+
+#define AMPI 1 /* programs test it to use the extensions */
+
+typedef void (*MPI_MigrateFn)(void);
+
+/* Predefined attributes of MPI_COMM_WORLD (values are int *): the PE the rank runs on now and the number
+ * of PEs, the process and the number of processes. */
+#define AMPI_MY_WTH 0x24000011
+#define AMPI_NUM_WTHS 0x24000012
+#define AMPI_MY_PROCESS 0x24000013
+#define AMPI_NUM_PROCESSES 0x24000014
+
+#define VMPI_AMPI_DECL(ret, name, args) ret AMPI_##name args;
+VMPI_AMPI_DECL(int, Migrate, (MPI_Info hints))
+/* Sends the calling rank to PE `destPE` at the next AMPI_Migrate (which then keeps it there). */
+VMPI_AMPI_DECL(int, Migrate_to_pe, (int destPE))
+/* 0: the balancer leaves the calling rank where it is. */
+VMPI_AMPI_DECL(int, Set_migratable, (int mig))
+/* Called on the calling rank at every AMPI_Migrate before balancing, and after it when the rank moved. */
+VMPI_AMPI_DECL(int, Register_about_to_migrate, (MPI_MigrateFn fn))
+VMPI_AMPI_DECL(int, Register_just_migrated, (MPI_MigrateFn fn))
+/* Load measurement of the calling rank (its CPU time while running, by default). */
+VMPI_AMPI_DECL(int, Load_start_measure, (void))
+VMPI_AMPI_DECL(int, Load_stop_measure, (void))
+VMPI_AMPI_DECL(int, Load_reset_measure, (void))
+/* The load the balancer uses for the calling rank in this period, instead of the measured time. */
+VMPI_AMPI_DECL(int, Load_set_value, (double value))
+/* Lets the other ranks of the PE run. */
+VMPI_AMPI_DECL(int, Yield, (void))
+#undef VMPI_AMPI_DECL
+
+#endif

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* AMPI's extensions (mpi_ampi.h): migration points, placement requests, load measurement. */
+#include <strings.h>
+#include "binding/check.h"
+#include "mpi/adapt/adapt.h"
+
+static int fail(int err, const char *fn, vmpi_chk *ck) { return vmpi_fail(MPI_COMM_WORLD, err, fn, ck); }
+
+int AMPI_Migrate(MPI_Info hints)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck);
+    if (!err && hints != MPI_INFO_NULL)
+        err = vmpi_chk_info(&ck, hints);
+    bool balance = true;
+    char v[MPI_MAX_INFO_VAL];
+    int flag = 0;
+    if (!err && hints != MPI_INFO_NULL &&
+        vmpi_info_get(hints, "ampi_load_balance", sizeof v, v, &flag) == MPI_SUCCESS && flag) {
+        if (!strcasecmp(v, "false"))
+            balance = false;
+        else if (strcasecmp(v, "sync") && strcasecmp(v, "async") && strcasecmp(v, "true")) {
+            snprintf(ck.why, sizeof ck.why, "ampi_load_balance = '%.60s': expected sync, async, true or false", v);
+            err = MPI_ERR_INFO;
+        }
+    }
+    if (!err && hints != MPI_INFO_NULL &&
+        vmpi_info_get(hints, "ampi_checkpoint", sizeof v, v, &flag) == MPI_SUCCESS && flag &&
+        strcasecmp(v, "false")) {
+        snprintf(ck.why, sizeof ck.why, "ampi_checkpoint = '%.60s': checkpointing is not supported yet", v);
+        err = MPI_ERR_UNSUPPORTED_OPERATION;
+    }
+    if (!err)
+        err = vmpi_adapt_migrate(balance);
+    return err ? fail(err, "AMPI_Migrate", &ck) : MPI_SUCCESS;
+}
+
+int AMPI_Migrate_to_pe(int destPE)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck);
+    if (!err && (destPE < 0 || destPE >= vmpi_adapt_num_pes())) {
+        snprintf(ck.why, sizeof ck.why, "PE %d does not exist (PEs 0 to %d)", destPE, vmpi_adapt_num_pes() - 1);
+        err = MPI_ERR_ARG;
+    }
+    if (!err)
+        err = vmpi_adapt_migrate_to_pe(destPE);
+    return err ? fail(err, "AMPI_Migrate_to_pe", &ck) : MPI_SUCCESS;
+}
+
+/* The calling rank's adaptivity record, or an error. */
+static int self(vmpi_chk *ck, vmpi_adapt_rank **a)
+{
+    int err = vmpi_chk_ranked(ck);
+    if (!err && (*a = vmpi_adapt_self()) == NULL)
+        err = MPI_ERR_NO_MEM;
+    return err;
+}
+
+int AMPI_Set_migratable(int mig)
+{
+    VMPI_CHK(ck);
+    vmpi_adapt_rank *a;
+    int err = self(&ck, &a);
+    if (err)
+        return fail(err, "AMPI_Set_migratable", &ck);
+    a->fixed = !mig;
+    return MPI_SUCCESS;
+}
+
+int AMPI_Register_about_to_migrate(MPI_MigrateFn fn)
+{
+    VMPI_CHK(ck);
+    vmpi_adapt_rank *a;
+    int err = self(&ck, &a);
+    if (err)
+        return fail(err, "AMPI_Register_about_to_migrate", &ck);
+    a->about_to = fn;
+    return MPI_SUCCESS;
+}
+
+int AMPI_Register_just_migrated(MPI_MigrateFn fn)
+{
+    VMPI_CHK(ck);
+    vmpi_adapt_rank *a;
+    int err = self(&ck, &a);
+    if (err)
+        return fail(err, "AMPI_Register_just_migrated", &ck);
+    a->just_migrated = fn;
+    return MPI_SUCCESS;
+}
+
+int AMPI_Load_start_measure(void)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck);
+    if (err)
+        return fail(err, "AMPI_Load_start_measure", &ck);
+    vmpi_adapt_load_start();
+    return MPI_SUCCESS;
+}
+
+int AMPI_Load_stop_measure(void)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck);
+    if (err)
+        return fail(err, "AMPI_Load_stop_measure", &ck);
+    vmpi_adapt_load_stop();
+    return MPI_SUCCESS;
+}
+
+int AMPI_Load_reset_measure(void)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck);
+    if (err)
+        return fail(err, "AMPI_Load_reset_measure", &ck);
+    vmpi_adapt_load_reset();
+    return MPI_SUCCESS;
+}
+
+int AMPI_Load_set_value(double value)
+{
+    VMPI_CHK(ck);
+    vmpi_adapt_rank *a;
+    int err = self(&ck, &a);
+    if (!err && !(value >= 0)) {
+        snprintf(ck.why, sizeof ck.why, "load %g is not a non-negative number", value);
+        err = MPI_ERR_ARG;
+    }
+    if (err)
+        return fail(err, "AMPI_Load_set_value", &ck);
+    a->has_user_load = true;
+    a->user_load = value;
+    return MPI_SUCCESS;
+}
+
+int AMPI_Yield(void)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck);
+    if (err)
+        return fail(err, "AMPI_Yield", &ck);
+    vmpi_vp_yield();
+    return MPI_SUCCESS;
+}

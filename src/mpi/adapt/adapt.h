@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Adaptivity: load measurement per rank, the balancer chain, and migration at AMPI_Migrate.
+ *
+ * A migration point is collective over MPI_COMM_WORLD.  Every rank enters it (a message-based barrier,
+ * so no rank is inside a shared-memory collective); rank 0 then stops the world (sched.h): every PE is in
+ * its scheduler loop and no record is in flight.  With nothing running, it reads every rank's measured
+ * load, runs the strategy chain, moves the ranks whose PE changed (run queues, the location table) and
+ * regroups the shared-memory collectives by PE.  Messages in flight were delivered before the move, so
+ * none is lost, duplicated or reordered, and pending requests (they live in the rank's endpoint and
+ * request table, which move with it) complete on the rank's new PE.  The others wait for rank 0's word on
+ * a message-based broadcast. */
+#ifndef VMPI_MPI_ADAPT_ADAPT_H
+#define VMPI_MPI_ADAPT_ADAPT_H
+
+#include <mpi.h>
+#include <stdbool.h>
+
+typedef void (*vmpi_migrate_fn)(void);
+
+typedef struct vmpi_adapt_rank {
+    bool fixed;                  /* AMPI_Set_migratable(0) */
+    int want_pe;                 /* AMPI_Migrate_to_pe: applied at the next migration point; -1: none */
+    vmpi_migrate_fn about_to, just_migrated;
+    bool measuring_off;          /* between AMPI_Load_stop_measure and _start_measure */
+    unsigned long long off_at;   /* busy ticks when measurement stopped */
+    unsigned long long excluded; /* busy ticks not to count */
+    bool has_user_load;
+    double user_load;            /* AMPI_Load_set_value */
+} vmpi_adapt_rank;
+
+/* At boot: checks the balancer chain (fatal error naming a bad strategy). */
+void vmpi_adapt_init(void);
+/* The calling rank's settings, created on first use; NULL when out of memory. */
+vmpi_adapt_rank *vmpi_adapt_self(void);
+
+/* AMPI_Migrate: collective over MPI_COMM_WORLD.  `balance` false: a synchronization only. */
+int vmpi_adapt_migrate(bool balance);
+int vmpi_adapt_migrate_to_pe(int pe);
+
+void vmpi_adapt_load_stop(void);
+void vmpi_adapt_load_start(void);
+void vmpi_adapt_load_reset(void);
+
+/* Where the calling rank runs (AMPI_MY_WTH) and how many PEs there are (AMPI_NUM_WTHS). */
+int vmpi_adapt_my_pe(void);
+int vmpi_adapt_num_pes(void);
+/* Migrations so far (ranks moved, summed over migration points) and balancing steps. */
+long vmpi_adapt_moves(void);
+
+#endif

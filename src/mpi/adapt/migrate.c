@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "mpi/adapt/adapt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/clock.h"
+#include "base/log.h"
+#include "base/tunables.h"
+#include "lb/lb.h"
+#include "mpi/coll/coll.h"
+#include "mpi/coll/shm.h"
+#include "mpi/core/handle.h"
+#include "mpi/core/rank.h"
+#include "mpi/pt2pt/wait.h"
+
+static struct {
+    const vmpi_lb_strategy *chain[VMPI_LB_CHAIN_MAX];
+    int nchain;
+    double last;             /* clock of the last balancing step */
+    unsigned steps;
+    _Atomic long moves;
+} A;
+
+void vmpi_adapt_init(void)
+{
+    const char *bad = NULL;
+    A.nchain = vmpi_lb_parse(vmpi_cfg.balancer, A.chain, &bad);
+    if (A.nchain < 0) {
+        int n;
+        const vmpi_lb_strategy *all = vmpi_lb_all(&n);
+        char names[256] = "";
+        for (int i = 0; i < n; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", all[i].name);
+        vmpi_fatal("unknown load balancer '%s' in --balancer / VMPI_BALANCER '%s' (known: %s)", bad,
+                   vmpi_cfg.balancer, names);
+    }
+    A.last = vmpi_clock_now();
+}
+
+vmpi_adapt_rank *vmpi_adapt_self(void)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    if (rk->adapt == NULL && (rk->adapt = calloc(1, sizeof *rk->adapt)) != NULL)
+        rk->adapt->want_pe = -1;
+    return rk->adapt;
+}
+
+long vmpi_adapt_moves(void) { return atomic_load(&A.moves); }
+int vmpi_adapt_my_pe(void) { return vmpi_pe_self()->id; }
+int vmpi_adapt_num_pes(void) { return vmpi_sched_npes(); }
+
+/* ---- measurement ---- */
+
+void vmpi_adapt_load_stop(void)
+{
+    vmpi_adapt_rank *a = vmpi_adapt_self();
+    if (a && !a->measuring_off) {
+        a->measuring_off = true;
+        a->off_at = vmpi_vp_busy_now();
+    }
+}
+
+void vmpi_adapt_load_start(void)
+{
+    vmpi_adapt_rank *a = vmpi_adapt_self();
+    if (a && a->measuring_off) {
+        a->measuring_off = false;
+        a->excluded += vmpi_vp_busy_now() - a->off_at;
+    }
+}
+
+void vmpi_adapt_load_reset(void)
+{
+    vmpi_adapt_rank *a = vmpi_adapt_self();
+    if (a) {
+        a->excluded = vmpi_vp_busy_now();
+        a->off_at = a->excluded;
+        a->has_user_load = false;
+    }
+}
+
+/* A rank's load in seconds for the period that ends now (the world is stopped: its busy ticks are final). */
+static double load_of(vmpi_rank *rk, double tick)
+{
+    vmpi_adapt_rank *a = rk->adapt;
+    unsigned long long busy = rk->vp.busy;
+    if (a == NULL)
+        return tick * (double)busy;
+    if (a->has_user_load)
+        return a->user_load;
+    unsigned long long end = a->measuring_off ? a->off_at : busy;
+    return end > a->excluded ? tick * (double)(end - a->excluded) : 0;
+}
+
+/* ---- the balancing step, while the world is stopped ---- */
+
+static void rebalance(void *arg)
+{
+    (void)arg;
+    int n = vmpi_world_size(), npes = vmpi_sched_npes();
+    double tick = vmpi_sched_tick_seconds();
+    double *load = malloc(sizeof(double) * (size_t)n);
+    int *pe = malloc(sizeof(int) * (size_t)n);
+    bool *movable = malloc(sizeof(bool) * (size_t)n);
+    if (!load || !pe || !movable) {
+        vmpi_warn("out of memory for a load-balancing step of %d ranks: no rank moves", n);
+        goto out;
+    }
+    for (int r = 0; r < n; r++) {
+        vmpi_rank *rk = vmpi_rank_get(r);
+        load[r] = load_of(rk, tick);
+        pe[r] = rk->vp.pe->id;
+        movable[r] = rk->vp.state != VMPI_VP_DONE && !(rk->adapt && (rk->adapt->fixed || rk->adapt->want_pe >= 0));
+    }
+    vmpi_lb_problem p = {.nobjs = n, .npes = npes, .load = load, .movable = movable, .seed = A.steps};
+    if (vmpi_lb_run(A.chain, A.nchain, &p, pe) != 0) {
+        vmpi_warn("load balancer '%s' failed: no rank moves", vmpi_cfg.balancer);
+        goto out;
+    }
+    long moved = 0;
+    for (int r = 0; r < n; r++) {
+        vmpi_rank *rk = vmpi_rank_get(r);
+        int to = rk->adapt && rk->adapt->want_pe >= 0 ? rk->adapt->want_pe : pe[r];
+        if (rk->adapt)
+            rk->adapt->want_pe = -1;
+        if (to != rk->vp.pe->id && rk->vp.state != VMPI_VP_DONE) {
+            vmpi_sched_move(&rk->vp, to);
+            vmpi_msg_set_loc(r, to);
+            moved++;
+        }
+        if (rk->adapt) { /* the next period starts now */
+            rk->adapt->excluded = rk->adapt->off_at = 0;
+            rk->adapt->has_user_load = false;
+        }
+    }
+    if (moved)
+        vmpi_shm_relocate();
+    vmpi_sched_reset_load();
+    atomic_fetch_add(&A.moves, moved);
+    A.steps++;
+out:
+    free(load);
+    free(pe);
+    free(movable);
+}
+
+int vmpi_adapt_migrate(bool balance)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    vmpi_adapt_rank *a = vmpi_adapt_self();
+    if (a == NULL)
+        return MPI_ERR_NO_MEM;
+    if (balance && a->about_to)
+        a->about_to();
+    int before = vmpi_pe_self()->id;
+    /* every rank arrives (messages only: no rank stays inside a shared-memory collective) */
+    MPI_Request req;
+    int err = vmpi_coll_barrier(&rk->world, &req);
+    if (!err)
+        err = vmpi_wait(&req, MPI_STATUS_IGNORE);
+    if (err)
+        return err;
+    int word = 0;
+    if (rk->world_rank == 0 && balance && vmpi_clock_now() - A.last >= vmpi_cfg.lb_period) {
+        vmpi_sched_stop_world(rebalance, NULL);
+        A.last = vmpi_clock_now();
+    }
+    err = vmpi_coll_bcast(&word, 1, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_INT)), 0, &rk->world, &req);
+    if (!err)
+        err = vmpi_wait(&req, MPI_STATUS_IGNORE);
+    if (!err && vmpi_pe_self()->id != before && a->just_migrated)
+        a->just_migrated();
+    return err;
+}
+
+int vmpi_adapt_migrate_to_pe(int pe)
+{
+    vmpi_adapt_rank *a = vmpi_adapt_self();
+    if (a == NULL)
+        return MPI_ERR_NO_MEM;
+    a->want_pe = pe;
+    return MPI_SUCCESS;
+}

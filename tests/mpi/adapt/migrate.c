@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Migration at AMPI_Migrate, checked under any balancer (the testlist runs it with Rotate, which moves every
+ * movable rank at every migration point, with many ranks per PE):
+ *   - a ring exchange where each step's Isend and Irecv (half of them MPI_ANY_SOURCE / MPI_ANY_TAG) are
+ *     posted before AMPI_Migrate and completed after it, with an Iallreduce and an Ibcast in flight too:
+ *     every value arrives once, in order, intact;
+ *   - a communicator from Comm_split_type and an attribute on it stay valid across migrations;
+ *   - under Rotate with 2 or more PEs every movable rank's PE (AMPI_MY_WTH) changes at every step and
+ *     just_migrated runs exactly then; AMPI_Set_migratable(0) keeps rank 1 in place; AMPI_Migrate_to_pe
+ *     sends rank 2 to PE 0; about_to_migrate runs at every migration point;
+ *   - AMPI_NUM_WTHS, AMPI_NUM_PROCESSES, AMPI_MY_PROCESS; bad arguments give MPI_ERR_ARG / MPI_ERR_INFO. */
+#include <stdlib.h>
+#include <string.h>
+#include "mtest.h"
+
+enum { MAXR = 4096, STEPS = 12 };
+/* callbacks have no argument: counted per world rank (ranks share the program's globals) */
+static int about_calls[MAXR], just_calls[MAXR];
+static int world_rank(void)
+{
+    int r;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+}
+static void about(void) { about_calls[world_rank()]++; }
+static void just(void) { just_calls[world_rank()]++; }
+
+static int attr_int(int key)
+{
+    int *v, flag = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, key, &v, &flag);
+    return flag ? *v : -1;
+}
+
+int main(int argc, char **argv)
+{
+    int errs = 0, rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const char *lb = getenv("VMPI_BALANCER");
+    int npes = attr_int(AMPI_NUM_WTHS), rotate = lb && !strcmp(lb, "Rotate") && npes > 1;
+    if (npes < 1 || attr_int(AMPI_NUM_PROCESSES) != 1 || attr_int(AMPI_MY_PROCESS) != 0)
+        MT_ERR(errs, "AMPI attributes: %d PEs, %d processes", npes, attr_int(AMPI_NUM_PROCESSES));
+    if (size > MAXR)
+        return mt_finish(errs);
+    AMPI_Register_about_to_migrate(about);
+    AMPI_Register_just_migrated(just);
+    if (rank == 1)
+        AMPI_Set_migratable(0);
+
+    MPI_Comm node;
+    int key, val = 1000 + rank;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &key, NULL);
+    MPI_Comm_set_attr(node, key, &val);
+
+    int right = (rank + 1) % size, left = (rank + size - 1) % size, moves = 0;
+    for (int step = 0; step < STEPS; step++) {
+        int out = rank * 100 + step, in = -1, sum = -1, b = rank == 0 ? 77 + step : -1;
+        int wild = step % 2;
+        MPI_Request rq[4];
+        MPI_Status st[4];
+        MPI_Irecv(&in, 1, MPI_INT, wild ? MPI_ANY_SOURCE : left, wild ? MPI_ANY_TAG : step, MPI_COMM_WORLD, &rq[0]);
+        MPI_Isend(&out, 1, MPI_INT, right, step, MPI_COMM_WORLD, &rq[1]);
+        MPI_Iallreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[2]);
+        MPI_Ibcast(&b, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq[3]);
+        if (rank == 2 && step == 5)
+            AMPI_Migrate_to_pe(0);
+        int pe0 = attr_int(AMPI_MY_WTH), just0 = just_calls[rank];
+        MPI_Info hints;
+        MPI_Info_create(&hints);
+        MPI_Info_set(hints, "ampi_load_balance", "sync");
+        AMPI_Migrate(hints);
+        MPI_Info_free(&hints);
+        int pe1 = attr_int(AMPI_MY_WTH);
+        moves += pe1 != pe0;
+        if (pe1 < 0 || pe1 >= npes)
+            MT_ERR(errs, "step %d: AMPI_MY_WTH = %d", step, pe1);
+        if ((pe1 != pe0) != (just_calls[rank] != just0))
+            MT_ERR(errs, "step %d: moved %d -> %d, just_migrated calls %d -> %d", step, pe0, pe1, just0,
+                   just_calls[rank]);
+        if (rotate && rank != 1 && !(rank == 2 && step == 5) && pe1 != (pe0 + 1) % npes)
+            MT_ERR(errs, "step %d: Rotate left rank on PE %d -> %d", step, pe0, pe1);
+        if (rank == 1 && pe1 != pe0)
+            MT_ERR(errs, "step %d: unmovable rank 1 moved %d -> %d", step, pe0, pe1);
+        if (rank == 2 && step == 5 && size > 2 && pe1 != 0)
+            MT_ERR(errs, "AMPI_Migrate_to_pe(0): rank 2 is on PE %d", pe1);
+        MPI_Waitall(4, rq, st);
+        if (in != left * 100 + step || (wild && (st[0].MPI_SOURCE != left || st[0].MPI_TAG != step)))
+            MT_ERR(errs, "step %d: got %d from %d tag %d, expected %d from %d", step, in, st[0].MPI_SOURCE,
+                   st[0].MPI_TAG, left * 100 + step, left);
+        if (sum != size * (size - 1) / 2)
+            MT_ERR(errs, "step %d: iallreduce %d", step, sum);
+        if (b != 77 + step)
+            MT_ERR(errs, "step %d: ibcast %d", step, b);
+        int *v, flag = 0, ns = -1, nsum = -1;
+        MPI_Comm_get_attr(node, key, &v, &flag);
+        if (!flag || *v != 1000 + rank)
+            MT_ERR(errs, "step %d: attribute on the split_type communicator lost", step);
+        MPI_Comm_size(node, &ns);
+        MPI_Allreduce(&rank, &nsum, 1, MPI_INT, MPI_SUM, node);
+        if (ns != size || nsum != size * (size - 1) / 2)
+            MT_ERR(errs, "step %d: split_type communicator: size %d, sum %d", step, ns, nsum);
+    }
+    if (about_calls[rank] != STEPS)
+        MT_ERR(errs, "about_to_migrate ran %d times, expected %d", about_calls[rank], STEPS);
+    if (rotate && rank != 1 && moves < STEPS - 1)
+        MT_ERR(errs, "Rotate moved this rank %d times in %d steps", moves, STEPS);
+
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (AMPI_Migrate_to_pe(npes + 3) != MPI_ERR_ARG)
+        MT_ERR(errs, "AMPI_Migrate_to_pe to a PE that does not exist did not give MPI_ERR_ARG");
+    MPI_Info bad;
+    MPI_Info_create(&bad);
+    MPI_Info_set(bad, "ampi_load_balance", "sometimes");
+    if (AMPI_Migrate(bad) != MPI_ERR_INFO)
+        MT_ERR(errs, "a bad ampi_load_balance value did not give MPI_ERR_INFO");
+    MPI_Info_free(&bad);
+    MPI_Comm_free_keyval(&key);
+    MPI_Comm_free(&node);
+    return mt_finish(errs);
+}
