@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* lb_stencil: an imbalanced 1-D stencil for measuring load balancing (vmpi's AMPI_Migrate).
+ *
+ * Each rank owns a block of cells; every step it swaps one halo cell with each neighbour and then relaxes
+ * its block `sweeps` times.  The first quarter of the ranks (all on PE 0 under the default block mapping)
+ * relaxes `heavy` times as often: PE 0 then carries most of the work.  Every `every` steps the ranks call
+ * AMPI_Migrate, where the balancer chosen with --balancer may move them.
+ *
+ * Output (rank 0): the wall time per step of the first period (before any balancing) and of the last
+ * period, and the ideal time per step: the total compute time of all ranks in the last period divided by
+ * the PEs (AMPI_NUM_WTHS).  The result is checked: the sum of all cells after the run is compared with a
+ * run of the same computation on rank 0 alone.
+ *
+ * Options: -s STEPS (60)  -e EVERY (10)  -c CELLS per rank (4096)  -w SWEEPS (8)  -h HEAVY factor (4) */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct opts {
+    int steps, every, cells, sweeps, heavy;
+} opts;
+
+static void relax(double *u, int n, int sweeps)
+{
+    for (int s = 0; s < sweeps; s++)
+        for (int i = 1; i <= n; i++)
+            u[i] = 0.25 * u[i - 1] + 0.5 * u[i] + 0.25 * u[i + 1];
+}
+
+static int work_of(int rank, int size, const opts *o) { return rank < (size + 3) / 4 ? o->sweeps * o->heavy : o->sweeps; }
+
+int main(int argc, char **argv)
+{
+    opts o = {60, 10, 4096, 8, 4};
+    int c;
+    while ((c = getopt(argc, argv, "s:e:c:w:h:")) != -1) {
+        int v = atoi(optarg);
+        if (v < 1) {
+            fprintf(stderr, "lb_stencil: -%c wants a positive integer, got '%s'\n", c, optarg);
+            return 2;
+        }
+        switch (c) {
+        case 's': o.steps = v; break;
+        case 'e': o.every = v; break;
+        case 'c': o.cells = v; break;
+        case 'w': o.sweeps = v; break;
+        case 'h': o.heavy = v; break;
+        default: return 2;
+        }
+    }
+    MPI_Init(&argc, &argv);
+    int rank, size, *npes, flag;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_NUM_WTHS, &npes, &flag);
+    int left = rank > 0 ? rank - 1 : MPI_PROC_NULL, right = rank + 1 < size ? rank + 1 : MPI_PROC_NULL;
+    double *u = malloc(sizeof(double) * (size_t)(o.cells + 2));
+    for (int i = 0; i <= o.cells + 1; i++)
+        u[i] = (double)((rank * o.cells + i) % 17);
+    double t_first = 0, t_last = 0, compute = 0, t0 = 0;
+    int first_steps = 0, last_steps = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = MPI_Wtime();
+    for (int step = 0; step < o.steps; step++) {
+        MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, 0, &u[o.cells + 1], 1, MPI_DOUBLE, right, 0, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        MPI_Sendrecv(&u[o.cells], 1, MPI_DOUBLE, right, 1, &u[0], 1, MPI_DOUBLE, left, 1, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        double tc = MPI_Wtime();
+        relax(u, o.cells, work_of(rank, size, &o));
+        compute += MPI_Wtime() - tc;
+        MPI_Barrier(MPI_COMM_WORLD);
+        double now = MPI_Wtime();
+        if (step < o.every) {
+            t_first = now - start;
+            first_steps = step + 1;
+        }
+        if ((step + 1) % o.every == 0 && step + 1 < o.steps) {
+            AMPI_Migrate(MPI_INFO_NULL);
+            t0 = MPI_Wtime();
+            last_steps = 0;
+            compute = 0;
+        } else {
+            last_steps++;
+            t_last = MPI_Wtime() - t0;
+        }
+    }
+    double sum = 0, total = 0, all_compute = 0;
+    for (int i = 1; i <= o.cells; i++)
+        sum += u[i];
+    MPI_Reduce(&sum, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&compute, &all_compute, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        printf("# lb_stencil: %d ranks, %d PEs, %d steps, AMPI_Migrate every %d\n", size, *npes, o.steps, o.every);
+        printf("first_period_ms_per_step %.4f\n", 1e3 * t_first / first_steps);
+        printf("last_period_ms_per_step %.4f\n", 1e3 * t_last / (last_steps ? last_steps : 1));
+        printf("ideal_ms_per_step %.4f\n", 1e3 * all_compute / *npes / (last_steps ? last_steps : 1));
+        printf("checksum %.17g\n", total);
+    }
+    free(u);
+    MPI_Finalize();
+    return 0;
+}
