@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef struct opts {
     int steps, every, cells, sweeps, heavy;
@@ -33,24 +32,21 @@ static int work_of(int rank, int size, const opts *o) { return rank < (size + 3)
 
 int main(int argc, char **argv)
 {
-    opts o = {60, 10, 4096, 8, 4};
-    int c;
-    while ((c = getopt(argc, argv, "s:e:c:w:h:")) != -1) {
-        int v = atoi(optarg);
-        if (v < 1) {
-            fprintf(stderr, "lb_stencil: -%c wants a positive integer, got '%s'\n", c, optarg);
-            return 2;
-        }
-        switch (c) {
-        case 's': o.steps = v; break;
-        case 'e': o.every = v; break;
-        case 'c': o.cells = v; break;
-        case 'w': o.sweeps = v; break;
-        case 'h': o.heavy = v; break;
-        default: return 2;
-        }
-    }
     MPI_Init(&argc, &argv);
+    opts o = {60, 10, 4096, 8, 4};
+    /* no getopt: its state is global, and ranks share the program's globals */
+    for (int a = 1; a < argc; a++) {
+        const char *f = argv[a];
+        int v = a + 1 < argc ? atoi(argv[++a]) : 0;
+        int *dst = !strcmp(f, "-s") ? &o.steps : !strcmp(f, "-e") ? &o.every : !strcmp(f, "-c") ? &o.cells
+                 : !strcmp(f, "-w") ? &o.sweeps : !strcmp(f, "-h") ? &o.heavy : NULL;
+        if (dst == NULL || v < 1) {
+            fprintf(stderr, "lb_stencil: bad option '%s' (-s STEPS -e EVERY -c CELLS -w SWEEPS -h HEAVY, "
+                            "positive integers)\n", f);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        *dst = v;
+    }
     int rank, size, *npes, flag;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -348,9 +348,7 @@ static void stop_here(vmpi_pe *pe)
     while (!quiescent(snap))
         counted_poll(pe);
     job.stop_fn(job.stop_arg);
-    vmpi_vp *vp = job.stop_vp;
-    vp->state = VMPI_VP_READY;
-    vmpi_list_push_back(&vp->pe->runq, &vp->node);
+    vmpi_vp_wake(job.stop_vp); /* unless a completion during the drain woke it already */
     atomic_store(&job.stopped, 0);
     atomic_store_explicit(&job.stop_done, req, memory_order_release);
 }
