@@ -241,25 +241,22 @@ static int by_color_key(const void *a, const void *b)
 }
 
 /* Rank 0 of the parent collects (color, key), builds one shared group per color and sends every rank its
- * group and context: O(n log n) work at one rank instead of every rank sorting the whole table. */
-static int split_root(vmpi_comm *c, split_entry *all, split_reply *rep)
+ * group and context: O(n log n) work at one rank instead of every rank sorting the whole table.  `all`
+ * holds every rank's entry (rank 0 fills it); `rep` gets the replies, rank 0's own in rep[0]. */
+static int split_decide(vmpi_comm *c, split_entry *all, split_reply *rep)
 {
     int n = c->size, err = MPI_SUCCESS;
-    for (int r = 1; r < n && !err; r++)
-        err = vmpi_recv(&all[r], (MPI_Count)sizeof *all, BYTES(), r, TAG_SPLIT, c, COLL, MPI_STATUS_IGNORE);
-    if (err)
-        return err;
     qsort(all, (size_t)n, sizeof *all, by_color_key);
     int *w = malloc(sizeof(int) * (size_t)n);
     if (w == NULL)
-        return MPI_ERR_NO_MEM;
+        err = MPI_ERR_NO_MEM;
     for (int i = 0; i < n;) {
         int j = i;
         while (j < n && all[j].color == all[i].color)
             j++;
         vmpi_group *g = NULL;
         int ctx = 0;
-        if (all[i].color != MPI_UNDEFINED) {
+        if (all[i].color != MPI_UNDEFINED && w) {
             for (int k = i; k < j; k++)
                 w[k - i] = vmpi_comm_world_rank(c, all[k].rank);
             g = vmpi_group_new(w, j - i);
@@ -279,38 +276,81 @@ static int split_root(vmpi_comm *c, split_entry *all, split_reply *rep)
     return err;
 }
 
+/* The end of a split at every rank: rank 0 decides from `all` (filled by `fill`), the others wait for their
+ * reply; then the new communicator, if any. */
+static int split_finish(vmpi_comm *c, split_entry *all, split_reply *rep, MPI_Comm *out)
+{
+    split_reply mine = {NULL, 0};
+    int err;
+    if (c->rank == 0) {
+        err = split_decide(c, all, rep);
+        mine = rep[0];
+    } else {
+        err = vmpi_recv(&mine, (MPI_Count)sizeof mine, BYTES(), 0, TAG_SPLIT_REPLY, c, COLL, MPI_STATUS_IGNORE);
+    }
+    if (err || mine.g == NULL) {
+        vmpi_group_unref(mine.g);
+        return err;
+    }
+    err = publish(vmpi_comm_new_intra(mine.g, mine.ctx, c), out);
+    vmpi_group_unref(mine.g);
+    return err;
+}
+
 static int split_inter(vmpi_comm *c, int color, int key, MPI_Comm *out);
+
+/* The tables rank 0 decides from (NULL elsewhere); false when out of memory. */
+static bool split_tables(const vmpi_comm *c, split_entry **all, split_reply **rep)
+{
+    *all = NULL;
+    *rep = NULL;
+    if (c->rank != 0)
+        return true;
+    *all = malloc(sizeof **all * (size_t)c->size);
+    *rep = malloc(sizeof **rep * (size_t)c->size);
+    if (*all && *rep)
+        return true;
+    free(*all);
+    free(*rep);
+    return false;
+}
 
 int vmpi_comm_split(vmpi_comm *c, int color, int key, MPI_Comm *out)
 {
     *out = MPI_COMM_NULL;
     if (vmpi_comm_is_inter(c))
         return split_inter(c, color, key, out);
-    split_entry me = {color, key, c->rank};
-    split_reply mine = {NULL, 0};
-    int err;
+    split_entry me = {color, key, c->rank}, *all;
+    split_reply *rep;
+    if (!split_tables(c, &all, &rep))
+        return MPI_ERR_NO_MEM; /* the others then wait: out of memory is fatal in practice */
+    int err = MPI_SUCCESS;
     if (c->rank == 0) {
-        split_entry *all = malloc(sizeof *all * (size_t)c->size);
-        split_reply *rep = malloc(sizeof *rep * (size_t)c->size);
-        if (all == NULL || rep == NULL) {
-            free(all);
-            free(rep);
-            return MPI_ERR_NO_MEM; /* the others then wait: out of memory is fatal in practice */
-        }
         all[0] = me;
-        err = split_root(c, all, rep);
-        mine = rep[0];
-        free(all);
-        free(rep);
+        for (int r = 1; r < c->size && !err; r++)
+            err = vmpi_recv(&all[r], (MPI_Count)sizeof *all, BYTES(), r, TAG_SPLIT, c, COLL, MPI_STATUS_IGNORE);
     } else {
         err = vmpi_send(&me, (MPI_Count)sizeof me, BYTES(), 0, TAG_SPLIT, c, COLL, VMPI_SENDK_STD);
-        if (!err)
-            err = vmpi_recv(&mine, (MPI_Count)sizeof mine, BYTES(), 0, TAG_SPLIT_REPLY, c, COLL, MPI_STATUS_IGNORE);
     }
-    if (err || mine.g == NULL)
-        return err;
-    err = publish(vmpi_comm_new_intra(mine.g, mine.ctx, c), out);
-    vmpi_group_unref(mine.g);
+    if (!err)
+        err = split_finish(c, all, rep, out);
+    free(all);
+    free(rep);
+    return err;
+}
+
+int vmpi_comm_renumber(vmpi_comm *c, const int *newrank, MPI_Comm *out)
+{
+    *out = MPI_COMM_NULL;
+    split_entry *all;
+    split_reply *rep;
+    if (!split_tables(c, &all, &rep))
+        return MPI_ERR_NO_MEM;
+    for (int r = 0; all && r < c->size; r++)
+        all[r] = (split_entry){newrank[r] == MPI_UNDEFINED ? MPI_UNDEFINED : 0, newrank[r], r};
+    int err = split_finish(c, all, rep, out);
+    free(all);
+    free(rep);
     return err;
 }
 
