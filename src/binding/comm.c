@@ -97,12 +97,13 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     return err ? vmpi_fail(comm, err, "MPI_Comm_get_info", &ck) : MPI_SUCCESS;
 }
 
+/* On an intercommunicator, each color held by both groups becomes an intercommunicator between them. */
 VMPI_WEAK(Comm_split)
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     VMPI_CHK(ck);
     vmpi_comm *c;
-    int err = comm_arg(&ck, comm, &c, true);
+    int err = comm_arg(&ck, comm, &c, false);
     if (!err)
         err = vmpi_chk_ptr(&ck, newcomm, "newcomm");
     if (!err && color < 0 && color != MPI_UNDEFINED) {
@@ -132,7 +133,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     return err ? vmpi_fail(comm, err, "MPI_Comm_split_type", &ck) : MPI_SUCCESS;
 }
 
-/* `g` must be a subset of the group of `c`. */
+/* `g` must be a subset of the group of `c` (the local group of an intercommunicator). */
 static int chk_subgroup(vmpi_chk *ck, const vmpi_comm *c, const vmpi_group *g)
 {
     vmpi_group *cg = vmpi_comm_group(c);
@@ -145,17 +146,19 @@ static int chk_subgroup(vmpi_chk *ck, const vmpi_comm *c, const vmpi_group *g)
         return MPI_ERR_NO_MEM;
     if (bad < 0)
         return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why, "rank %d of the group is not in the communicator", bad);
+    snprintf(ck->why, sizeof ck->why, "rank %d of the group is not in the %s", bad,
+             vmpi_comm_is_inter(c) ? "local group of the intercommunicator" : "communicator");
     return MPI_ERR_GROUP;
 }
 
+/* On an intercommunicator, each group names the members of its side (a subset of the local group). */
 VMPI_WEAK(Comm_create)
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     VMPI_CHK(ck);
     vmpi_comm *c;
     vmpi_group *g;
-    int err = comm_arg(&ck, comm, &c, true);
+    int err = comm_arg(&ck, comm, &c, false);
     if (!err)
         err = vmpi_chk_group(&ck, group, &g);
     if (!err)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Process topologies: Cartesian, graph and distributed graph constructors and queries.  Ranks keep their
- * order (reorder is allowed to, not required to, renumber; the block mapping of ranks to PEs already puts
- * neighbours of a row-major grid on the same PE). */
+/* Process topologies: Cartesian and graph constructors and queries.  With reorder, and in Cart_map and
+ * Graph_map, the ranks of each PE get a compact part of the topology (mpi/comm/topo_map.h). */
 #include <stdlib.h>
 #include "binding/check.h"
 #include "mpi/comm/comm_create.h"
 #include "mpi/comm/topo.h"
+#include "mpi/comm/topo_reorder.h"
 #include "mpi/pt2pt/pt2pt.h"
 
 static int topo_comm(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, int kind)
@@ -18,19 +18,6 @@ static int topo_comm(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, int kind)
     snprintf(ck->why, sizeof ck->why, "the communicator has no %s topology",
              kind == MPI_CART ? "Cartesian" : kind == MPI_GRAPH ? "graph" : kind == MPI_DIST_GRAPH ? "distributed graph" : "");
     return MPI_ERR_TOPOLOGY;
-}
-
-/* The first n ranks of `c` form the new communicator (in order), with topology `t` (owned); the others get
- * MPI_COMM_NULL. */
-static int first_n(vmpi_comm *c, int n, vmpi_topo *t, MPI_Comm *out)
-{
-    if (t == NULL)
-        return MPI_ERR_NO_MEM;
-    int err = vmpi_comm_split(c, c->rank < n ? 0 : MPI_UNDEFINED, c->rank, out);
-    if (!err && *out != MPI_COMM_NULL)
-        vmpi_comm_get(*out)->topo = vmpi_topo_ref(t);
-    vmpi_topo_unref(t);
-    return err;
 }
 
 static int chk_dims(vmpi_chk *ck, int ndims, const int *dims, const int *periods, int size, long *prod)
@@ -62,7 +49,7 @@ int PMPI_Cart_create(MPI_Comm comm, int ndims, const int *dims, const int *perio
     int err;
     if (!(err = vmpi_chk_ranked(&ck)) && !(err = vmpi_chk_comm(&ck, comm, &c)) && !(err = vmpi_chk_intra(&ck, c)) &&
         !(err = chk_dims(&ck, ndims, dims, periods, c->size, &prod)) && !(err = vmpi_chk_ptr(&ck, newcomm, "newcomm")))
-        err = first_n(c, (int)prod, vmpi_topo_cart(ndims, dims, periods), newcomm);
+        err = vmpi_topo_comm_create(c, vmpi_topo_cart(ndims, dims, periods), reorder != 0, newcomm);
     return err ? vmpi_fail(comm, err, "MPI_Cart_create", &ck) : MPI_SUCCESS;
 }
 
@@ -75,7 +62,7 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods,
     int err;
     if (!(err = vmpi_chk_ranked(&ck)) && !(err = vmpi_chk_comm(&ck, comm, &c)) && !(err = vmpi_chk_intra(&ck, c)) &&
         !(err = chk_dims(&ck, ndims, dims, periods, c->size, &prod)) && !(err = vmpi_chk_ptr(&ck, newrank, "newrank")))
-        *newrank = c->rank < prod ? c->rank : MPI_UNDEFINED;
+        err = vmpi_topo_cart_map(c, ndims, dims, periods, newrank);
     return err ? vmpi_fail(comm, err, "MPI_Cart_map", &ck) : MPI_SUCCESS;
 }
 
@@ -271,7 +258,7 @@ int PMPI_Graph_create(MPI_Comm comm, int nnodes, const int *index, const int *ed
     int err;
     if (!(err = vmpi_chk_ranked(&ck)) && !(err = vmpi_chk_comm(&ck, comm, &c)) && !(err = vmpi_chk_intra(&ck, c)) &&
         !(err = chk_graph(&ck, c, nnodes, index, edges)) && !(err = vmpi_chk_ptr(&ck, newcomm, "newcomm")))
-        err = first_n(c, nnodes, vmpi_topo_graph(nnodes, index, edges), newcomm);
+        err = vmpi_topo_comm_create(c, vmpi_topo_graph(nnodes, index, edges), reorder != 0, newcomm);
     return err ? vmpi_fail(comm, err, "MPI_Graph_create", &ck) : MPI_SUCCESS;
 }
 
@@ -283,7 +270,7 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges
     int err;
     if (!(err = vmpi_chk_ranked(&ck)) && !(err = vmpi_chk_comm(&ck, comm, &c)) && !(err = vmpi_chk_intra(&ck, c)) &&
         !(err = chk_graph(&ck, c, nnodes, index, edges)) && !(err = vmpi_chk_ptr(&ck, newrank, "newrank")))
-        *newrank = c->rank < nnodes ? c->rank : MPI_UNDEFINED;
+        err = vmpi_topo_graph_map(c, nnodes, index, edges, newrank);
     return err ? vmpi_fail(comm, err, "MPI_Graph_map", &ck) : MPI_SUCCESS;
 }
 

@@ -16,7 +16,14 @@
 #include "mpi/core/rank.h"
 #include "mpi/pt2pt/pt2pt.h"
 
-enum { TAG_SPLIT = -100, TAG_SPLIT_REPLY = -101, TAG_MERGE = -103, TAG_DUP_INTER = -104 };
+enum {
+    TAG_SPLIT = -100,
+    TAG_SPLIT_REPLY = -101,
+    TAG_MERGE = -103,
+    TAG_DUP_INTER = -104,
+    TAG_SPLIT_INTER = -105,
+    TAG_SPLIT_INTER_REPLY = -106
+};
 /* tags derived from a user's tag, in disjoint ranges below the fixed ones */
 static int tag_inter(int tag) { return -(1 << 29) - 2 * (tag & 0x0fffffff); } /* and tag_inter - 1 */
 static int tag_create_group(int tag) { return -(1 << 30) - (tag & 0x3fffffff); }
@@ -234,25 +241,22 @@ static int by_color_key(const void *a, const void *b)
 }
 
 /* Rank 0 of the parent collects (color, key), builds one shared group per color and sends every rank its
- * group and context: O(n log n) work at one rank instead of every rank sorting the whole table. */
-static int split_root(vmpi_comm *c, split_entry *all, split_reply *rep)
+ * group and context: O(n log n) work at one rank instead of every rank sorting the whole table.  `all`
+ * holds every rank's entry (rank 0 fills it); `rep` gets the replies, rank 0's own in rep[0]. */
+static int split_decide(vmpi_comm *c, split_entry *all, split_reply *rep)
 {
     int n = c->size, err = MPI_SUCCESS;
-    for (int r = 1; r < n && !err; r++)
-        err = vmpi_recv(&all[r], (MPI_Count)sizeof *all, BYTES(), r, TAG_SPLIT, c, COLL, MPI_STATUS_IGNORE);
-    if (err)
-        return err;
     qsort(all, (size_t)n, sizeof *all, by_color_key);
     int *w = malloc(sizeof(int) * (size_t)n);
     if (w == NULL)
-        return MPI_ERR_NO_MEM;
+        err = MPI_ERR_NO_MEM;
     for (int i = 0; i < n;) {
         int j = i;
         while (j < n && all[j].color == all[i].color)
             j++;
         vmpi_group *g = NULL;
         int ctx = 0;
-        if (all[i].color != MPI_UNDEFINED) {
+        if (all[i].color != MPI_UNDEFINED && w) {
             for (int k = i; k < j; k++)
                 w[k - i] = vmpi_comm_world_rank(c, all[k].rank);
             g = vmpi_group_new(w, j - i);
@@ -272,34 +276,208 @@ static int split_root(vmpi_comm *c, split_entry *all, split_reply *rep)
     return err;
 }
 
-int vmpi_comm_split(vmpi_comm *c, int color, int key, MPI_Comm *out)
+/* The end of a split at every rank: rank 0 decides from `all` (filled by `fill`), the others wait for their
+ * reply; then the new communicator, if any. */
+static int split_finish(vmpi_comm *c, split_entry *all, split_reply *rep, MPI_Comm *out)
 {
-    *out = MPI_COMM_NULL;
-    split_entry me = {color, key, c->rank};
     split_reply mine = {NULL, 0};
     int err;
     if (c->rank == 0) {
-        split_entry *all = malloc(sizeof *all * (size_t)c->size);
-        split_reply *rep = malloc(sizeof *rep * (size_t)c->size);
+        err = split_decide(c, all, rep);
+        mine = rep[0];
+    } else {
+        err = vmpi_recv(&mine, (MPI_Count)sizeof mine, BYTES(), 0, TAG_SPLIT_REPLY, c, COLL, MPI_STATUS_IGNORE);
+    }
+    if (err || mine.g == NULL) {
+        vmpi_group_unref(mine.g);
+        return err;
+    }
+    err = publish(vmpi_comm_new_intra(mine.g, mine.ctx, c), out);
+    vmpi_group_unref(mine.g);
+    return err;
+}
+
+static int split_inter(vmpi_comm *c, int color, int key, MPI_Comm *out);
+
+/* The tables rank 0 decides from (NULL elsewhere); false when out of memory. */
+static bool split_tables(const vmpi_comm *c, split_entry **all, split_reply **rep)
+{
+    *all = NULL;
+    *rep = NULL;
+    if (c->rank != 0)
+        return true;
+    *all = malloc(sizeof **all * (size_t)c->size);
+    *rep = malloc(sizeof **rep * (size_t)c->size);
+    if (*all && *rep)
+        return true;
+    free(*all);
+    free(*rep);
+    return false;
+}
+
+int vmpi_comm_split(vmpi_comm *c, int color, int key, MPI_Comm *out)
+{
+    *out = MPI_COMM_NULL;
+    if (vmpi_comm_is_inter(c))
+        return split_inter(c, color, key, out);
+    split_entry me = {color, key, c->rank}, *all;
+    split_reply *rep;
+    if (!split_tables(c, &all, &rep))
+        return MPI_ERR_NO_MEM; /* the others then wait: out of memory is fatal in practice */
+    int err = MPI_SUCCESS;
+    if (c->rank == 0) {
+        all[0] = me;
+        for (int r = 1; r < c->size && !err; r++)
+            err = vmpi_recv(&all[r], (MPI_Count)sizeof *all, BYTES(), r, TAG_SPLIT, c, COLL, MPI_STATUS_IGNORE);
+    } else {
+        err = vmpi_send(&me, (MPI_Count)sizeof me, BYTES(), 0, TAG_SPLIT, c, COLL, VMPI_SENDK_STD);
+    }
+    if (!err)
+        err = split_finish(c, all, rep, out);
+    free(all);
+    free(rep);
+    return err;
+}
+
+int vmpi_comm_renumber(vmpi_comm *c, const int *newrank, MPI_Comm *out)
+{
+    *out = MPI_COMM_NULL;
+    split_entry *all;
+    split_reply *rep;
+    if (!split_tables(c, &all, &rep))
+        return MPI_ERR_NO_MEM;
+    for (int r = 0; all && r < c->size; r++)
+        all[r] = (split_entry){newrank[r] == MPI_UNDEFINED ? MPI_UNDEFINED : 0, newrank[r], r};
+    int err = split_finish(c, all, rep, out);
+    free(all);
+    free(rep);
+    return err;
+}
+
+/* ---- split on an intercommunicator ---- */
+
+typedef struct inter_reply {
+    vmpi_group *local, *remote; /* references for the receiver, or NULL: MPI_COMM_NULL */
+    int ctx, lctx;
+} inter_reply;
+
+/* Sorts each side's (color, key) table and pairs the colors both sides hold: each becomes one
+ * intercommunicator, whose two groups are shared by all its members.  `aw`/`bw`: world ranks of the sides. */
+static int split_pair(split_entry *a, int na, const int *aw, inter_reply *ra, split_entry *b, int nb, const int *bw,
+                      inter_reply *rb)
+{
+    qsort(a, (size_t)na, sizeof *a, by_color_key);
+    qsort(b, (size_t)nb, sizeof *b, by_color_key);
+    for (int k = 0; k < na; k++)
+        ra[k] = (inter_reply){NULL, NULL, 0, 0};
+    for (int k = 0; k < nb; k++)
+        rb[k] = (inter_reply){NULL, NULL, 0, 0};
+    int *w = malloc(sizeof(int) * (size_t)(na > nb ? na : nb)), err = MPI_SUCCESS;
+    if (w == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0, j = 0; i < na && j < nb;) {
+        if (a[i].color != b[j].color) { /* a color of one side only: its ranks keep NULL */
+            int lo = a[i].color < b[j].color ? a[i].color : b[j].color;
+            while (i < na && a[i].color == lo)
+                i++;
+            while (j < nb && b[j].color == lo)
+                j++;
+            continue;
+        }
+        int ie = i, je = j;
+        while (ie < na && a[ie].color == a[i].color)
+            ie++;
+        while (je < nb && b[je].color == b[j].color)
+            je++;
+        if (a[i].color != MPI_UNDEFINED) {
+            for (int k = i; k < ie; k++)
+                w[k - i] = aw[a[k].rank];
+            vmpi_group *ga = vmpi_group_new(w, ie - i);
+            for (int k = j; k < je; k++)
+                w[k - j] = bw[b[k].rank];
+            vmpi_group *gb = vmpi_group_new(w, je - j);
+            /* both sides' internal intracommunicators may share one context: they never talk to each other */
+            int ctx = vmpi_comm_ctx_alloc(), lctx = vmpi_comm_ctx_alloc();
+            for (int k = i; ga && gb && k < ie; k++)
+                ra[a[k].rank] = (inter_reply){vmpi_group_ref(ga), vmpi_group_ref(gb), ctx, lctx};
+            for (int k = j; ga && gb && k < je; k++)
+                rb[b[k].rank] = (inter_reply){vmpi_group_ref(gb), vmpi_group_ref(ga), ctx, lctx};
+            if (ga == NULL || gb == NULL)
+                err = MPI_ERR_NO_MEM;
+            vmpi_group_unref(ga);
+            vmpi_group_unref(gb);
+        }
+        i = ie;
+        j = je;
+    }
+    free(w);
+    return err;
+}
+
+/* The local leaders gather their groups' (color, key); the leader with the lower world rank receives the
+ * other's table, pairs the colors and returns the other side's replies; each leader then answers its group.
+ * Deciding at one rank gives both sides the same contexts and shared groups without a second exchange. */
+static int split_inter_leader(vmpi_comm *c, split_entry *all, inter_reply *rep)
+{
+    int n = c->size, m = c->peer_size, err = MPI_SUCCESS;
+    for (int r = 1; r < n && !err; r++)
+        err = vmpi_recv(&all[r], (MPI_Count)sizeof *all, BYTES(), r, TAG_SPLIT, c->local, COLL, MPI_STATUS_IGNORE);
+    bool builder = vmpi_rank_self()->world_rank < vmpi_comm_world_rank(c, 0);
+    if (err) {
+        /* nothing to pair: every rank of this side gets MPI_COMM_NULL */
+    } else if (builder) {
+        err = vmpi_recv(all + n, (MPI_Count)sizeof *all * m, BYTES(), 0, TAG_SPLIT_INTER, c, COLL, MPI_STATUS_IGNORE);
+        if (!err)
+            err = split_pair(all, n, c->group->world, rep, all + n, m, c->remote->world, rep + n);
+        int e = vmpi_send(rep + n, (MPI_Count)sizeof *rep * m, BYTES(), 0, TAG_SPLIT_INTER_REPLY, c, COLL,
+                          VMPI_SENDK_STD);
+        err = err ? err : e;
+    } else {
+        err = vmpi_send(all, (MPI_Count)sizeof *all * n, BYTES(), 0, TAG_SPLIT_INTER, c, COLL, VMPI_SENDK_STD);
+        if (!err)
+            err = vmpi_recv(rep, (MPI_Count)sizeof *rep * n, BYTES(), 0, TAG_SPLIT_INTER_REPLY, c, COLL,
+                            MPI_STATUS_IGNORE);
+    }
+    if (err)
+        for (int r = 0; r < n; r++)
+            rep[r] = (inter_reply){NULL, NULL, 0, 0};
+    for (int r = 1; r < n; r++) {
+        int e = vmpi_send(&rep[r], (MPI_Count)sizeof *rep, BYTES(), r, TAG_SPLIT_REPLY, c->local, COLL,
+                          VMPI_SENDK_STD);
+        err = err ? err : e;
+    }
+    return err;
+}
+
+static int split_inter(vmpi_comm *c, int color, int key, MPI_Comm *out)
+{
+    split_entry me = {color, key, c->rank};
+    inter_reply mine = {NULL, NULL, 0, 0};
+    int err;
+    if (c->rank == 0) {
+        size_t total = (size_t)c->size + (size_t)c->peer_size;
+        split_entry *all = malloc(sizeof *all * total);
+        inter_reply *rep = malloc(sizeof *rep * total);
         if (all == NULL || rep == NULL) {
             free(all);
             free(rep);
             return MPI_ERR_NO_MEM; /* the others then wait: out of memory is fatal in practice */
         }
         all[0] = me;
-        err = split_root(c, all, rep);
+        err = split_inter_leader(c, all, rep);
         mine = rep[0];
         free(all);
         free(rep);
     } else {
-        err = vmpi_send(&me, (MPI_Count)sizeof me, BYTES(), 0, TAG_SPLIT, c, COLL, VMPI_SENDK_STD);
+        err = vmpi_send(&me, (MPI_Count)sizeof me, BYTES(), 0, TAG_SPLIT, c->local, COLL, VMPI_SENDK_STD);
         if (!err)
-            err = vmpi_recv(&mine, (MPI_Count)sizeof mine, BYTES(), 0, TAG_SPLIT_REPLY, c, COLL, MPI_STATUS_IGNORE);
+            err = vmpi_recv(&mine, (MPI_Count)sizeof mine, BYTES(), 0, TAG_SPLIT_REPLY, c->local, COLL,
+                            MPI_STATUS_IGNORE);
     }
-    if (err || mine.g == NULL)
-        return err;
-    err = publish(vmpi_comm_new_intra(mine.g, mine.ctx, c), out);
-    vmpi_group_unref(mine.g);
+    if (!err && mine.local)
+        err = publish(new_inter(mine.local, mine.remote, mine.ctx, mine.lctx, c), out);
+    vmpi_group_unref(mine.local);
+    vmpi_group_unref(mine.remote);
     return err;
 }
 
@@ -308,6 +486,12 @@ int vmpi_comm_split(vmpi_comm *c, int color, int key, MPI_Comm *out)
 int vmpi_comm_create(vmpi_comm *c, vmpi_group *g, MPI_Comm *out)
 {
     *out = MPI_COMM_NULL;
+    if (vmpi_comm_is_inter(c)) {
+        /* a split where the group's members take color 0 in group order: a side whose group is empty has
+         * no member of color 0, so every rank gets MPI_COMM_NULL, as MPI-3.1 (6.4.2) asks */
+        int me = vmpi_group_rank_of(g, vmpi_rank_self()->world_rank);
+        return split_inter(c, me == MPI_UNDEFINED ? MPI_UNDEFINED : 0, me, out);
+    }
     int ctx = c->rank == 0 ? vmpi_comm_ctx_alloc() : 0;
     int err = vmpi_coll_bcast(&ctx, 1, INT(), 0, c, NULL);
     if (err || vmpi_group_rank_of(g, vmpi_rank_self()->world_rank) == MPI_UNDEFINED)

@@ -14,6 +14,9 @@ int vmpi_comm_dup_with_info(vmpi_comm *c, bool own_info, MPI_Info info, MPI_Comm
 /* Nonblocking duplication: needs no message at all (see comm_create.c), so it is complete on return. */
 int vmpi_comm_idup(vmpi_comm *c, MPI_Comm *out);
 int vmpi_comm_split(vmpi_comm *c, int color, int key, MPI_Comm *out);
+/* Collective: rank r of intracommunicator `c` gets rank newrank[r] of a new communicator, or MPI_COMM_NULL
+ * when newrank[r] is MPI_UNDEFINED (the others: 0..m-1, each once).  `newrank` is read at rank 0 only. */
+int vmpi_comm_renumber(vmpi_comm *c, const int *newrank, MPI_Comm *out);
 int vmpi_comm_create(vmpi_comm *c, vmpi_group *g, MPI_Comm *out);
 /* Collective over the members of `g` only; `tag` tells concurrent calls apart. */
 int vmpi_comm_create_group(vmpi_comm *c, vmpi_group *g, int tag, MPI_Comm *out);
