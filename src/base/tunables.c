@@ -26,6 +26,8 @@ static const vmpi_tunable table[] = {
      "Refine, GreedyRefine, Metis (e.g. Greedy,Refine)"},
     {"lb-period", "VMPI_LB_PERIOD", VMPI_TUNABLE_INT, "0",
      "milliseconds: AMPI_Migrate balances at most this often (calls in between only synchronize)"},
+    {"lb-verbose", "VMPI_LB_VERBOSE", VMPI_TUNABLE_BOOL, "0",
+     "report each balancing step on stderr: measured load per PE before, predicted after, ranks moved"},
 };
 
 const vmpi_tunable *vmpi_tunables(size_t *count)
@@ -133,6 +135,7 @@ void vmpi_tunables_load(void)
     long ms = 0;
     parse_long(value_of(vmpi_tunable_find("lb-period")), &ms);
     vmpi_cfg.lb_period = 1e-3 * (double)ms;
+    parse_bool(value_of(vmpi_tunable_find("lb-verbose")), &vmpi_cfg.lb_verbose);
     if (vmpi_cfg.nranks < 1)
         vmpi_fatal("VMPI_NRANKS must be at least 1 (got %ld)", vmpi_cfg.nranks);
 }

@@ -29,6 +29,7 @@ typedef struct vmpi_config {
     bool deadlock_check;
     const char *balancer;    /* load-balancing strategy chain, e.g. "Greedy,Refine" (lb/lb.h) */
     double lb_period;        /* seconds: AMPI_Migrate balances at most this often */
+    bool lb_verbose;         /* report every balancing step on stderr */
 } vmpi_config;
 
 extern vmpi_config vmpi_cfg;

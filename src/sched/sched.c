@@ -104,10 +104,15 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
     vp->state = VMPI_VP_RUNNING;
     vmpi_ctx_stack st = {vmpi_stack_bottom(&vp->stack), vp->stack.size};
     unsigned long long t0 = pe->run_start = vmpi_ticks();
+    if (vp->wait_since)
+        vp->wait_since = t0; /* still spin-waiting: this run starts idle */
     vmpi_transfer t = vmpi_ctx_jump(vp->ctx, pe, &st);
     vp->ctx = t.fctx;
     pe->current = NULL;
-    vp->busy += vmpi_ticks() - t0 - pe->polled; /* its time, less its polls for its own wake-up */
+    unsigned long long t1 = vmpi_ticks();
+    if (vp->wait_since)
+        pe->polled += t1 - vp->wait_since;
+    vp->busy += t1 - t0 - pe->polled; /* its time, less its polls and spin-waits */
     pe->idle += pe->polled;
     pe->polled = 0;
     if (vp->state == VMPI_VP_DONE) {
@@ -400,6 +405,15 @@ double vmpi_sched_tick_seconds(void)
     double dt = vmpi_clock_now() - job.t0;
     unsigned long long dk = vmpi_ticks() - job.ticks0;
     return dk ? dt / (double)dk : 0;
+}
+
+void vmpi_vp_wait_begin(void) { vmpi_pe_self()->current->wait_since = vmpi_ticks(); }
+
+void vmpi_vp_wait_end(void)
+{
+    vmpi_pe *pe = vmpi_pe_self();
+    pe->polled += vmpi_ticks() - pe->current->wait_since;
+    pe->current->wait_since = 0;
 }
 
 unsigned long long vmpi_vp_busy_now(void)

@@ -29,6 +29,7 @@ typedef struct vmpi_vp {
     void (*main)(struct vmpi_vp *);
     int exit_code;
     unsigned long long busy; /* ticks it ran since the last vmpi_sched_reset_load (not blocked or polling) */
+    unsigned long long wait_since; /* in a spin-wait (vmpi_vp_wait_begin) since then, in this run; 0: not */
 } vmpi_vp;
 
 typedef struct vmpi_pe {
@@ -99,6 +100,10 @@ void vmpi_sched_move(vmpi_vp *vp, int pe);
 vmpi_vp **vmpi_sched_vps(int *n);
 /* Inside fn: seconds per tick of vmpi_ticks (calibrated since the start of the job). */
 double vmpi_sched_tick_seconds(void);
+/* Brackets a spin-wait of the calling VP (polling for something, yielding now and then): that time counts
+ * as idle, not as the VP's load. */
+void vmpi_vp_wait_begin(void);
+void vmpi_vp_wait_end(void);
 /* The calling VP's busy ticks, its current run included. */
 unsigned long long vmpi_vp_busy_now(void);
 /* Inside fn: zeroes every VP's busy ticks and every PE's idle ticks. */

@@ -95,6 +95,27 @@ static double load_of(vmpi_rank *rk, double tick)
 
 /* ---- the balancing step, while the world is stopped ---- */
 
+/* --lb-verbose: the measured load of each PE, the load the new placement predicts, and the moves. */
+static void report(const vmpi_lb_problem *p, const double *load, const int *to, int npes)
+{
+    double before[npes], after[npes];
+    int moves = 0;
+    for (int q = 0; q < npes; q++)
+        before[q] = after[q] = 0;
+    for (int r = 0; r < p->nobjs; r++) {
+        int from = vmpi_rank_get(r)->vp.pe->id;
+        before[from] += load[r];
+        after[to[r]] += load[r];
+        moves += to[r] != from;
+    }
+    char line[512];
+    int k = snprintf(line, sizeof line, "lb step %u (%s): %d of %d ranks move; PE load s before -> after:", A.steps,
+                     vmpi_cfg.balancer, moves, p->nobjs);
+    for (int q = 0; q < npes && k < (int)sizeof line - 40; q++)
+        k += snprintf(line + k, sizeof line - (size_t)k, " %.4f->%.4f", before[q], after[q]);
+    vmpi_warn("%s", line);
+}
+
 static void rebalance(void *arg)
 {
     (void)arg;
@@ -118,6 +139,8 @@ static void rebalance(void *arg)
         vmpi_warn("load balancer '%s' failed: no rank moves", vmpi_cfg.balancer);
         goto out;
     }
+    if (vmpi_cfg.lb_verbose)
+        report(&p, load, pe, npes);
     long moved = 0;
     for (int r = 0; r < n; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);

@@ -255,11 +255,16 @@ static inline void spin_once(int i)
 
 static int wait_release(shm *s, group *g, unsigned gen, vmpi_comm *c)
 {
-    for (int i = 0; i < SPIN_POLLS; i++) {
-        if (atomic_load_explicit(&s->gen, memory_order_acquire) != gen)
-            return MPI_SUCCESS;
-        spin_once(i);
+    vmpi_vp_wait_begin(); /* spinning is waiting, not load */
+    bool released = false;
+    for (int i = 0; i < SPIN_POLLS && !released; i++) {
+        released = atomic_load_explicit(&s->gen, memory_order_acquire) != gen;
+        if (!released)
+            spin_once(i);
     }
+    vmpi_vp_wait_end();
+    if (released)
+        return MPI_SUCCESS;
     unsigned want = gen + 1;
     atomic_store(&g->sleeping, want);
     if (atomic_load(&s->gen) != gen && atomic_compare_exchange_strong(&g->sleeping, &want, 0))
@@ -441,8 +446,10 @@ static int bcast_eager(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt,
     MPI_Count bytes = count * dt->size;
     if (me == root) {
         int i = 0;
+        vmpi_vp_wait_begin();
         while (atomic_load_explicit(&e->readers_left, memory_order_acquire) != 0 && i++ < SPIN_POLLS)
             spin_once(i);
+        vmpi_vp_wait_end();
         if (i > SPIN_POLLS) { /* still read: sleep until the last reader (of broadcast k - 2) says it is done */
             unsigned want = k + 1;
             e->waiting_root = me;
@@ -464,8 +471,10 @@ static int bcast_eager(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt,
         return err;
     }
     int i = 0;
+    vmpi_vp_wait_begin();
     while (atomic_load_explicit(&e->seq, memory_order_acquire) != k + 1 && i++ < SPIN_POLLS)
         spin_once(i);
+    vmpi_vp_wait_end();
     if (i > SPIN_POLLS) { /* the root is late: sleep until it sends word */
         atomic_store(&sl->bwait, k + 1);
         atomic_fetch_add(&s->bsleepers, 1);
