@@ -70,6 +70,7 @@ static struct {
     msg_pe *pes;
     vmpi_ep **eps;           /* world rank -> endpoint */
     vmpi_loc *loc;           /* world rank -> location */
+    int nranks;
     uint32_t h_eager, h_rndv, h_eager_ptr, h_rndv_done, h_part;
     size_t eager_max;
     size_t inline_max;       /* largest eager record copied through a channel; larger ones go by pointer */
@@ -86,6 +87,7 @@ void vmpi_msg_init(int nranks, int npes)
     M.pes = aligned_alloc(VMPI_CACHELINE, sizeof(msg_pe) * (size_t)npes);
     M.eps = calloc((size_t)nranks, sizeof *M.eps);
     M.loc = calloc((size_t)nranks, sizeof *M.loc);
+    M.nranks = nranks;
     if (!M.pes || !M.eps || !M.loc)
         vmpi_fatal("out of memory for the messaging tables of %d ranks", nranks);
     for (int p = 0; p < npes; p++) {
@@ -110,6 +112,9 @@ void vmpi_msg_fini(void)
         for (size_t c = 0; c < NCLASS; c++)
             vmpi_pool_destroy(&M.pes[p].env[c]);
     }
+    for (int r = 0; r < M.nranks; r++)
+        if (M.eps[r])
+            vmpi_commstat_free(&M.eps[r]->sent);
     free(M.pes);
     free(M.eps);
     free(M.loc);
@@ -121,11 +126,13 @@ void vmpi_msg_ep_init(vmpi_ep *ep, int world_rank, vmpi_vp *vp, int pe)
     vmpi_list_init(&ep->unexpected);
     ep->vp = vp;
     ep->probing = false;
+    ep->sent = (vmpi_commstat){0};
     M.eps[world_rank] = ep;
     M.loc[world_rank] = (vmpi_loc){0, pe};
 }
 
 vmpi_loc vmpi_msg_loc(int world_rank) { return M.loc[world_rank]; }
+vmpi_ep *vmpi_msg_ep(int world_rank) { return M.eps[world_rank]; }
 void vmpi_msg_set_loc(int world_rank, int pe) { M.loc[world_rank].pe = pe; }
 
 static inline msg_pe *my_pools(void) { return &M.pes[vmpi_pe_self()->id]; }
@@ -362,6 +369,8 @@ void vmpi_msg_isend(vmpi_req *r)
     MPI_Count bytes = r->count * r->dt->size;
     r->kind = VMPI_REQ_SEND;
     r->complete = false;
+    if (VMPI_UNLIKELY(vmpi_commstat_tracking()))
+        vmpi_commstat_add(&M.eps[r->owner->id]->sent, r->peer, (double)bytes);
     if (local) {
         vmpi_req *rr = match_posted(M.eps[r->peer], r->ctx, r->rank, r->tag);
         if (rr) { /* the receive is waiting on this PE: one copy, straight into it */

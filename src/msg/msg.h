@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include "base/list.h"
 #include "dtype/dtype.h"
+#include "msg/commstat.h"
 #include "sched/sched.h"
 
 typedef enum { VMPI_REQ_SEND, VMPI_REQ_RECV } vmpi_req_kind;
@@ -49,6 +50,7 @@ typedef struct vmpi_ep {
     vmpi_list unexpected;
     vmpi_vp *vp;
     bool probing;            /* blocked in a probe: wake on any arrival */
+    vmpi_commstat sent;      /* messages and bytes it sent, per destination (while tracking) */
 } vmpi_ep;
 
 /* Where a rank runs: the process and the PE in it.  Every message is routed through this lookup so that
@@ -62,6 +64,8 @@ void vmpi_msg_init(int nranks, int npes);
 void vmpi_msg_fini(void);
 void vmpi_msg_ep_init(vmpi_ep *ep, int world_rank, vmpi_vp *vp, int pe);
 vmpi_loc vmpi_msg_loc(int world_rank);
+/* World rank `world_rank`'s endpoint. */
+vmpi_ep *vmpi_msg_ep(int world_rank);
 /* Routes world rank `world_rank`'s messages to PE `pe` from now on (migration, while the world is stopped:
  * no record for it may be in flight). */
 void vmpi_msg_set_loc(int world_rank, int pe);

@@ -36,6 +36,9 @@ void vmpi_adapt_init(void)
                    vmpi_cfg.balancer, names);
     }
     A.last = vmpi_clock_now();
+    for (int i = 0; i < A.nchain; i++)
+        if (A.chain[i]->wants_graph)
+            vmpi_commstat_track(true);
 }
 
 vmpi_adapt_rank *vmpi_adapt_self(void)
@@ -95,6 +98,80 @@ static double load_of(vmpi_rank *rk, double tick)
 
 /* ---- the balancing step, while the world is stopped ---- */
 
+/* The communication graph of the period: both directions of every rank pair summed (METIS wants it
+ * symmetric), in compressed rows. */
+typedef struct edge {
+    int a, b;
+    double bytes;
+} edge;
+
+typedef struct edges {
+    edge *e;
+    size_t n, cap;
+    int src;
+    bool nomem;
+} edges;
+
+static void add_edge(void *arg, int dst, double bytes, unsigned msgs)
+{
+    (void)msgs;
+    edges *E = arg;
+    if (dst == E->src || E->nomem)
+        return;
+    if (E->n + 2 > E->cap) {
+        size_t cap = E->cap ? 2 * E->cap : 1024;
+        edge *e = realloc(E->e, sizeof *e * cap);
+        if (e == NULL) {
+            E->nomem = true;
+            return;
+        }
+        E->e = e;
+        E->cap = cap;
+    }
+    E->e[E->n++] = (edge){E->src, dst, bytes};
+    E->e[E->n++] = (edge){dst, E->src, bytes};
+}
+
+static int by_pair(const void *x, const void *y)
+{
+    const edge *a = x, *b = y;
+    return a->a != b->a ? (a->a > b->a) - (a->a < b->a) : (a->b > b->b) - (a->b < b->b);
+}
+
+/* Fills g (arrays malloc'ed; freed by free_graph); false when out of memory. */
+static bool build_graph(int n, vmpi_lb_graph *g, int **xadj, int **adj, double **bytes)
+{
+    edges E = {0};
+    for (int r = 0; r < n && !E.nomem; r++) {
+        E.src = r;
+        vmpi_commstat_each(&vmpi_msg_ep(r)->sent, add_edge, &E);
+    }
+    qsort(E.e, E.n, sizeof *E.e, by_pair);
+    *xadj = calloc((size_t)n + 1, sizeof(int));
+    *adj = malloc(sizeof(int) * (E.n + 1));
+    *bytes = malloc(sizeof(double) * (E.n + 1));
+    if (E.nomem || !*xadj || !*adj || !*bytes) {
+        free(E.e);
+        return false;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < E.n; i++) {
+        if (m > 0 && (*adj)[m - 1] == E.e[i].b && i > 0 && E.e[i - 1].a == E.e[i].a) {
+            (*bytes)[m - 1] += E.e[i].bytes; /* the same pair again: merge */
+            continue;
+        }
+        (*adj)[m] = E.e[i].b;
+        (*bytes)[m] = E.e[i].bytes;
+        (*xadj)[E.e[i].a + 1]++;
+        m++;
+    }
+    for (int r = 0; r < n; r++)
+        (*xadj)[r + 1] += (*xadj)[r];
+    free(E.e);
+    *g = (vmpi_lb_graph){*xadj, *adj, *bytes};
+    return true;
+}
+
 /* --lb-verbose: the measured load of each PE, the load the new placement predicts, and the moves. */
 static void report(const vmpi_lb_problem *p, const double *load, const int *to, int npes)
 {
@@ -124,6 +201,8 @@ static void rebalance(void *arg)
     double *load = malloc(sizeof(double) * (size_t)n);
     int *pe = malloc(sizeof(int) * (size_t)n);
     bool *movable = malloc(sizeof(bool) * (size_t)n);
+    int *xadj = NULL, *adj = NULL;
+    double *bytes = NULL;
     if (!load || !pe || !movable) {
         vmpi_warn("out of memory for a load-balancing step of %d ranks: no rank moves", n);
         goto out;
@@ -135,6 +214,13 @@ static void rebalance(void *arg)
         movable[r] = rk->vp.state != VMPI_VP_DONE && !(rk->adapt && (rk->adapt->fixed || rk->adapt->want_pe >= 0));
     }
     vmpi_lb_problem p = {.nobjs = n, .npes = npes, .load = load, .movable = movable, .seed = A.steps};
+    vmpi_lb_graph g;
+    if (vmpi_commstat_tracking()) {
+        if (build_graph(n, &g, &xadj, &adj, &bytes))
+            p.graph = &g;
+        for (int r = 0; r < n; r++)
+            vmpi_commstat_reset(&vmpi_msg_ep(r)->sent);
+    }
     if (vmpi_lb_run(A.chain, A.nchain, &p, pe) != 0) {
         vmpi_warn("load balancer '%s' failed: no rank moves", vmpi_cfg.balancer);
         goto out;
@@ -163,6 +249,9 @@ static void rebalance(void *arg)
     atomic_fetch_add(&A.moves, moved);
     A.steps++;
 out:
+    free(xadj);
+    free(adj);
+    free(bytes);
     free(load);
     free(pe);
     free(movable);

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "msg/commstat.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool tracking;
+
+void vmpi_commstat_track(bool on) { tracking = on; }
+bool vmpi_commstat_tracking(void) { return tracking; }
+
+static unsigned hash(int key) { return (unsigned)key * 2654435761u; }
+
+static bool grow(vmpi_commstat *st)
+{
+    int cap = st->cap ? 2 * st->cap : 16;
+    vmpi_commstat bigger = {calloc((size_t)cap, sizeof(int)), calloc((size_t)cap, sizeof(double)),
+                            calloc((size_t)cap, sizeof(unsigned)), cap, 0};
+    if (!bigger.dst || !bigger.bytes || !bigger.msgs) {
+        vmpi_commstat_free(&bigger);
+        return false;
+    }
+    for (int i = 0; i < st->cap; i++) {
+        if (st->dst[i] == 0)
+            continue;
+        unsigned h = hash(st->dst[i]) & (unsigned)(cap - 1);
+        while (bigger.dst[h])
+            h = (h + 1) & (unsigned)(cap - 1);
+        bigger.dst[h] = st->dst[i];
+        bigger.bytes[h] = st->bytes[i];
+        bigger.msgs[h] = st->msgs[i];
+        bigger.n++;
+    }
+    vmpi_commstat_free(st);
+    *st = bigger;
+    return true;
+}
+
+void vmpi_commstat_add(vmpi_commstat *st, int dst, double bytes)
+{
+    if (2 * (st->n + 1) > st->cap && !grow(st))
+        return;
+    int key = dst + 1;
+    unsigned h = hash(key) & (unsigned)(st->cap - 1);
+    while (st->dst[h] && st->dst[h] != key)
+        h = (h + 1) & (unsigned)(st->cap - 1);
+    if (st->dst[h] == 0) {
+        st->dst[h] = key;
+        st->n++;
+    }
+    st->bytes[h] += bytes;
+    st->msgs[h]++;
+}
+
+void vmpi_commstat_each(const vmpi_commstat *st, void (*fn)(void *arg, int dst, double bytes, unsigned msgs),
+                        void *arg)
+{
+    for (int i = 0; i < st->cap; i++)
+        if (st->dst[i])
+            fn(arg, st->dst[i] - 1, st->bytes[i], st->msgs[i]);
+}
+
+void vmpi_commstat_reset(vmpi_commstat *st)
+{
+    if (st->cap == 0)
+        return;
+    memset(st->dst, 0, sizeof(int) * (size_t)st->cap);
+    memset(st->bytes, 0, sizeof(double) * (size_t)st->cap);
+    memset(st->msgs, 0, sizeof(unsigned) * (size_t)st->cap);
+    st->n = 0;
+}
+
+void vmpi_commstat_free(vmpi_commstat *st)
+{
+    free(st->dst);
+    free(st->bytes);
+    free(st->msgs);
+    memset(st, 0, sizeof *st);
+}
