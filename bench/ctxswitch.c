@@ -3,7 +3,9 @@
  *   fcontext  - a bare Boost.Context jump_fcontext, main <-> one fiber (the floor);
  *   vmpi_ctx  - the same through vmpi's ult layer (adds the sanitizer hooks when built with them);
  *   yield     - vmpi_vp_yield between VPs on one PE: VP -> scheduler -> VP, with a poll of the channels.
+ *   yield_measured - the same with load measurement on (a balancer chosen: one TSC read per switch).
  * Built against vmpi's internal layers (no MPI involved); no peer MPI has an equivalent. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -83,10 +85,11 @@ static void yield_main(vmpi_vp *vp)
     y->t = now() - t0;
 }
 
-static double bench_yield(void)
+static double yield_run(bool measure)
 {
     yielder y[2] = {0};
     vmpi_sched_init(1);
+    vmpi_sched_measure(measure);
     for (int i = 0; i < 2; i++) {
         y[i].vp.id = i;
         y[i].vp.main = yield_main;
@@ -97,6 +100,9 @@ static double bench_yield(void)
     /* each of the 2N yields of the two VPs is one VP -> VP switch */
     return (y[0].t > y[1].t ? y[0].t : y[1].t) / (2.0 * N) * 1e9;
 }
+
+static double bench_yield(void) { return yield_run(false); }
+static double bench_yield_measured(void) { return yield_run(true); }
 
 static double best(double (*f)(void))
 {
@@ -115,5 +121,6 @@ int main(void)
     printf("fcontext %.2f\n", best(bench_fcontext));
     printf("vmpi_ctx %.2f\n", best(bench_vmpi_ctx));
     printf("yield %.2f\n", best(bench_yield));
+    printf("yield_measured %.2f\n", best(bench_yield_measured));
     return 0;
 }

@@ -31,6 +31,7 @@ static struct {
     void (*stop_fn)(void *);
     void *stop_arg;
     vmpi_vp *stop_vp;
+    bool measure;            /* measure VPs' busy ticks (a balancer is on) */
     double t0;               /* clock and ticks at the start, to calibrate ticks */
     unsigned long long ticks0;
 } job;
@@ -103,18 +104,24 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
     pe->current = vp;
     vp->state = VMPI_VP_RUNNING;
     vmpi_ctx_stack st = {vmpi_stack_bottom(&vp->stack), vp->stack.size};
-    unsigned long long t0 = pe->run_start = vmpi_ticks();
-    if (vp->wait_since)
-        vp->wait_since = t0; /* still spin-waiting: this run starts idle */
+    bool measure = job.measure;
+    unsigned long long t0 = 0;
+    if (measure) {
+        t0 = pe->run_start = vmpi_ticks();
+        if (vp->wait_since)
+            vp->wait_since = t0; /* still spin-waiting: this run starts idle */
+    }
     vmpi_transfer t = vmpi_ctx_jump(vp->ctx, pe, &st);
     vp->ctx = t.fctx;
     pe->current = NULL;
-    unsigned long long t1 = vmpi_ticks();
-    if (vp->wait_since)
-        pe->polled += t1 - vp->wait_since;
-    vp->busy += t1 - t0 - pe->polled; /* its time, less its polls and spin-waits */
-    pe->idle += pe->polled;
-    pe->polled = 0;
+    if (measure) {
+        unsigned long long t1 = vmpi_ticks();
+        if (vp->wait_since)
+            pe->polled += t1 - vp->wait_since;
+        vp->busy += t1 - t0 - pe->polled; /* its time, less its polls and spin-waits */
+        pe->idle += pe->polled;
+        pe->polled = 0;
+    }
     if (vp->state == VMPI_VP_DONE) {
         vmpi_stack_destroy(&vp->stack);
         pe->nvps--;
@@ -138,7 +145,7 @@ static bool block_in_place(vmpi_vp *vp, vmpi_pe *pe)
 {
     atomic_store_explicit(&pe->waiting, true, memory_order_relaxed);
     bool resumed = false;
-    unsigned long long t0 = vmpi_ticks();
+    unsigned long long t0 = job.measure ? vmpi_ticks() : 0;
     for (unsigned i = 0; i < 4096 && !resumed; i++) {
         if (!vmpi_list_empty(&pe->runq) || stop_pending(pe))
             break;
@@ -155,7 +162,8 @@ static bool block_in_place(vmpi_vp *vp, vmpi_pe *pe)
         __builtin_ia32_pause();
     }
     atomic_store_explicit(&pe->waiting, false, memory_order_relaxed);
-    pe->polled += vmpi_ticks() - t0;
+    if (job.measure)
+        pe->polled += vmpi_ticks() - t0;
     return resumed;
 }
 
@@ -261,9 +269,10 @@ static void idle_wait(vmpi_pe *pe);
 static void idle(vmpi_pe *pe)
 {
     atomic_store_explicit(&pe->waiting, true, memory_order_relaxed);
-    unsigned long long t0 = vmpi_ticks();
+    unsigned long long t0 = job.measure ? vmpi_ticks() : 0;
     idle_wait(pe);
-    pe->idle += vmpi_ticks() - t0;
+    if (job.measure)
+        pe->idle += vmpi_ticks() - t0;
     atomic_store_explicit(&pe->waiting, false, memory_order_relaxed);
 }
 
@@ -407,18 +416,27 @@ double vmpi_sched_tick_seconds(void)
     return dk ? dt / (double)dk : 0;
 }
 
-void vmpi_vp_wait_begin(void) { vmpi_pe_self()->current->wait_since = vmpi_ticks(); }
+void vmpi_sched_measure(bool on) { job.measure = on; }
+
+void vmpi_vp_wait_begin(void)
+{
+    if (job.measure)
+        vmpi_pe_self()->current->wait_since = vmpi_ticks();
+}
 
 void vmpi_vp_wait_end(void)
 {
     vmpi_pe *pe = vmpi_pe_self();
-    pe->polled += vmpi_ticks() - pe->current->wait_since;
+    if (job.measure && pe->current->wait_since)
+        pe->polled += vmpi_ticks() - pe->current->wait_since;
     pe->current->wait_since = 0;
 }
 
 unsigned long long vmpi_vp_busy_now(void)
 {
     vmpi_pe *pe = vmpi_pe_self();
+    if (!job.measure)
+        return pe->current->busy;
     return pe->current->busy + (vmpi_ticks() - pe->run_start) - pe->polled;
 }
 

@@ -36,9 +36,12 @@ void vmpi_adapt_init(void)
                    vmpi_cfg.balancer, names);
     }
     A.last = vmpi_clock_now();
-    for (int i = 0; i < A.nchain; i++)
+    for (int i = 0; i < A.nchain; i++) {
         if (A.chain[i]->wants_graph)
             vmpi_commstat_track(true);
+        if (strcmp(A.chain[i]->name, "Null") != 0)
+            vmpi_sched_measure(true);
+    }
 }
 
 vmpi_adapt_rank *vmpi_adapt_self(void)
