@@ -11,14 +11,19 @@
  * the PEs (AMPI_NUM_WTHS).  The result is checked: the sum of all cells after the run is compared with a
  * run of the same computation on rank 0 alone.
  *
- * Options: -s STEPS (60)  -e EVERY (10)  -c CELLS per rank (4096)  -w SWEEPS (8)  -h HEAVY factor (4) */
+ * With -x STEP the job expands at that step (VMPIX_Set_active_pes(all PEs) before the migration point):
+ * started with `vmpirun --pes-active 1`, it shows the time per step drop when the second PE joins.
+ * Every period's time per step is printed too ("period K ms_per_step T").
+ *
+ * Options: -s STEPS (60)  -e EVERY (10)  -c CELLS per rank (4096)  -w SWEEPS (8)  -h HEAVY factor (4)
+ *          -x EXPAND_STEP (none) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct opts {
-    int steps, every, cells, sweeps, heavy;
+    int steps, every, cells, sweeps, heavy, expand;
 } opts;
 
 static void relax(double *u, int n, int sweeps)
@@ -33,16 +38,16 @@ static int work_of(int rank, int size, const opts *o) { return rank < (size + 3)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    opts o = {60, 10, 4096, 8, 4};
+    opts o = {60, 10, 4096, 8, 4, 0};
     /* no getopt: its state is global, and ranks share the program's globals */
     for (int a = 1; a < argc; a++) {
         const char *f = argv[a];
         int v = a + 1 < argc ? atoi(argv[++a]) : 0;
         int *dst = !strcmp(f, "-s") ? &o.steps : !strcmp(f, "-e") ? &o.every : !strcmp(f, "-c") ? &o.cells
-                 : !strcmp(f, "-w") ? &o.sweeps : !strcmp(f, "-h") ? &o.heavy : NULL;
+                 : !strcmp(f, "-w") ? &o.sweeps : !strcmp(f, "-h") ? &o.heavy : !strcmp(f, "-x") ? &o.expand : NULL;
         if (dst == NULL || v < 1) {
-            fprintf(stderr, "lb_stencil: bad option '%s' (-s STEPS -e EVERY -c CELLS -w SWEEPS -h HEAVY, "
-                            "positive integers)\n", f);
+            fprintf(stderr, "lb_stencil: bad option '%s' (-s STEPS -e EVERY -c CELLS -w SWEEPS -h HEAVY "
+                            "-x EXPAND_STEP, positive integers)\n", f);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
         *dst = v;
@@ -55,7 +60,7 @@ int main(int argc, char **argv)
     double *u = malloc(sizeof(double) * (size_t)(o.cells + 2));
     for (int i = 0; i <= o.cells + 1; i++)
         u[i] = (double)((rank * o.cells + i) % 17);
-    double t_first = 0, t_last = 0, compute = 0, t0 = 0;
+    double t_first = 0, t_last = 0, compute = 0, t0 = 0, t_period = MPI_Wtime();
     int first_steps = 0, last_steps = 0;
     MPI_Barrier(MPI_COMM_WORLD);
     double start = MPI_Wtime();
@@ -73,8 +78,13 @@ int main(int argc, char **argv)
             t_first = now - start;
             first_steps = step + 1;
         }
+        if ((step + 1) % o.every == 0 && rank == 0)
+            printf("period %d ms_per_step %.4f\n", step / o.every, 1e3 * (now - t_period) / o.every);
         if ((step + 1) % o.every == 0 && step + 1 < o.steps) {
+            if (o.expand && step + 1 >= o.expand && step + 1 - o.every < o.expand)
+                VMPIX_Set_active_pes(*npes);
             AMPI_Migrate(MPI_INFO_NULL);
+            t_period = MPI_Wtime();
             t0 = MPI_Wtime();
             last_steps = 0;
             compute = 0;

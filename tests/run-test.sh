@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Runs one MPI test: vmpirun -n RANKS -p PES PROGRAM.  Passes when the exit status is EXIT and, for EXIT 0,
-# the output holds " No Errors"; EXPECT, when given, must appear in the output too.  ENV, when given, is one
-# NAME=VALUE setting for the job (e.g. VMPI_BALANCER=Rotate).
-vmpirun=$1 prog=$2 ranks=$3 pes=$4 exit=$5 expect=$6 env=$7
-if [ -n "$env" ]; then
-    export "${env?}"
-fi
+# the output holds " No Errors"; EXPECT, when given, must appear in the output too.  Further arguments are
+# NAME=VALUE settings for the job (e.g. VMPI_BALANCER=Rotate).
+vmpirun=$1 prog=$2 ranks=$3 pes=$4 exit=$5 expect=$6
+shift 6
+for setting in "$@"; do
+    export "${setting?}"
+done
 out=$("$vmpirun" -n "$ranks" -p "$pes" "$prog" 2>&1)
 rc=$?
 printf '%s\n' "$out" | tail -n 40

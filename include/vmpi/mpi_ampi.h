@@ -36,4 +36,10 @@ VMPI_AMPI_DECL(int, Load_set_value, (double value))
 VMPI_AMPI_DECL(int, Yield, (void))
 #undef VMPI_AMPI_DECL
 
+/* vmpi's extension (not in AMPI): shrink or expand the job within the process.  From the next
+ * AMPI_Migrate on, only PEs 0 .. npes-1 hold ranks: ranks leave the others (which then sleep), or spread
+ * onto them as the balancer decides.  Any rank may call it; the last call before the migration point
+ * counts.  `vmpirun --pes-active N` starts the job on the first N PEs. */
+int VMPIX_Set_active_pes(int npes);
+
 #endif

@@ -145,3 +145,17 @@ int AMPI_Yield(void)
     vmpi_vp_yield();
     return MPI_SUCCESS;
 }
+
+int VMPIX_Set_active_pes(int npes)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck);
+    if (!err && (npes < 1 || npes > vmpi_adapt_num_pes())) {
+        snprintf(ck.why, sizeof ck.why, "%d active PEs asked for; the job has %d", npes, vmpi_adapt_num_pes());
+        err = MPI_ERR_ARG;
+    }
+    if (err)
+        return fail(err, "VMPIX_Set_active_pes", &ck);
+    vmpi_adapt_set_active(npes);
+    return MPI_SUCCESS;
+}

@@ -41,6 +41,10 @@ void vmpi_adapt_load_stop(void);
 void vmpi_adapt_load_start(void);
 void vmpi_adapt_load_reset(void);
 
+/* Shrink/expand: PEs 0 .. n-1 hold ranks from the next migration point on (ranks leave the others). */
+void vmpi_adapt_set_active(int n);
+int vmpi_adapt_active(void);
+
 /* Where the calling rank runs (AMPI_MY_WTH) and how many PEs there are (AMPI_NUM_WTHS). */
 int vmpi_adapt_my_pe(void);
 int vmpi_adapt_num_pes(void);

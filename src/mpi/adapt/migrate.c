@@ -19,6 +19,7 @@ static struct {
     int nchain;
     double last;             /* clock of the last balancing step */
     unsigned steps;
+    _Atomic int active;      /* PEs 0 .. active-1 hold ranks after the next step */
     _Atomic long moves;
 } A;
 
@@ -53,6 +54,8 @@ vmpi_adapt_rank *vmpi_adapt_self(void)
 }
 
 long vmpi_adapt_moves(void) { return atomic_load(&A.moves); }
+void vmpi_adapt_set_active(int n) { atomic_store(&A.active, n); }
+int vmpi_adapt_active(void) { return atomic_load(&A.active); }
 int vmpi_adapt_my_pe(void) { return vmpi_pe_self()->id; }
 int vmpi_adapt_num_pes(void) { return vmpi_sched_npes(); }
 
@@ -175,6 +178,25 @@ static bool build_graph(int n, vmpi_lb_graph *g, int **xadj, int **adj, double *
     return true;
 }
 
+/* Shrink: whatever the strategy did (Null moves nothing), no rank stays on an inactive PE; each one left
+ * there goes to the active PE with the least load in the new placement. */
+static void evacuate(const vmpi_lb_problem *p, int *pe)
+{
+    double pl[p->npes];
+    vmpi_lb_pe_loads(p, pe, pl);
+    for (int r = 0; r < p->nobjs; r++) {
+        if (p->active[pe[r]])
+            continue;
+        int best = 0;
+        for (int q = 1; q < p->npes; q++)
+            if (p->active[q] && (!p->active[best] || pl[q] < pl[best]))
+                best = q;
+        pl[pe[r]] -= p->load[r];
+        pl[best] += p->load[r];
+        pe[r] = best;
+    }
+}
+
 /* --lb-verbose: the measured load of each PE, the load the new placement predicts, and the moves. */
 static void report(const vmpi_lb_problem *p, const double *load, const int *to, int npes)
 {
@@ -206,6 +228,7 @@ static void rebalance(void *arg)
     bool *movable = malloc(sizeof(bool) * (size_t)n);
     int *xadj = NULL, *adj = NULL;
     double *bytes = NULL;
+    bool *active = NULL;
     if (!load || !pe || !movable) {
         vmpi_warn("out of memory for a load-balancing step of %d ranks: no rank moves", n);
         goto out;
@@ -216,7 +239,15 @@ static void rebalance(void *arg)
         pe[r] = rk->vp.pe->id;
         movable[r] = rk->vp.state != VMPI_VP_DONE && !(rk->adapt && (rk->adapt->fixed || rk->adapt->want_pe >= 0));
     }
-    vmpi_lb_problem p = {.nobjs = n, .npes = npes, .load = load, .movable = movable, .seed = A.steps};
+    if ((active = malloc(sizeof(bool) * (size_t)npes)) == NULL) {
+        vmpi_warn("out of memory for a load-balancing step of %d ranks: no rank moves", n);
+        goto out;
+    }
+    int nact = atomic_load(&A.active);
+    for (int q = 0; q < npes; q++)
+        active[q] = q < nact;
+    vmpi_lb_problem p = {.nobjs = n, .npes = npes, .load = load, .movable = movable, .seed = A.steps,
+                         .active = active};
     vmpi_lb_graph g;
     if (vmpi_commstat_tracking()) {
         if (build_graph(n, &g, &xadj, &adj, &bytes))
@@ -228,12 +259,14 @@ static void rebalance(void *arg)
         vmpi_warn("load balancer '%s' failed: no rank moves", vmpi_cfg.balancer);
         goto out;
     }
+    evacuate(&p, pe);
     if (vmpi_cfg.lb_verbose)
         report(&p, load, pe, npes);
     long moved = 0;
     for (int r = 0; r < n; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
-        int to = rk->adapt && rk->adapt->want_pe >= 0 ? rk->adapt->want_pe : pe[r];
+        int want = rk->adapt ? rk->adapt->want_pe : -1;
+        int to = want >= 0 && active[want] ? want : pe[r]; /* a request for an inactive PE is dropped */
         if (rk->adapt)
             rk->adapt->want_pe = -1;
         if (to != rk->vp.pe->id && rk->vp.state != VMPI_VP_DONE) {
@@ -252,6 +285,7 @@ static void rebalance(void *arg)
     atomic_fetch_add(&A.moves, moved);
     A.steps++;
 out:
+    free(active);
     free(xadj);
     free(adj);
     free(bytes);

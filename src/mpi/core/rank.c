@@ -133,8 +133,10 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     R.ranks = calloc((size_t)n, sizeof(vmpi_rank));
     if (R.ranks == NULL)
         vmpi_fatal("out of memory creating %ld ranks", n);
-    for (long r = 0; r < n; r++)
-        rank_init(&R.ranks[r], (int)r, (int)n, (int)(r * p / n), argc, argv);
+    long act = vmpi_cfg.pes_active > 0 && vmpi_cfg.pes_active < p ? vmpi_cfg.pes_active : p;
+    vmpi_adapt_set_active((int)act);
+    for (long r = 0; r < n; r++) /* block mapping over the PEs active at the start */
+        rank_init(&R.ranks[r], (int)r, (int)n, (int)(r * act / n), argc, argv);
     vmpi_stdio_init();
     int code = vmpi_sched_run();
     vmpi_stdio_fini();
