@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/compiler.h"
+#include "base/copy.h"
 #include "base/log.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
 #include "mpi/op/op.h"
 #include "mpi/pt2pt/pt2pt.h"
+#include "sched/pin.h"
 
 typedef struct slot {        /* what one rank publishes for the collective in progress */
     VMPI_ALIGNED_CL const void *sbuf;
@@ -54,6 +56,7 @@ typedef struct shm {
     VMPI_ALIGNED_CL _Atomic int garrived;
     VMPI_ALIGNED_CL _Atomic unsigned gen;
     char *result;            /* the combined data (scratch, grows) */
+    MPI_Count result_bytes;  /* a medium broadcast's packed bytes in it */
     size_t result_cap;
     group *groups;
     slot *slots;
@@ -384,13 +387,18 @@ int vmpi_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dt
 }
 /* ---- broadcast ---- */
 
+/* Medium broadcasts: the last leader packs the root's data (described by the root: the ranks' types may
+ * differ, only their signatures match) into the shared result, and every rank unpacks it. */
 static void bcast_global(shm *s, const steps *st)
 {
-    if (!grow(&s->result, &s->result_cap, span(st->count, st->dt))) {
+    const slot *rs = &s->slots[st->root];
+    MPI_Count bytes = rs->scount * rs->sdt->size;
+    if (!grow(&s->result, &s->result_cap, (size_t)bytes)) {
         ((steps *)st)->err = MPI_ERR_NO_MEM;
         return;
     }
-    vmpi_dtype_copy(s->slots[st->root].rbuf, st->count, st->dt, s->result - st->dt->true_lb, st->count, st->dt);
+    vmpi_dtype_pack(rs->rbuf, rs->scount, rs->sdt, s->result, bytes);
+    s->result_bytes = bytes;
 }
 
 /* Small broadcasts need no synchronization: the root packs the data into one of two mailboxes and leaves;
@@ -451,6 +459,75 @@ static int bcast_eager(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt,
     return err;
 }
 
+/* Large broadcasts copy straight from the root's buffer between two synchronizations.  Every rank whose
+ * layout is contiguous, like the root's, and that expects the root's byte count, is filled in slices: the
+ * leader of PE group g copies the g-th part of the bytes to all of them, a chunk at a time (the chunk of the
+ * source stays in the core's cache while it goes to every destination), so the cores copy equal shares
+ * whatever the ranks' placement (ranks of one PE run one at a time: the PE's copying is serial anyway).
+ * Data beyond a quarter of the last-level cache cannot stay cached: the destinations past that budget are
+ * written with non-temporal stores, which skip the read-for-ownership of every destination line and leave
+ * the cached ones alone (a 1 MiB broadcast to 64 ranks writes 63 MiB; memory bandwidth bounds it).
+ * Other ranks copy their own data after the first synchronization. */
+enum { BCAST_CHUNK = 256 * 1024 };
+
+static bool sliced(const shm *s, int r, int root)
+{
+    const slot *o = &s->slots[r], *rs = &s->slots[root];
+    return r != root && rs->sdt->contig && o->sdt->contig && o->scount * o->sdt->size == rs->scount * rs->sdt->size;
+}
+
+/* Destinations (in rank order) that fit in the cache budget; the others are streamed. */
+static int bcast_cached(size_t bytes, int ndest)
+{
+    size_t budget = vmpi_pin_llc_bytes() / 4;
+    if (budget == 0)
+        budget = (size_t)8 << 20;
+    size_t fit = budget / bytes;
+    return fit < (size_t)ndest ? (int)fit : ndest;
+}
+
+static void bcast_slices(shm *s, int gi, int root)
+{
+    const slot *rs = &s->slots[root];
+    size_t bytes = (size_t)(rs->scount * rs->sdt->size), G = (size_t)s->ngroups;
+    size_t lo = (bytes * (size_t)gi / G) & ~(size_t)63;
+    size_t hi = gi + 1 == s->ngroups ? bytes : (bytes * (size_t)(gi + 1) / G) & ~(size_t)63;
+    const char *from = (const char *)rs->rbuf + rs->sdt->lb;
+    int ndest = 0;
+    for (int r = 0; r < s->size; r++)
+        ndest += sliced(s, r, root);
+    int streamed = ndest - bcast_cached(bytes, ndest);
+    for (size_t at = lo; at < hi; at += BCAST_CHUNK) {
+        size_t len = hi - at < BCAST_CHUNK ? hi - at : BCAST_CHUNK;
+        for (int r = 0, d = 0; r < s->size; r++) {
+            if (!sliced(s, r, root))
+                continue;
+            char *to = (char *)s->slots[r].rbuf + s->slots[r].sdt->lb + at;
+            if (d++ < streamed)
+                vmpi_copy_nt(to, from + at, len);
+            else
+                memcpy(to, from + at, len);
+        }
+    }
+}
+
+static int bcast_large(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c)
+{
+    int me = c->rank;
+    int err = sync_all(s, c, NULL, "MPI_Bcast");
+    group *g = &s->groups[s->group_of[me]];
+    if (err == MPI_SUCCESS && g->leader == me) /* the leader of this synchronization runs first on its PE */
+        bcast_slices(s, s->group_of[me], root);
+    const slot *rs = &s->slots[root];
+    if (err == MPI_SUCCESS && me != root && !sliced(s, me, root)) {
+        vmpi_dtype_copy(rs->rbuf, rs->scount, rs->sdt, buf, count, dt);
+        if (rs->scount * rs->sdt->size > count * dt->size)
+            err = MPI_ERR_TRUNCATE;
+    }
+    int e2 = sync_all(s, c, NULL, "MPI_Bcast"); /* every slice is written, the root's buffer is read no more */
+    return err ? err : e2;
+}
+
 int vmpi_shm_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c)
 {
     shm *s = get(c);
@@ -458,18 +535,19 @@ int vmpi_shm_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, v
         return MPI_SUCCESS;
     if (count * dt->size <= EAGER_BCAST_MAX)
         return bcast_eager(s, buf, count, dt, root, c);
-    s->slots[c->rank].rbuf = buf;
-    if (count * dt->size >= SLICE_MIN) { /* large: everybody copies from the root at once, no staging */
-        int err = sync_all(s, c, NULL, "MPI_Bcast");
-        if (err == MPI_SUCCESS && c->rank != root)
-            vmpi_dtype_copy(s->slots[root].rbuf, count, dt, buf, count, dt);
-        int e2 = sync_all(s, c, NULL, "MPI_Bcast"); /* the root's buffer is read no more */
-        return err ? err : e2;
-    }
+    slot *sl = &s->slots[c->rank];
+    sl->rbuf = buf;
+    sl->scount = count;
+    sl->sdt = dt;
+    if (count * dt->size >= SLICE_MIN)
+        return bcast_large(s, buf, count, dt, root, c);
     steps st = {NULL, bcast_global, count, dt, 0, MPI_OP_NULL, root, MPI_SUCCESS};
     int err = sync_all(s, c, &st, "MPI_Bcast");
-    if (err == MPI_SUCCESS && st.err == MPI_SUCCESS && c->rank != root)
-        vmpi_dtype_copy(s->result - dt->true_lb, count, dt, buf, count, dt);
+    if (err == MPI_SUCCESS && st.err == MPI_SUCCESS && c->rank != root) {
+        vmpi_dtype_unpack(s->result, s->result_bytes, buf, count, dt);
+        if (s->result_bytes > count * dt->size)
+            err = MPI_ERR_TRUNCATE;
+    }
     return err ? err : st.err;
 }
 
