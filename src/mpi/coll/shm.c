@@ -7,6 +7,7 @@
 #include <string.h>
 #include "base/compiler.h"
 #include "base/copy.h"
+#include "base/fence.h"
 #include "base/log.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
@@ -23,18 +24,27 @@ typedef struct slot {        /* what one rank publishes for the collective in pr
     char *stage[2];          /* packed copies of small send data, by parity of the generation */
     size_t stage_cap[2];
     unsigned bseq;           /* eager broadcasts this rank took part in (its own counter) */
+    unsigned bknown;         /* it has seen broadcasts before this one read by everybody */
     _Atomic unsigned bwait;  /* the eager broadcast (seq) it sleeps on, 0 when none */
 } slot;
 
-enum { EAGER_BCAST_MAX = 2048 };
+/* Eager broadcasts go through a ring of BCAST_RING mailboxes: the root of broadcast k fills mailbox
+ * k % BCAST_RING and leaves, so it runs up to that many broadcasts ahead of the slowest reader, and a reader
+ * finds several broadcasts ready when its turn comes.  Up to BCAST_INLINE bytes travel in the mailbox's
+ * first line with the sequence number; more (up to EAGER_BCAST_MAX) in big buffer k % BCAST_BIG. */
+enum { BCAST_RING = 64, BCAST_INLINE = 56, BCAST_BIG = 8, EAGER_BCAST_MAX = 2048 };
 
-typedef struct ebox {        /* one of the two mailboxes of the eager broadcast */
+typedef struct ebox {
     VMPI_ALIGNED_CL _Atomic unsigned seq; /* k + 1 once broadcast k's data is in */
-    _Atomic int readers_left;
-    _Atomic unsigned root_waits; /* k + 1 while the root of broadcast k sleeps until readers_left is 0 */
+    unsigned bytes;          /* the root's byte count */
+    char data[BCAST_INLINE];
+    VMPI_ALIGNED_CL _Atomic unsigned root_waits; /* k + 1 while a root sleeps until broadcast k here is read */
     int waiting_root;        /* that root's rank */
-    VMPI_ALIGNED_CL char data[EAGER_BCAST_MAX];
 } ebox;
+
+typedef struct ebig {
+    VMPI_ALIGNED_CL char data[EAGER_BCAST_MAX];
+} ebig;
 
 typedef struct group {       /* the communicator's ranks on one PE */
     VMPI_ALIGNED_CL int arrived; /* touched by this PE's ranks only: no atomics */
@@ -44,6 +54,10 @@ typedef struct group {       /* the communicator's ranks on one PE */
     char *partial;           /* this PE's combined data (scratch, grows) */
     size_t partial_cap;
     VMPI_ALIGNED_CL _Atomic unsigned sleeping; /* gen + 1 its sleeping leader waits for, 0 if none */
+    VMPI_ALIGNED_CL int bread[BCAST_RING]; /* this PE's readers done with each mailbox's broadcast */
+    /* k + 1 once every reader of broadcast k on this PE is done (they finish broadcasts in order): written
+     * by this PE's last reader, read by roots that need a mailbox again */
+    VMPI_ALIGNED_CL _Atomic unsigned bdone;
 } group;
 
 typedef struct shm {
@@ -60,7 +74,8 @@ typedef struct shm {
     size_t result_cap;
     group *groups;
     slot *slots;
-    ebox eb[2];
+    ebox *eb;                /* BCAST_RING mailboxes */
+    ebig *big;               /* BCAST_BIG big buffers */
     VMPI_ALIGNED_CL _Atomic int bsleepers; /* ranks sleeping on an eager broadcast */
     int left;                /* ranks that have not freed the communicator yet (under registry_lock) */
 } shm;
@@ -95,7 +110,15 @@ static shm *create(vmpi_comm *c)
             gid[pe] = s->ngroups++;
         s->group_of[r] = gid[pe];
     }
+    s->eb = aligned_alloc(VMPI_CACHELINE, sizeof(ebox) * BCAST_RING);
+    s->big = aligned_alloc(VMPI_CACHELINE, sizeof(ebig) * BCAST_BIG);
     s->groups = aligned_alloc(VMPI_CACHELINE, sizeof(group) * (size_t)s->ngroups);
+    if (!s->eb || !s->big || !s->groups)
+        vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
+    for (int k = 0; k < BCAST_RING; k++) { /* the data need not be cleared */
+        atomic_init(&s->eb[k].seq, 0);
+        atomic_init(&s->eb[k].root_waits, 0);
+    }
     memset(s->groups, 0, sizeof(group) * (size_t)s->ngroups);
     for (int r = 0; r < n; r++)
         s->groups[s->group_of[r]].nlocal++;
@@ -155,6 +178,8 @@ static void destroy(shm *s)
         free(s->slots[r].stage[1]);
     }
     free(s->groups);
+    free(s->eb);
+    free(s->big);
     free(s->slots);
     free(s->world);
     free(s->group_of);
@@ -401,35 +426,119 @@ static void bcast_global(shm *s, const steps *st)
     s->result_bytes = bytes;
 }
 
-/* Small broadcasts need no synchronization: the root packs the data into one of two mailboxes and leaves;
- * the others spin on its sequence number (running anything else their PE has), then sleep on a message
- * if it is late.  The root reuses a mailbox once every reader of its previous use is done. */
+/* Small broadcasts need no synchronization: the root puts the data into the next mailbox of the ring and
+ * leaves; the others spin on its sequence number (running anything else their PE has), then sleep on a
+ * message if it is late.  Readers count themselves out per PE on a plain counter, and the last one of a PE
+ * marks the broadcast done on a line of its PE's own; a root that needs the mailbox (or the big buffer)
+ * again checks every PE's mark, and sleeps on a message if that takes long.  Per broadcast, the data's
+ * line is the only one that must cross to another core, and the fast paths have no locked instruction:
+ * the store-then-load handshakes with a rank going to sleep use asymmetric fences (base/fence.h), whose
+ * cost the sleeper pays. */
 enum { TAG_BCAST_READER = VMPI_SHM_TAG + 1, TAG_BCAST_ROOT = VMPI_SHM_TAG + 2 };
 
 static const vmpi_dtype *byte_type(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)); }
+
+/* Every PE has marked broadcast i (or a later one) done. */
+static bool bcast_read(shm *s, unsigned i)
+{
+    for (int g = 0; g < s->ngroups; g++)
+        if ((int)(atomic_load_explicit(&s->groups[g].bdone, memory_order_acquire) - (i + 1)) < 0)
+            return false;
+    return true;
+}
+
+/* The root's wait until every reader of broadcast i (published: the caller took part in it) is done.
+ * Asleep, it is woken by the first PE that marks i after it armed root_waits, and looks again: the PEs'
+ * last readers do not order their marks against each other, so the one that wakes it cannot know it was
+ * the last. */
+static int bcast_wait_read(shm *s, unsigned i, vmpi_comm *c)
+{
+    int n = 0;
+    while (!bcast_read(s, i) && n++ < SPIN_POLLS)
+        spin_once(n);
+    if (n <= SPIN_POLLS)
+        return MPI_SUCCESS;
+    ebox *e = &s->eb[i % BCAST_RING];
+    for (;;) {
+        unsigned want = i + 1;
+        e->waiting_root = c->rank;
+        atomic_store(&e->root_waits, want);
+        vmpi_fence_heavy(); /* pairs with the readers' light fence between their mark and root_waits */
+        bool done = bcast_read(s, i);
+        if (done && atomic_compare_exchange_strong(&e->root_waits, &want, 0))
+            return MPI_SUCCESS; /* and no message was sent */
+        int err = vmpi_recv(NULL, 0, byte_type(), MPI_ANY_SOURCE, TAG_BCAST_ROOT, c, 1, MPI_STATUS_IGNORE);
+        if (err != MPI_SUCCESS || done || bcast_read(s, i))
+            return err;
+    }
+}
+
+/* The root of broadcast k needs broadcast `need` read by everybody.  When it does not know that yet, it
+ * waits for a later one, `ahead` broadcasts before k, and then knows for the next few calls (readers
+ * finish broadcasts in order): it looks at the readers' lines once per batch, not once per broadcast, and
+ * not while they write them one broadcast at a time. */
+static int bcast_need(shm *s, slot *sl, unsigned need, unsigned ahead, unsigned k, vmpi_comm *c)
+{
+    if ((int)(sl->bknown - (need + 1)) >= 0)
+        return MPI_SUCCESS;
+    unsigned i = k - ahead;
+    int err = bcast_wait_read(s, i, c);
+    sl->bknown = i + 1;
+    return err;
+}
+
+/* A reader's wait for broadcast k's data. */
+static int bcast_wait_data(shm *s, ebox *e, unsigned k, int root, vmpi_comm *c)
+{
+    int n = 0;
+    while (atomic_load_explicit(&e->seq, memory_order_acquire) != k + 1 && n++ < SPIN_POLLS)
+        spin_once(n);
+    if (n <= SPIN_POLLS)
+        return MPI_SUCCESS;
+    slot *sl = &s->slots[c->rank]; /* the root is late: sleep until it sends word */
+    atomic_store(&sl->bwait, k + 1);
+    atomic_fetch_add(&s->bsleepers, 1);
+    vmpi_fence_heavy(); /* pairs with the root's light fence between seq and bsleepers */
+    if (atomic_load(&e->seq) == k + 1 && atomic_exchange(&sl->bwait, 0)) {
+        atomic_fetch_sub(&s->bsleepers, 1);
+        return MPI_SUCCESS;
+    }
+    return vmpi_recv(NULL, 0, byte_type(), root, TAG_BCAST_READER, c, 1, MPI_STATUS_IGNORE);
+}
+
+/* The last reader of broadcast k on its PE marks it, and wakes the root that sleeps on it, if any. */
+static void bcast_mark_read(shm *s, group *g, unsigned k, vmpi_comm *c)
+{
+    ebox *e = &s->eb[k % BCAST_RING];
+    atomic_store_explicit(&g->bdone, k + 1, memory_order_release);
+    vmpi_fence_light();
+    unsigned want = k + 1;
+    if (atomic_load_explicit(&e->root_waits, memory_order_relaxed) == want &&
+        atomic_compare_exchange_strong(&e->root_waits, &want, 0))
+        vmpi_send(NULL, 0, byte_type(), e->waiting_root, TAG_BCAST_ROOT, c, 1, VMPI_SENDK_STD);
+}
 
 static int bcast_eager(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c)
 {
     int n = c->size, me = c->rank, err = MPI_SUCCESS;
     slot *sl = &s->slots[me];
     unsigned k = sl->bseq++;
-    ebox *e = &s->eb[k & 1];
+    ebox *e = &s->eb[k % BCAST_RING];
     MPI_Count bytes = count * dt->size;
+    group *rg = &s->groups[s->group_of[root]];
     if (me == root) {
-        int i = 0;
-        while (atomic_load_explicit(&e->readers_left, memory_order_acquire) != 0 && i++ < SPIN_POLLS)
-            spin_once(i);
-        if (i > SPIN_POLLS) { /* still read: sleep until the last reader (of broadcast k - 2) says it is done */
-            unsigned want = k + 1;
-            e->waiting_root = me;
-            atomic_store(&e->root_waits, want);
-            if (!(atomic_load(&e->readers_left) == 0 && atomic_compare_exchange_strong(&e->root_waits, &want, 0)))
-                err = vmpi_recv(NULL, 0, byte_type(), MPI_ANY_SOURCE, TAG_BCAST_ROOT, c, 1, MPI_STATUS_IGNORE);
-        }
-        vmpi_dtype_pack(buf, count, dt, e->data, bytes);
-        atomic_store_explicit(&e->readers_left, n - 1, memory_order_relaxed);
-        atomic_store(&e->seq, k + 1);
-        if (atomic_load(&s->bsleepers) > 0)
+        /* the mailbox's and the big buffer's previous broadcasts read (k wraps: BCAST_RING divides 2^32) */
+        if (bytes > BCAST_INLINE)
+            err = bcast_need(s, sl, k - BCAST_BIG, BCAST_BIG / 2, k, c);
+        else
+            err = bcast_need(s, sl, k - BCAST_RING, BCAST_RING * 3 / 4, k, c);
+        vmpi_dtype_pack(buf, count, dt, bytes > BCAST_INLINE ? s->big[k % BCAST_BIG].data : e->data, bytes);
+        e->bytes = (unsigned)bytes;
+        if (rg->nlocal == 1) /* no readers on the root's PE */
+            atomic_store_explicit(&rg->bdone, k + 1, memory_order_release);
+        atomic_store_explicit(&e->seq, k + 1, memory_order_release);
+        vmpi_fence_light(); /* pairs with a sleeping reader's heavy fence */
+        if (atomic_load_explicit(&s->bsleepers, memory_order_relaxed) > 0)
             for (int r = 0; r < n; r++) {
                 unsigned want = k + 1;
                 if (r != me && atomic_compare_exchange_strong(&s->slots[r].bwait, &want, 0)) {
@@ -439,22 +548,15 @@ static int bcast_eager(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt,
             }
         return err;
     }
-    int i = 0;
-    while (atomic_load_explicit(&e->seq, memory_order_acquire) != k + 1 && i++ < SPIN_POLLS)
-        spin_once(i);
-    if (i > SPIN_POLLS) { /* the root is late: sleep until it sends word */
-        atomic_store(&sl->bwait, k + 1);
-        atomic_fetch_add(&s->bsleepers, 1);
-        if (atomic_load(&e->seq) == k + 1 && atomic_exchange(&sl->bwait, 0))
-            atomic_fetch_sub(&s->bsleepers, 1);
-        else
-            err = vmpi_recv(NULL, 0, byte_type(), root, TAG_BCAST_READER, c, 1, MPI_STATUS_IGNORE);
-    }
-    vmpi_dtype_unpack(e->data, bytes, buf, count, dt);
-    if (atomic_fetch_sub(&e->readers_left, 1) == 1) { /* the last reader: the root of k + 2 may sleep */
-        unsigned want = k + 3;
-        if (atomic_compare_exchange_strong(&e->root_waits, &want, 0))
-            vmpi_send(NULL, 0, byte_type(), e->waiting_root, TAG_BCAST_ROOT, c, 1, VMPI_SENDK_STD);
+    err = bcast_wait_data(s, e, k, root, c);
+    /* like a receive: at most what fits (the root's count decides where the data is) */
+    vmpi_dtype_unpack(e->bytes > BCAST_INLINE ? s->big[k % BCAST_BIG].data : e->data, e->bytes, buf, count, dt);
+    if (e->bytes > bytes && err == MPI_SUCCESS)
+        err = MPI_ERR_TRUNCATE; /* the root sent more than this rank's count holds */
+    group *g = &s->groups[s->group_of[me]];
+    if (++g->bread[k % BCAST_RING] == g->nlocal - (g == rg)) {
+        g->bread[k % BCAST_RING] = 0;
+        bcast_mark_read(s, g, k, c);
     }
     return err;
 }
