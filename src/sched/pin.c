@@ -7,6 +7,7 @@
 static hwloc_topology_t topo;
 static pthread_once_t topo_once = PTHREAD_ONCE_INIT;
 static int ncores = 1;
+static size_t llc_bytes;
 
 static void load_topology(void)
 {
@@ -19,6 +20,15 @@ static void load_topology(void)
     if (n <= 0)
         n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
     ncores = n > 0 ? n : 1;
+    for (hwloc_obj_t o = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, 0); o; o = o->parent)
+        if (hwloc_obj_type_is_cache(o->type) && o->attr->cache.size > llc_bytes)
+            llc_bytes = (size_t)o->attr->cache.size;
+}
+
+size_t vmpi_pin_llc_bytes(void)
+{
+    pthread_once(&topo_once, load_topology);
+    return llc_bytes;
 }
 
 int vmpi_pin_ncores(void)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/clock.h"
+#include "base/fence.h"
 #include "base/futex.h"
 #include "base/log.h"
 #include "base/tunables.h"
@@ -43,6 +44,7 @@ vmpi_pe *vmpi_sched_pe(int id) { return &job.pes[id]; }
 
 void vmpi_sched_init(int npes)
 {
+    vmpi_fence_init(); /* before any PE thread exists */
     job.npes = npes;
     job.pes = aligned_alloc(VMPI_CACHELINE, sizeof(vmpi_pe) * (size_t)npes);
     if (job.pes == NULL)

@@ -6,11 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/compiler.h"
+#include "base/copy.h"
+#include "base/fence.h"
 #include "base/log.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
 #include "mpi/op/op.h"
 #include "mpi/pt2pt/pt2pt.h"
+#include "sched/pin.h"
 
 typedef struct slot {        /* what one rank publishes for the collective in progress */
     VMPI_ALIGNED_CL const void *sbuf;
@@ -21,18 +24,27 @@ typedef struct slot {        /* what one rank publishes for the collective in pr
     char *stage[2];          /* packed copies of small send data, by parity of the generation */
     size_t stage_cap[2];
     unsigned bseq;           /* eager broadcasts this rank took part in (its own counter) */
+    unsigned bknown;         /* it has seen broadcasts before this one read by everybody */
     _Atomic unsigned bwait;  /* the eager broadcast (seq) it sleeps on, 0 when none */
 } slot;
 
-enum { EAGER_BCAST_MAX = 2048 };
+/* Eager broadcasts go through a ring of BCAST_RING mailboxes: the root of broadcast k fills mailbox
+ * k % BCAST_RING and leaves, so it runs up to that many broadcasts ahead of the slowest reader, and a reader
+ * finds several broadcasts ready when its turn comes.  Up to BCAST_INLINE bytes travel in the mailbox's
+ * first line with the sequence number; more (up to EAGER_BCAST_MAX) in big buffer k % BCAST_BIG. */
+enum { BCAST_RING = 64, BCAST_INLINE = 56, BCAST_BIG = 8, EAGER_BCAST_MAX = 2048 };
 
-typedef struct ebox {        /* one of the two mailboxes of the eager broadcast */
+typedef struct ebox {
     VMPI_ALIGNED_CL _Atomic unsigned seq; /* k + 1 once broadcast k's data is in */
-    _Atomic int readers_left;
-    _Atomic unsigned root_waits; /* k + 1 while the root of broadcast k sleeps until readers_left is 0 */
+    unsigned bytes;          /* the root's byte count */
+    char data[BCAST_INLINE];
+    VMPI_ALIGNED_CL _Atomic unsigned root_waits; /* k + 1 while a root sleeps until broadcast k here is read */
     int waiting_root;        /* that root's rank */
-    VMPI_ALIGNED_CL char data[EAGER_BCAST_MAX];
 } ebox;
+
+typedef struct ebig {
+    VMPI_ALIGNED_CL char data[EAGER_BCAST_MAX];
+} ebig;
 
 typedef struct group {       /* the communicator's ranks on one PE */
     VMPI_ALIGNED_CL int arrived; /* touched by this PE's ranks only: no atomics */
@@ -42,6 +54,10 @@ typedef struct group {       /* the communicator's ranks on one PE */
     char *partial;           /* this PE's combined data (scratch, grows) */
     size_t partial_cap;
     VMPI_ALIGNED_CL _Atomic unsigned sleeping; /* gen + 1 its sleeping leader waits for, 0 if none */
+    VMPI_ALIGNED_CL int bread[BCAST_RING]; /* this PE's readers done with each mailbox's broadcast */
+    /* k + 1 once every reader of broadcast k on this PE is done (they finish broadcasts in order): written
+     * by this PE's last reader, read by roots that need a mailbox again */
+    VMPI_ALIGNED_CL _Atomic unsigned bdone;
 } group;
 
 typedef struct shm {
@@ -54,10 +70,12 @@ typedef struct shm {
     VMPI_ALIGNED_CL _Atomic int garrived;
     VMPI_ALIGNED_CL _Atomic unsigned gen;
     char *result;            /* the combined data (scratch, grows) */
+    MPI_Count result_bytes;  /* a medium broadcast's packed bytes in it */
     size_t result_cap;
     group *groups;
     slot *slots;
-    ebox eb[2];
+    ebox *eb;                /* BCAST_RING mailboxes */
+    ebig *big;               /* BCAST_BIG big buffers */
     VMPI_ALIGNED_CL _Atomic int bsleepers; /* ranks sleeping on an eager broadcast */
     int left;                /* ranks that have not freed the communicator yet (under registry_lock) */
 } shm;
@@ -128,6 +146,14 @@ static shm *create(vmpi_comm *c)
     if (!s->world || !s->group_of || !s->slots)
         vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
     memset(s->slots, 0, sizeof(slot) * (size_t)n);
+    s->eb = aligned_alloc(VMPI_CACHELINE, sizeof(ebox) * BCAST_RING);
+    s->big = aligned_alloc(VMPI_CACHELINE, sizeof(ebig) * BCAST_BIG);
+    if (!s->eb || !s->big)
+        vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
+    for (int k = 0; k < BCAST_RING; k++) { /* the data need not be cleared */
+        atomic_init(&s->eb[k].seq, 0);
+        atomic_init(&s->eb[k].root_waits, 0);
+    }
     for (int r = 0; r < n; r++)
         s->world[r] = vmpi_comm_world_rank(c, r);
     group_ranks(s);
@@ -143,6 +169,9 @@ void vmpi_shm_relocate(void)
                 vmpi_fatal("internal error: a communicator's ranks were moved during one of its collectives");
         free_groups(s);
         group_ranks(s);
+        /* every rank has left every earlier collective, so every eager broadcast so far is read */
+        for (int g = 0; g < s->ngroups; g++)
+            atomic_store(&s->groups[g].bdone, s->slots[0].bseq);
     }
     pthread_mutex_unlock(&registry_lock);
 }
@@ -184,6 +213,8 @@ static void destroy(shm *s)
         free(s->slots[r].stage[0]);
         free(s->slots[r].stage[1]);
     }
+    free(s->eb);
+    free(s->big);
     free(s->slots);
     free(s->world);
     free(s->group_of);
@@ -421,46 +452,137 @@ int vmpi_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dt
 }
 /* ---- broadcast ---- */
 
+/* Medium broadcasts: the last leader packs the root's data (described by the root: the ranks' types may
+ * differ, only their signatures match) into the shared result, and every rank unpacks it. */
 static void bcast_global(shm *s, const steps *st)
 {
-    if (!grow(&s->result, &s->result_cap, span(st->count, st->dt))) {
+    const slot *rs = &s->slots[st->root];
+    MPI_Count bytes = rs->scount * rs->sdt->size;
+    if (!grow(&s->result, &s->result_cap, (size_t)bytes)) {
         ((steps *)st)->err = MPI_ERR_NO_MEM;
         return;
     }
-    vmpi_dtype_copy(s->slots[st->root].rbuf, st->count, st->dt, s->result - st->dt->true_lb, st->count, st->dt);
+    vmpi_dtype_pack(rs->rbuf, rs->scount, rs->sdt, s->result, bytes);
+    s->result_bytes = bytes;
 }
 
-/* Small broadcasts need no synchronization: the root packs the data into one of two mailboxes and leaves;
- * the others spin on its sequence number (running anything else their PE has), then sleep on a message
- * if it is late.  The root reuses a mailbox once every reader of its previous use is done. */
+/* Small broadcasts need no synchronization: the root puts the data into the next mailbox of the ring and
+ * leaves; the others spin on its sequence number (running anything else their PE has), then sleep on a
+ * message if it is late.  Readers count themselves out per PE on a plain counter, and the last one of a PE
+ * marks the broadcast done on a line of its PE's own; a root that needs the mailbox (or the big buffer)
+ * again checks every PE's mark, and sleeps on a message if that takes long.  Per broadcast, the data's
+ * line is the only one that must cross to another core, and the fast paths have no locked instruction:
+ * the store-then-load handshakes with a rank going to sleep use asymmetric fences (base/fence.h), whose
+ * cost the sleeper pays. */
 enum { TAG_BCAST_READER = VMPI_SHM_TAG + 1, TAG_BCAST_ROOT = VMPI_SHM_TAG + 2 };
 
 static const vmpi_dtype *byte_type(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)); }
+
+/* Every PE has marked broadcast i (or a later one) done. */
+static bool bcast_read(shm *s, unsigned i)
+{
+    for (int g = 0; g < s->ngroups; g++)
+        if ((int)(atomic_load_explicit(&s->groups[g].bdone, memory_order_acquire) - (i + 1)) < 0)
+            return false;
+    return true;
+}
+
+/* The root's wait until every reader of broadcast i (published: the caller took part in it) is done.
+ * Asleep, it is woken by the first PE that marks i after it armed root_waits, and looks again: the PEs'
+ * last readers do not order their marks against each other, so the one that wakes it cannot know it was
+ * the last. */
+static int bcast_wait_read(shm *s, unsigned i, vmpi_comm *c)
+{
+    int n = 0;
+    vmpi_vp_wait_begin(); /* spinning is waiting, not load */
+    while (!bcast_read(s, i) && n++ < SPIN_POLLS)
+        spin_once(n);
+    vmpi_vp_wait_end();
+    if (n <= SPIN_POLLS)
+        return MPI_SUCCESS;
+    ebox *e = &s->eb[i % BCAST_RING];
+    for (;;) {
+        unsigned want = i + 1;
+        e->waiting_root = c->rank;
+        atomic_store(&e->root_waits, want);
+        vmpi_fence_heavy(); /* pairs with the readers' light fence between their mark and root_waits */
+        bool done = bcast_read(s, i);
+        if (done && atomic_compare_exchange_strong(&e->root_waits, &want, 0))
+            return MPI_SUCCESS; /* and no message was sent */
+        int err = vmpi_recv(NULL, 0, byte_type(), MPI_ANY_SOURCE, TAG_BCAST_ROOT, c, 1, MPI_STATUS_IGNORE);
+        if (err != MPI_SUCCESS || done || bcast_read(s, i))
+            return err;
+    }
+}
+
+/* The root of broadcast k needs broadcast `need` read by everybody.  When it does not know that yet, it
+ * waits for a later one, `ahead` broadcasts before k, and then knows for the next few calls (readers
+ * finish broadcasts in order): it looks at the readers' lines once per batch, not once per broadcast, and
+ * not while they write them one broadcast at a time. */
+static int bcast_need(shm *s, slot *sl, unsigned need, unsigned ahead, unsigned k, vmpi_comm *c)
+{
+    if ((int)(sl->bknown - (need + 1)) >= 0)
+        return MPI_SUCCESS;
+    unsigned i = k - ahead;
+    int err = bcast_wait_read(s, i, c);
+    sl->bknown = i + 1;
+    return err;
+}
+
+/* A reader's wait for broadcast k's data. */
+static int bcast_wait_data(shm *s, ebox *e, unsigned k, int root, vmpi_comm *c)
+{
+    int n = 0;
+    vmpi_vp_wait_begin();
+    while (atomic_load_explicit(&e->seq, memory_order_acquire) != k + 1 && n++ < SPIN_POLLS)
+        spin_once(n);
+    vmpi_vp_wait_end();
+    if (n <= SPIN_POLLS)
+        return MPI_SUCCESS;
+    slot *sl = &s->slots[c->rank]; /* the root is late: sleep until it sends word */
+    atomic_store(&sl->bwait, k + 1);
+    atomic_fetch_add(&s->bsleepers, 1);
+    vmpi_fence_heavy(); /* pairs with the root's light fence between seq and bsleepers */
+    if (atomic_load(&e->seq) == k + 1 && atomic_exchange(&sl->bwait, 0)) {
+        atomic_fetch_sub(&s->bsleepers, 1);
+        return MPI_SUCCESS;
+    }
+    return vmpi_recv(NULL, 0, byte_type(), root, TAG_BCAST_READER, c, 1, MPI_STATUS_IGNORE);
+}
+
+/* The last reader of broadcast k on its PE marks it, and wakes the root that sleeps on it, if any. */
+static void bcast_mark_read(shm *s, group *g, unsigned k, vmpi_comm *c)
+{
+    ebox *e = &s->eb[k % BCAST_RING];
+    atomic_store_explicit(&g->bdone, k + 1, memory_order_release);
+    vmpi_fence_light();
+    unsigned want = k + 1;
+    if (atomic_load_explicit(&e->root_waits, memory_order_relaxed) == want &&
+        atomic_compare_exchange_strong(&e->root_waits, &want, 0))
+        vmpi_send(NULL, 0, byte_type(), e->waiting_root, TAG_BCAST_ROOT, c, 1, VMPI_SENDK_STD);
+}
 
 static int bcast_eager(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c)
 {
     int n = c->size, me = c->rank, err = MPI_SUCCESS;
     slot *sl = &s->slots[me];
     unsigned k = sl->bseq++;
-    ebox *e = &s->eb[k & 1];
+    ebox *e = &s->eb[k % BCAST_RING];
     MPI_Count bytes = count * dt->size;
+    group *rg = &s->groups[s->group_of[root]];
     if (me == root) {
-        int i = 0;
-        vmpi_vp_wait_begin();
-        while (atomic_load_explicit(&e->readers_left, memory_order_acquire) != 0 && i++ < SPIN_POLLS)
-            spin_once(i);
-        vmpi_vp_wait_end();
-        if (i > SPIN_POLLS) { /* still read: sleep until the last reader (of broadcast k - 2) says it is done */
-            unsigned want = k + 1;
-            e->waiting_root = me;
-            atomic_store(&e->root_waits, want);
-            if (!(atomic_load(&e->readers_left) == 0 && atomic_compare_exchange_strong(&e->root_waits, &want, 0)))
-                err = vmpi_recv(NULL, 0, byte_type(), MPI_ANY_SOURCE, TAG_BCAST_ROOT, c, 1, MPI_STATUS_IGNORE);
-        }
-        vmpi_dtype_pack(buf, count, dt, e->data, bytes);
-        atomic_store_explicit(&e->readers_left, n - 1, memory_order_relaxed);
-        atomic_store(&e->seq, k + 1);
-        if (atomic_load(&s->bsleepers) > 0)
+        /* the mailbox's and the big buffer's previous broadcasts read (k wraps: BCAST_RING divides 2^32) */
+        if (bytes > BCAST_INLINE)
+            err = bcast_need(s, sl, k - BCAST_BIG, BCAST_BIG / 2, k, c);
+        else
+            err = bcast_need(s, sl, k - BCAST_RING, BCAST_RING * 3 / 4, k, c);
+        vmpi_dtype_pack(buf, count, dt, bytes > BCAST_INLINE ? s->big[k % BCAST_BIG].data : e->data, bytes);
+        e->bytes = (unsigned)bytes;
+        if (rg->nlocal == 1) /* no readers on the root's PE */
+            atomic_store_explicit(&rg->bdone, k + 1, memory_order_release);
+        atomic_store_explicit(&e->seq, k + 1, memory_order_release);
+        vmpi_fence_light(); /* pairs with a sleeping reader's heavy fence */
+        if (atomic_load_explicit(&s->bsleepers, memory_order_relaxed) > 0)
             for (int r = 0; r < n; r++) {
                 unsigned want = k + 1;
                 if (r != me && atomic_compare_exchange_strong(&s->slots[r].bwait, &want, 0)) {
@@ -470,26 +592,86 @@ static int bcast_eager(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt,
             }
         return err;
     }
-    int i = 0;
-    vmpi_vp_wait_begin();
-    while (atomic_load_explicit(&e->seq, memory_order_acquire) != k + 1 && i++ < SPIN_POLLS)
-        spin_once(i);
-    vmpi_vp_wait_end();
-    if (i > SPIN_POLLS) { /* the root is late: sleep until it sends word */
-        atomic_store(&sl->bwait, k + 1);
-        atomic_fetch_add(&s->bsleepers, 1);
-        if (atomic_load(&e->seq) == k + 1 && atomic_exchange(&sl->bwait, 0))
-            atomic_fetch_sub(&s->bsleepers, 1);
-        else
-            err = vmpi_recv(NULL, 0, byte_type(), root, TAG_BCAST_READER, c, 1, MPI_STATUS_IGNORE);
-    }
-    vmpi_dtype_unpack(e->data, bytes, buf, count, dt);
-    if (atomic_fetch_sub(&e->readers_left, 1) == 1) { /* the last reader: the root of k + 2 may sleep */
-        unsigned want = k + 3;
-        if (atomic_compare_exchange_strong(&e->root_waits, &want, 0))
-            vmpi_send(NULL, 0, byte_type(), e->waiting_root, TAG_BCAST_ROOT, c, 1, VMPI_SENDK_STD);
+    err = bcast_wait_data(s, e, k, root, c);
+    /* like a receive: at most what fits (the root's count decides where the data is) */
+    vmpi_dtype_unpack(e->bytes > BCAST_INLINE ? s->big[k % BCAST_BIG].data : e->data, e->bytes, buf, count, dt);
+    if (e->bytes > bytes && err == MPI_SUCCESS)
+        err = MPI_ERR_TRUNCATE; /* the root sent more than this rank's count holds */
+    group *g = &s->groups[s->group_of[me]];
+    if (++g->bread[k % BCAST_RING] == g->nlocal - (g == rg)) {
+        g->bread[k % BCAST_RING] = 0;
+        bcast_mark_read(s, g, k, c);
     }
     return err;
+}
+
+/* Large broadcasts copy straight from the root's buffer between two synchronizations.  Every rank whose
+ * layout is contiguous, like the root's, and that expects the root's byte count, is filled in slices: the
+ * leader of PE group g copies the g-th part of the bytes to all of them, a chunk at a time (the chunk of the
+ * source stays in the core's cache while it goes to every destination), so the cores copy equal shares
+ * whatever the ranks' placement (ranks of one PE run one at a time: the PE's copying is serial anyway).
+ * Data beyond a quarter of the last-level cache cannot stay cached: the destinations past that budget are
+ * written with non-temporal stores, which skip the read-for-ownership of every destination line and leave
+ * the cached ones alone (a 1 MiB broadcast to 64 ranks writes 63 MiB; memory bandwidth bounds it).
+ * Other ranks copy their own data after the first synchronization. */
+enum { BCAST_CHUNK = 256 * 1024 };
+
+static bool sliced(const shm *s, int r, int root)
+{
+    const slot *o = &s->slots[r], *rs = &s->slots[root];
+    return r != root && rs->sdt->contig && o->sdt->contig && o->scount * o->sdt->size == rs->scount * rs->sdt->size;
+}
+
+/* Destinations (in rank order) that fit in the cache budget; the others are streamed. */
+static int bcast_cached(size_t bytes, int ndest)
+{
+    size_t budget = vmpi_pin_llc_bytes() / 4;
+    if (budget == 0)
+        budget = (size_t)8 << 20;
+    size_t fit = budget / bytes;
+    return fit < (size_t)ndest ? (int)fit : ndest;
+}
+
+static void bcast_slices(shm *s, int gi, int root)
+{
+    const slot *rs = &s->slots[root];
+    size_t bytes = (size_t)(rs->scount * rs->sdt->size), G = (size_t)s->ngroups;
+    size_t lo = (bytes * (size_t)gi / G) & ~(size_t)63;
+    size_t hi = gi + 1 == s->ngroups ? bytes : (bytes * (size_t)(gi + 1) / G) & ~(size_t)63;
+    const char *from = (const char *)rs->rbuf + rs->sdt->lb;
+    int ndest = 0;
+    for (int r = 0; r < s->size; r++)
+        ndest += sliced(s, r, root);
+    int streamed = ndest - bcast_cached(bytes, ndest);
+    for (size_t at = lo; at < hi; at += BCAST_CHUNK) {
+        size_t len = hi - at < BCAST_CHUNK ? hi - at : BCAST_CHUNK;
+        for (int r = 0, d = 0; r < s->size; r++) {
+            if (!sliced(s, r, root))
+                continue;
+            char *to = (char *)s->slots[r].rbuf + s->slots[r].sdt->lb + at;
+            if (d++ < streamed)
+                vmpi_copy_nt(to, from + at, len);
+            else
+                memcpy(to, from + at, len);
+        }
+    }
+}
+
+static int bcast_large(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c)
+{
+    int me = c->rank;
+    int err = sync_all(s, c, NULL, "MPI_Bcast");
+    group *g = &s->groups[s->group_of[me]];
+    if (err == MPI_SUCCESS && g->leader == me) /* the leader of this synchronization runs first on its PE */
+        bcast_slices(s, s->group_of[me], root);
+    const slot *rs = &s->slots[root];
+    if (err == MPI_SUCCESS && me != root && !sliced(s, me, root)) {
+        vmpi_dtype_copy(rs->rbuf, rs->scount, rs->sdt, buf, count, dt);
+        if (rs->scount * rs->sdt->size > count * dt->size)
+            err = MPI_ERR_TRUNCATE;
+    }
+    int e2 = sync_all(s, c, NULL, "MPI_Bcast"); /* every slice is written, the root's buffer is read no more */
+    return err ? err : e2;
 }
 
 int vmpi_shm_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c)
@@ -499,18 +681,19 @@ int vmpi_shm_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, v
         return MPI_SUCCESS;
     if (count * dt->size <= EAGER_BCAST_MAX)
         return bcast_eager(s, buf, count, dt, root, c);
-    s->slots[c->rank].rbuf = buf;
-    if (count * dt->size >= SLICE_MIN) { /* large: everybody copies from the root at once, no staging */
-        int err = sync_all(s, c, NULL, "MPI_Bcast");
-        if (err == MPI_SUCCESS && c->rank != root)
-            vmpi_dtype_copy(s->slots[root].rbuf, count, dt, buf, count, dt);
-        int e2 = sync_all(s, c, NULL, "MPI_Bcast"); /* the root's buffer is read no more */
-        return err ? err : e2;
-    }
+    slot *sl = &s->slots[c->rank];
+    sl->rbuf = buf;
+    sl->scount = count;
+    sl->sdt = dt;
+    if (count * dt->size >= SLICE_MIN)
+        return bcast_large(s, buf, count, dt, root, c);
     steps st = {NULL, bcast_global, count, dt, 0, MPI_OP_NULL, root, MPI_SUCCESS};
     int err = sync_all(s, c, &st, "MPI_Bcast");
-    if (err == MPI_SUCCESS && st.err == MPI_SUCCESS && c->rank != root)
-        vmpi_dtype_copy(s->result - dt->true_lb, count, dt, buf, count, dt);
+    if (err == MPI_SUCCESS && st.err == MPI_SUCCESS && c->rank != root) {
+        vmpi_dtype_unpack(s->result, s->result_bytes, buf, count, dt);
+        if (s->result_bytes > count * dt->size)
+            err = MPI_ERR_TRUNCATE;
+    }
     return err ? err : st.err;
 }
 

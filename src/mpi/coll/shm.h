@@ -13,6 +13,9 @@
  * stopped spinning).  From 32 KiB, reductions are sliced instead: after the arrival every rank reduces
  * one slice of the elements over all ranks' buffers and writes it to its destinations, then a second
  * synchronization; small alltoall/allgather data is staged so that one synchronization suffices.
+ * Broadcasts up to 2 KiB do not synchronize: the root fills the next of 64 mailboxes and leaves.  From
+ * 32 KiB, each PE's leader copies its share of the bytes from the root to every rank, streaming the part
+ * that cannot stay in the cache.
  * The combination order depends only on (ranks, PEs): results are reproducible.  Operands combine in rank
  * order (right to left, so no copies) when each PE holds a contiguous range of ranks or the op commutes;
  * otherwise the last leader folds every rank's buffer in rank order itself.

@@ -4,6 +4,9 @@
  *   - a ring exchange where each step's Isend and Irecv (half of them MPI_ANY_SOURCE / MPI_ANY_TAG) are
  *     posted before AMPI_Migrate and completed after it, with an Iallreduce and an Ibcast in flight too:
  *     every value arrives once, in order, intact;
+ *   - blocking broadcasts of 4 B, 4 KiB and 64 KiB (the shared-memory paths, whose per-PE state is regrouped
+ *     at every migration) from a root that changes every step, 70 of the small ones per step so that the
+ *     broadcast mailbox ring wraps;
  *   - a communicator from Comm_split_type and an attribute on it stay valid across migrations;
  *   - under Rotate with 2 or more PEs every movable rank's PE (AMPI_MY_WTH) changes at every step and
  *     just_migrated runs exactly then; AMPI_Set_migratable(0) keeps rank 1 in place; AMPI_Migrate_to_pe
@@ -94,6 +97,25 @@ int main(int argc, char **argv)
             MT_ERR(errs, "step %d: iallreduce %d", step, sum);
         if (b != 77 + step)
             MT_ERR(errs, "step %d: ibcast %d", step, b);
+        int root = step % size;
+        for (int j = 0; j < 70; j++) {
+            int bb = rank == root ? step * 1000 + j : -1;
+            MPI_Bcast(&bb, 1, MPI_INT, root, MPI_COMM_WORLD);
+            if (bb != step * 1000 + j)
+                MT_ERR(errs, "step %d: bcast %d gave %d", step, j, bb);
+        }
+        for (int len = 1024; len <= 16384; len *= 16) {
+            int *big = malloc(sizeof(int) * (size_t)len);
+            for (int j = 0; j < len; j++)
+                big[j] = rank == root ? step + j : -1;
+            MPI_Bcast(big, len, MPI_INT, root, MPI_COMM_WORLD);
+            for (int j = 0; j < len; j++)
+                if (big[j] != step + j) {
+                    MT_ERR(errs, "step %d: %d-int bcast [%d] = %d", step, len, j, big[j]);
+                    break;
+                }
+            free(big);
+        }
         int *v, flag = 0, ns = -1, nsum = -1;
         MPI_Comm_get_attr(node, key, &v, &flag);
         if (!flag || *v != 1000 + rank)

@@ -2,7 +2,8 @@
 /* Collectives with a late rank: each round one rank computes for a while (about a millisecond) before
  * entering, so the others stop spinning and sleep until it arrives (vmpi's shared-memory collectives then
  * wake them with messages).  Late roots and late readers of small broadcasts (several broadcasts in a row,
- * so a root reuses a mailbox that a late reader still has to read), barriers, small and large allreduces;
+ * and more in a row than there are mailboxes, so a root reuses a mailbox that a late reader still has to
+ * read), barriers, small and large allreduces;
  * every value checked.  (Correct results do not depend on the timing; the sleeping paths are exercised
  * when it works out as intended.) */
 #include "mtest.h"
@@ -38,6 +39,21 @@ int main(int argc, char **argv)
                 sink += work(1000000);
             MT_CHECK_RC(errs, MPI_Bcast(&x, 1, MPI_INT, root, MPI_COMM_WORLD));
             MT_CHECK_INT(errs, "Bcast to a late reader", round * 1000 + b, x);
+        }
+        /* more broadcasts in a row than vmpi has mailboxes (64) and big buffers (8): the on-time root
+         * catches up with the late reader and waits for it to free a mailbox */
+        for (int b = 0; b < 90; b++) {
+            int root = (late + 1) % n, len = b < 70 ? 1 : 250; /* 4 bytes, then 1000 */
+            if (rank == late && (b == 0 || b == 70))
+                sink += work(2000000);
+            for (int i = 0; i < len; i++)
+                v[i] = rank == root ? round * 100000 + b * 1000 + i : -1;
+            MT_CHECK_RC(errs, MPI_Bcast(v, len, MPI_INT, root, MPI_COMM_WORLD));
+            for (int i = 0; i < len; i++)
+                if (v[i] != round * 100000 + b * 1000 + i) {
+                    MT_ERR(errs, "Bcast %d of a long row to a late reader: element %d is %d", b, i, v[i]);
+                    break;
+                }
         }
         if (rank == late)
             sink += work(1000000);
