@@ -115,12 +115,14 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return err ? vmpi_fail(comm, err, "MPI_Comm_split", &ck) : MPI_SUCCESS;
 }
 
+/* On an intercommunicator (MPICH and Open MPI accept it too): an intercommunicator between the two groups'
+ * ranks of each shared-memory domain, here the whole process. */
 VMPI_WEAK(Comm_split_type)
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     VMPI_CHK(ck);
     vmpi_comm *c;
-    int err = comm_arg(&ck, comm, &c, true);
+    int err = comm_arg(&ck, comm, &c, false);
     if (!err)
         err = vmpi_chk_ptr(&ck, newcomm, "newcomm");
     if (!err && split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {

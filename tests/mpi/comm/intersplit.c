@@ -8,6 +8,8 @@
  *     (each side gets the other's sum) and Intercomm_merge + Allreduce over both sides;
  *   - many splits in a row, freed as they go (contexts of both sides keep agreeing);
  *   - Comm_split with one color and key 0 gives a communicator congruent to the original;
+ *   - Comm_split_type(MPI_COMM_TYPE_SHARED) with reversed keys: an intercommunicator between both whole
+ *     sides (one process: one shared-memory domain), local ranks reversed; MPI_UNDEFINED: MPI_COMM_NULL;
  *   - Comm_create with a reordered subgroup on each side; with MPI_GROUP_EMPTY on one side (MPI_COMM_NULL
  *     everywhere);
  *   - bad input: a group holding a remote rank (MPI_ERR_GROUP), a negative color (MPI_ERR_ARG). */
@@ -241,6 +243,31 @@ int main(int argc, char **argv)
     if (res != MPI_CONGRUENT)
         MT_ERR(errs, "split with one color and key 0: compare gave %d, expected MPI_CONGRUENT", res);
     MPI_Comm_free(&same);
+
+    MPI_Comm shm, none;
+    int lr, ls, rs, sr, ss, srs, rsum = -1, want = 0, nA = 0;
+    MPI_Comm_rank(inter, &lr);
+    MPI_Comm_size(inter, &ls);
+    MPI_Comm_remote_size(inter, &rs);
+    MPI_Comm_split_type(inter, MPI_COMM_TYPE_SHARED, -lr, MPI_INFO_NULL, &shm);
+    MPI_Comm_split_type(inter, MPI_UNDEFINED, 0, MPI_INFO_NULL, &none);
+    if (none != MPI_COMM_NULL)
+        MT_ERR(errs, "Comm_split_type(MPI_UNDEFINED) on an intercommunicator did not give MPI_COMM_NULL");
+    MPI_Comm_rank(shm, &sr);
+    MPI_Comm_size(shm, &ss);
+    MPI_Comm_remote_size(shm, &srs);
+    if (ss != ls || srs != rs || sr != ls - 1 - lr)
+        MT_ERR(errs, "split_type shared: rank %d of %d, remote %d; expected %d of %d, remote %d", sr, ss, srs,
+               ls - 1 - lr, ls, rs);
+    for (int w = 0; w < size; w++)
+        if (side_of(w) != side_of(wrank)) {
+            want += w;
+            nA++;
+        }
+    MPI_Allreduce(&wrank, &rsum, 1, MPI_INT, MPI_SUM, shm);
+    if (rsum != want || nA != rs)
+        MT_ERR(errs, "split_type shared: allreduce gave %d, expected the other side's sum %d", rsum, want);
+    MPI_Comm_free(&shm);
 
     errs += check_create(inter, wrank, size, false, "create");
     errs += check_create(inter, wrank, size, true, "create, B empty");
