@@ -41,6 +41,7 @@ int main(int argc, char **argv)
         MT_CHECK_RC(errs, MPI_Iallgatherv(&all[0], 2, MPI_INT, g, cnt, dsp, MPI_INT, MPI_COMM_WORLD, &rq[6]));
         int rs = -1;
         MT_CHECK_RC(errs, MPI_Ireduce_scatter_block(cnt, &rs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[7]));
+        mt_migrate(); /* eight collectives in flight across a migration point */
         if (round == 0) {
             for (int i = 7; i >= 0; i--)
                 MT_CHECK_RC(errs, MPI_Wait(&rq[i], MPI_STATUS_IGNORE));

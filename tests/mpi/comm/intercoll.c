@@ -227,6 +227,7 @@ int main(int argc, char **argv)
         MPI_Ibarrier(inter, &q[2]);
         MPI_Ialltoall(sb, 1, MPI_INT, rb, 1, MPI_INT, inter, &q[3]);
         MPI_Allreduce(&lr, &s2, 1, MPI_INT, MPI_MAX, inter);
+        mt_migrate(); /* and a migration point while they are outstanding */
         for (int i = 3; i >= 0; i--)
             MPI_Wait(&q[i], MPI_STATUS_IGNORE);
         if (s1 != wsum)

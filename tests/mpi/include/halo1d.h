@@ -4,7 +4,8 @@
  * `iters` steps against a serial computation of its dependency window [lo-iters, hi+iters), which uses the same
  * floating-point operations and so gives bit-identical results.  Halo exchange methods:
  *   0: MPI_Sendrecv (twice), 1: MPI_Irecv/MPI_Isend/MPI_Waitall, 2: persistent requests + MPI_Startall.
- * The end ranks talk to MPI_PROC_NULL, whose receives must leave the boundary ghost cells untouched. */
+ * The end ranks talk to MPI_PROC_NULL, whose receives must leave the boundary ghost cells untouched.
+ * Every 7th step has a migration point (mt_migrate), with the step's requests in flight for methods 1, 2. */
 #ifndef HALO1D_H
 #define HALO1D_H
 
@@ -69,15 +70,21 @@ static inline int halo_run(int local, int iters, int method)
                          MPI_STATUS_IGNORE);
             MPI_Sendrecv(&cur[1], 1, MPI_DOUBLE, left, 2, &cur[local + 1], 1, MPI_DOUBLE, right, 2, MPI_COMM_WORLD,
                          MPI_STATUS_IGNORE);
+            if (t % 7 == 3)
+                mt_migrate();
         } else if (method == 1) {
             MPI_Request r[4];
             MPI_Irecv(&cur[0], 1, MPI_DOUBLE, left, 1, MPI_COMM_WORLD, &r[0]);
             MPI_Irecv(&cur[local + 1], 1, MPI_DOUBLE, right, 2, MPI_COMM_WORLD, &r[1]);
             MPI_Isend(&cur[local], 1, MPI_DOUBLE, right, 1, MPI_COMM_WORLD, &r[2]);
             MPI_Isend(&cur[1], 1, MPI_DOUBLE, left, 2, MPI_COMM_WORLD, &r[3]);
+            if (t % 7 == 3)
+                mt_migrate(); /* with the exchange in flight */
             MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
         } else {
             MPI_Startall(4, preq[t % 2]);
+            if (t % 7 == 3)
+                mt_migrate(); /* persistent requests active */
             MPI_Waitall(4, preq[t % 2], MPI_STATUSES_IGNORE);
         }
         for (int i = 1; i <= local; i++)

@@ -98,6 +98,16 @@ static inline void mt_report(const char *file, int line, const char *fmt, ...)
         }                                                                                                     \
     } while (0)
 
+/* A migration point: AMPI_Migrate under vmpi (ranks may move to another PE, as --balancer decides; the
+ * testlists run such tests with Rotate too, which moves every rank at every point), nothing elsewhere.
+ * Collective over MPI_COMM_WORLD: every rank must call it at the same point. */
+static inline void mt_migrate(void)
+{
+#ifdef AMPI
+    AMPI_Migrate(MPI_INFO_NULL);
+#endif
+}
+
 /* Sum the error counts over MPI_COMM_WORLD, print the verdict on rank 0, finalize.
  * Returns the exit status for main. */
 static inline int mt_finish(int errs)
