@@ -29,6 +29,8 @@ static const vmpi_tunable table[] = {
     {"pes-active", "VMPI_PES_ACTIVE", VMPI_TUNABLE_INT, "0",
      "PEs that hold ranks at the start (0: all); the others join when the program expands the job "
      "(VMPIX_Set_active_pes, then AMPI_Migrate)"},
+    {"lb-background", "VMPI_LB_BACKGROUND", VMPI_TUNABLE_BOOL, "0",
+     "balancers count each PE's background load (time its core ran other programs) as load on it"},
     {"lb-verbose", "VMPI_LB_VERBOSE", VMPI_TUNABLE_BOOL, "0",
      "report each balancing step on stderr: measured load per PE before, predicted after, ranks moved"},
 };
@@ -139,6 +141,7 @@ void vmpi_tunables_load(void)
     parse_long(value_of(vmpi_tunable_find("lb-period")), &ms);
     vmpi_cfg.lb_period = 1e-3 * (double)ms;
     parse_bool(value_of(vmpi_tunable_find("lb-verbose")), &vmpi_cfg.lb_verbose);
+    parse_bool(value_of(vmpi_tunable_find("lb-background")), &vmpi_cfg.lb_background);
     parse_long(value_of(vmpi_tunable_find("pes-active")), &vmpi_cfg.pes_active);
     if (vmpi_cfg.nranks < 1)
         vmpi_fatal("VMPI_NRANKS must be at least 1 (got %ld)", vmpi_cfg.nranks);

@@ -30,6 +30,7 @@ typedef struct vmpi_config {
     const char *balancer;    /* load-balancing strategy chain, e.g. "Greedy,Refine" (lb/lb.h) */
     double lb_period;        /* seconds: AMPI_Migrate balances at most this often */
     bool lb_verbose;         /* report every balancing step on stderr */
+    bool lb_background;      /* strategies count each PE's background load (CPU time taken by others) */
     long pes_active;         /* PEs that hold ranks at the start (0: all); the others join when expanded */
 } vmpi_config;
 

@@ -33,6 +33,7 @@ static struct {
     void *stop_arg;
     vmpi_vp *stop_vp;
     bool measure;            /* measure VPs' busy ticks (a balancer is on) */
+    double reset_at;         /* clock of the last vmpi_sched_reset_load */
     double t0;               /* clock and ticks at the start, to calibrate ticks */
     unsigned long long ticks0;
 } job;
@@ -56,7 +57,7 @@ void vmpi_sched_init(int npes)
         pe->id = i;
     }
     vmpi_chan_init(npes, vmpi_cfg.channel_size);
-    job.t0 = vmpi_clock_now();
+    job.t0 = job.reset_at = vmpi_clock_now();
     job.ticks0 = vmpi_ticks();
 }
 
@@ -306,8 +307,11 @@ static void idle_wait(vmpi_pe *pe)
     }
     if (vmpi_cfg.deadlock_check)
         check_deadlock(now);
+    unsigned long long t0 = job.measure ? vmpi_ticks() : 0;
     while (atomic_load(&pe->sleeping))
         vmpi_futex_wait(&pe->sleeping, 1);
+    if (job.measure)
+        pe->slept += vmpi_ticks() - t0;
 }
 
 /* ---- stopping the world ---- */
@@ -442,13 +446,26 @@ unsigned long long vmpi_vp_busy_now(void)
     return pe->current->busy + (vmpi_ticks() - pe->run_start) - pe->polled;
 }
 
+double vmpi_sched_pe_cpu_seconds(int id)
+{
+    struct timespec ts;
+    if (job.pes[id].cpu_clock == (clockid_t)-1 || clock_gettime(job.pes[id].cpu_clock, &ts) != 0)
+        return -1;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 void vmpi_sched_reset_load(void)
 {
     for (int i = 0; i < job.nvps; i++)
         job.vps[i]->busy = 0;
-    for (int i = 0; i < job.npes; i++)
-        job.pes[i].idle = 0;
+    for (int i = 0; i < job.npes; i++) {
+        job.pes[i].idle = job.pes[i].slept = 0;
+        job.pes[i].cpu0 = vmpi_sched_pe_cpu_seconds(i);
+    }
+    job.reset_at = vmpi_clock_now();
 }
+
+double vmpi_sched_load_period(void) { return vmpi_clock_now() - job.reset_at; }
 
 /* ---- the loop ---- */
 
@@ -501,6 +518,8 @@ static VMPI_TLS stack_t prev_altstack;
 static void enter_pe(vmpi_pe *pe)
 {
     self_pe = pe;
+    if (pthread_getcpuclockid(pthread_self(), &pe->cpu_clock) != 0)
+        pe->cpu_clock = (clockid_t)-1;
     stack_t ss = {.ss_sp = pe->altstack, .ss_size = 64 * 1024, .ss_flags = 0};
     sigaltstack(&ss, &prev_altstack);
     if (vmpi_cfg.pin)

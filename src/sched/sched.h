@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <time.h>
 #include "base/list.h"
 #include "ult/ctx.h"
 #include "ult/stack.h"
@@ -44,6 +45,9 @@ typedef struct vmpi_pe {
     pthread_t thread;
     void *altstack;
     unsigned long long idle; /* ticks spent idle or polling for a blocked VP since the last reset */
+    unsigned long long slept; /* of which asleep (the thread used no CPU) */
+    clockid_t cpu_clock;     /* the PE thread's CPU-time clock */
+    double cpu0;             /* its reading at the last reset */
     unsigned long long run_start; /* ticks when the running VP was switched in */
     unsigned long long polled; /* ticks the running VP spent polling for its own wake-up (block_in_place) */
     unsigned stop_seen;      /* the last stop of the world this PE took part in */
@@ -108,7 +112,11 @@ void vmpi_vp_wait_begin(void);
 void vmpi_vp_wait_end(void);
 /* The calling VP's busy ticks, its current run included. */
 unsigned long long vmpi_vp_busy_now(void);
-/* Inside fn: zeroes every VP's busy ticks and every PE's idle ticks. */
+/* Inside fn: zeroes every VP's busy ticks and every PE's idle ticks; a new measurement period starts. */
 void vmpi_sched_reset_load(void);
+/* Seconds since the period started. */
+double vmpi_sched_load_period(void);
+/* CPU seconds PE `id`'s thread has used (its thread CPU clock), or -1 when unavailable. */
+double vmpi_sched_pe_cpu_seconds(int id);
 
 #endif

@@ -198,7 +198,7 @@ static void evacuate(const vmpi_lb_problem *p, int *pe)
 }
 
 /* --lb-verbose: the measured load of each PE, the load the new placement predicts, and the moves. */
-static void report(const vmpi_lb_problem *p, const double *load, const int *to, int npes)
+static void report(const vmpi_lb_problem *p, const double *load, const int *to, int npes, const double *bg)
 {
     double before[npes], after[npes];
     int moves = 0;
@@ -215,6 +215,9 @@ static void report(const vmpi_lb_problem *p, const double *load, const int *to, 
                      vmpi_cfg.balancer, moves, p->nobjs);
     for (int q = 0; q < npes && k < (int)sizeof line - 40; q++)
         k += snprintf(line + k, sizeof line - (size_t)k, " %.4f->%.4f", before[q], after[q]);
+    k += snprintf(line + k, sizeof line - (size_t)k, "; background%s:", p->bg ? "" : " (not used)");
+    for (int q = 0; q < npes && k < (int)sizeof line - 20; q++)
+        k += snprintf(line + k, sizeof line - (size_t)k, " %.4f", bg[q]);
     vmpi_warn("%s", line);
 }
 
@@ -229,13 +232,34 @@ static void rebalance(void *arg)
     int *xadj = NULL, *adj = NULL;
     double *bytes = NULL;
     bool *active = NULL;
+    double *bg = NULL, *share = NULL;
     if (!load || !pe || !movable) {
         vmpi_warn("out of memory for a load-balancing step of %d ranks: no rank moves", n);
         goto out;
     }
+    /* The ranks' busy times are wall time: while the OS ran something else on a PE's core, its ranks'
+     * clocks kept going.  Each PE's share of the CPU while it was not asleep scales its ranks' loads to
+     * CPU time, and the time taken from it is its background load, which the strategies add to the PE
+     * with --lb-background (off by default: on a shared machine it is mostly transient noise). */
+    bg = malloc(sizeof(double) * (size_t)npes);
+    share = malloc(sizeof(double) * (size_t)npes);
+    if (!bg || !share) {
+        vmpi_warn("out of memory for a load-balancing step of %d ranks: no rank moves", n);
+        goto out;
+    }
+    double period = vmpi_sched_load_period();
+    for (int q = 0; q < npes; q++) {
+        vmpi_pe *x = vmpi_sched_pe(q);
+        double awake = period - tick * (double)x->slept, now = vmpi_sched_pe_cpu_seconds(q);
+        double cpu = now >= 0 && x->cpu0 >= 0 ? now - x->cpu0 : awake;
+        share[q] = awake > 0 && cpu < awake ? cpu / awake : 1;
+        bg[q] = awake > cpu ? awake - cpu : 0;
+    }
     for (int r = 0; r < n; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
         load[r] = load_of(rk, tick);
+        if (!(rk->adapt && rk->adapt->has_user_load))
+            load[r] *= share[rk->vp.pe->id];
         pe[r] = rk->vp.pe->id;
         movable[r] = rk->vp.state != VMPI_VP_DONE && !(rk->adapt && (rk->adapt->fixed || rk->adapt->want_pe >= 0));
     }
@@ -247,7 +271,7 @@ static void rebalance(void *arg)
     for (int q = 0; q < npes; q++)
         active[q] = q < nact;
     vmpi_lb_problem p = {.nobjs = n, .npes = npes, .load = load, .movable = movable, .seed = A.steps,
-                         .active = active};
+                         .active = active, .bg = vmpi_cfg.lb_background ? bg : NULL};
     vmpi_lb_graph g;
     if (vmpi_commstat_tracking()) {
         if (build_graph(n, &g, &xadj, &adj, &bytes))
@@ -261,7 +285,7 @@ static void rebalance(void *arg)
     }
     evacuate(&p, pe);
     if (vmpi_cfg.lb_verbose)
-        report(&p, load, pe, npes);
+        report(&p, load, pe, npes, bg);
     long moved = 0;
     for (int r = 0; r < n; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
@@ -285,6 +309,8 @@ static void rebalance(void *arg)
     atomic_fetch_add(&A.moves, moved);
     A.steps++;
 out:
+    free(bg);
+    free(share);
     free(active);
     free(xadj);
     free(adj);
