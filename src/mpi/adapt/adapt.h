@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Adaptivity: load measurement per rank, the balancer chain, and migration at AMPI_Migrate.
  *
- * A migration point is collective over MPI_COMM_WORLD.  Every rank enters it (a message-based barrier,
- * so no rank is inside a shared-memory collective); rank 0 then stops the world (sched.h): every PE is in
- * its scheduler loop and no record is in flight.  With nothing running, it reads every rank's measured
+ * A migration point is collective over MPI_COMM_WORLD.  Every rank enters it (a barrier), then counts
+ * itself once it has left the barrier entirely and waits; when all have, no rank is inside a
+ * shared-memory collective, and rank 0 stops the world (sched.h): every PE is in its scheduler loop and no
+ * record is in flight.  With nothing running, it reads every rank's measured
  * load, runs the strategy chain, moves the ranks whose PE changed (run queues, the location table) and
  * regroups the shared-memory collectives by PE.  Messages in flight were delivered before the move, so
  * none is lost, duplicated or reordered, and pending requests (they live in the rank's endpoint and
- * request table, which move with it) complete on the rank's new PE.  The others wait for rank 0's word on
- * a message-based broadcast. */
+ * request table, which move with it) complete on the rank's new PE.  The waiting ranks are released
+ * inside the stop, on their new PEs. */
 #ifndef VMPI_MPI_ADAPT_ADAPT_H
 #define VMPI_MPI_ADAPT_ADAPT_H
 
@@ -19,6 +20,7 @@ typedef void (*vmpi_migrate_fn)(void);
 
 typedef struct vmpi_adapt_rank {
     bool fixed;                  /* AMPI_Set_migratable(0) */
+    bool in_migrate;             /* waiting at a migration point for rank 0's step */
     int want_pe;                 /* AMPI_Migrate_to_pe: applied at the next migration point; -1: none */
     vmpi_migrate_fn about_to, just_migrated;
     bool measuring_off;          /* between AMPI_Load_stop_measure and _start_measure */

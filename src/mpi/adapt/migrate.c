@@ -10,9 +10,7 @@
 #include "lb/lb.h"
 #include "mpi/coll/coll.h"
 #include "mpi/coll/shm.h"
-#include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
-#include "mpi/pt2pt/wait.h"
 
 static struct {
     const vmpi_lb_strategy *chain[VMPI_LB_CHAIN_MAX];
@@ -21,6 +19,7 @@ static struct {
     unsigned steps;
     _Atomic int active;      /* PEs 0 .. active-1 hold ranks after the next step */
     _Atomic long moves;
+    _Atomic int arrived;     /* ranks other than 0 waiting at the current migration point */
 } A;
 
 void vmpi_adapt_init(void)
@@ -198,7 +197,8 @@ static void evacuate(const vmpi_lb_problem *p, int *pe)
 }
 
 /* --lb-verbose: the measured load of each PE, the load the new placement predicts, and the moves. */
-static void report(const vmpi_lb_problem *p, const double *load, const int *to, int npes, const double *bg)
+static void report(const vmpi_lb_problem *p, const double *load, const int *to, int npes, const double *bg,
+                   double secs)
 {
     double before[npes], after[npes];
     int moves = 0;
@@ -211,8 +211,8 @@ static void report(const vmpi_lb_problem *p, const double *load, const int *to, 
         moves += to[r] != from;
     }
     char line[512];
-    int k = snprintf(line, sizeof line, "lb step %u (%s): %d of %d ranks move; PE load s before -> after:", A.steps,
-                     vmpi_cfg.balancer, moves, p->nobjs);
+    int k = snprintf(line, sizeof line, "lb step %u (%s, %.3f ms): %d of %d ranks move; PE load s before -> after:",
+                     A.steps, vmpi_cfg.balancer, 1e3 * secs, moves, p->nobjs);
     for (int q = 0; q < npes && k < (int)sizeof line - 40; q++)
         k += snprintf(line + k, sizeof line - (size_t)k, " %.4f->%.4f", before[q], after[q]);
     k += snprintf(line + k, sizeof line - (size_t)k, "; background%s:", p->bg ? "" : " (not used)");
@@ -221,9 +221,8 @@ static void report(const vmpi_lb_problem *p, const double *load, const int *to, 
     vmpi_warn("%s", line);
 }
 
-static void rebalance(void *arg)
+static void rebalance(void)
 {
-    (void)arg;
     int n = vmpi_world_size(), npes = vmpi_sched_npes();
     double tick = vmpi_sched_tick_seconds();
     double *load = malloc(sizeof(double) * (size_t)n);
@@ -279,13 +278,16 @@ static void rebalance(void *arg)
         for (int r = 0; r < n; r++)
             vmpi_commstat_reset(&vmpi_msg_ep(r)->sent);
     }
-    if (vmpi_lb_run(A.chain, A.nchain, &p, pe) != 0) {
+    double t_lb = vmpi_clock_now();
+    int lb_err = vmpi_lb_run(A.chain, A.nchain, &p, pe);
+    t_lb = vmpi_clock_now() - t_lb;
+    if (lb_err != 0) {
         vmpi_warn("load balancer '%s' failed: no rank moves", vmpi_cfg.balancer);
         goto out;
     }
     evacuate(&p, pe);
     if (vmpi_cfg.lb_verbose)
-        report(&p, load, pe, npes, bg);
+        report(&p, load, pe, npes, bg, t_lb);
     long moved = 0;
     for (int r = 0; r < n; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
@@ -320,6 +322,25 @@ out:
     free(movable);
 }
 
+/* Inside the stop: lets every rank waiting at the migration point go (on its PE, possibly a new one). */
+static void release_all(void)
+{
+    for (int r = 0; r < vmpi_world_size(); r++) {
+        vmpi_rank *rk = vmpi_rank_get(r);
+        if (rk->adapt && rk->adapt->in_migrate) {
+            rk->adapt->in_migrate = false;
+            vmpi_vp_wake(&rk->vp);
+        }
+    }
+}
+
+static void step(void *balance)
+{
+    if (balance)
+        rebalance();
+    release_all();
+}
+
 int vmpi_adapt_migrate(bool balance)
 {
     vmpi_rank *rk = vmpi_rank_self();
@@ -328,25 +349,32 @@ int vmpi_adapt_migrate(bool balance)
         return MPI_ERR_NO_MEM;
     if (balance && a->about_to)
         a->about_to();
-    int before = vmpi_pe_self()->id;
-    /* every rank arrives (messages only: no rank stays inside a shared-memory collective) */
-    MPI_Request req;
-    int err = vmpi_coll_barrier(&rk->world, &req);
-    if (!err)
-        err = vmpi_wait(&req, MPI_STATUS_IGNORE);
+    int before = vmpi_pe_self()->id, n = vmpi_world_size();
+    int err = vmpi_coll_barrier(&rk->world, NULL);
     if (err)
         return err;
-    int word = 0;
-    if (rk->world_rank == 0 && balance && vmpi_clock_now() - A.last >= vmpi_cfg.lb_period) {
-        vmpi_sched_stop_world(rebalance, NULL);
-        A.last = vmpi_clock_now();
+    /* Every rank has entered the migration point.  Each counts itself once it has left the barrier
+     * entirely (the shared-memory collectives may be regrouped only when no rank is inside one) and waits;
+     * rank 0 waits for the count, then stops the world, balances, and releases them there. */
+    if (rk->world_rank != 0) {
+        a->in_migrate = true;
+        atomic_fetch_add(&A.arrived, 1);
+        while (a->in_migrate) /* a request completing meanwhile may wake it: only the release counts */
+            vmpi_vp_block("AMPI_Migrate");
+    } else {
+        vmpi_vp_wait_begin();
+        while (atomic_load(&A.arrived) < n - 1)
+            vmpi_vp_yield();
+        vmpi_vp_wait_end();
+        atomic_store(&A.arrived, 0);
+        bool now = balance && vmpi_clock_now() - A.last >= vmpi_cfg.lb_period;
+        vmpi_sched_stop_world(step, now ? &A : NULL);
+        if (now)
+            A.last = vmpi_clock_now();
     }
-    err = vmpi_coll_bcast(&word, 1, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_INT)), 0, &rk->world, &req);
-    if (!err)
-        err = vmpi_wait(&req, MPI_STATUS_IGNORE);
-    if (!err && vmpi_pe_self()->id != before && a->just_migrated)
+    if (vmpi_pe_self()->id != before && a->just_migrated)
         a->just_migrated();
-    return err;
+    return MPI_SUCCESS;
 }
 
 int vmpi_adapt_migrate_to_pe(int pe)
