@@ -15,16 +15,31 @@
  * started with `vmpirun --pes-active 1`, it shows the time per step drop when the second PE joins.
  * Every period's time per step is printed too ("period K ms_per_step T").
  *
+ * With -j J each rank's work also varies from step to step, by a pseudo-random factor in [1, 1 + J/4]
+ * (the same for a given rank and step in every run): more ranks per PE average it out within each PE,
+ * which is the overdecomposition effect the seeds show (run with -h 1 and the same total cells).
+ *
  * Options: -s STEPS (60)  -e EVERY (10)  -c CELLS per rank (4096)  -w SWEEPS (8)  -h HEAVY factor (4)
- *          -x EXPAND_STEP (none) */
+ *          -x EXPAND_STEP (none)  -j JITTER (0: none; 4: up to 2x) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct opts {
-    int steps, every, cells, sweeps, heavy, expand;
+    int steps, every, cells, sweeps, heavy, expand, jitter;
 } opts;
+
+/* Sweeps of rank r at step t: its weight, times the step's pseudo-random factor. */
+static int sweeps_at(int base, int r, int t, const opts *o)
+{
+    if (o->jitter == 0)
+        return base;
+    unsigned long long z = ((unsigned long long)r << 32 | (unsigned)t) * 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 29)) * 0xbf58476d1ce4e5b9ull;
+    double u = (double)((z ^ (z >> 32)) & 0xffff) / 65536.0; /* in [0, 1) */
+    return (int)(base * (1.0 + u * o->jitter / 4.0) + 0.5);
+}
 
 static void relax(double *u, int n, int sweeps)
 {
@@ -38,16 +53,17 @@ static int work_of(int rank, int size, const opts *o) { return rank < (size + 3)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    opts o = {60, 10, 4096, 8, 4, 0};
+    opts o = {60, 10, 4096, 8, 4, 0, 0};
     /* no getopt: its state is global, and ranks share the program's globals */
     for (int a = 1; a < argc; a++) {
         const char *f = argv[a];
         int v = a + 1 < argc ? atoi(argv[++a]) : 0;
         int *dst = !strcmp(f, "-s") ? &o.steps : !strcmp(f, "-e") ? &o.every : !strcmp(f, "-c") ? &o.cells
-                 : !strcmp(f, "-w") ? &o.sweeps : !strcmp(f, "-h") ? &o.heavy : !strcmp(f, "-x") ? &o.expand : NULL;
+                 : !strcmp(f, "-w") ? &o.sweeps : !strcmp(f, "-h") ? &o.heavy : !strcmp(f, "-x") ? &o.expand
+                 : !strcmp(f, "-j") ? &o.jitter : NULL;
         if (dst == NULL || v < 1) {
             fprintf(stderr, "lb_stencil: bad option '%s' (-s STEPS -e EVERY -c CELLS -w SWEEPS -h HEAVY "
-                            "-x EXPAND_STEP, positive integers)\n", f);
+                            "-x EXPAND_STEP -j JITTER, positive integers)\n", f);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
         *dst = v;
@@ -70,7 +86,7 @@ int main(int argc, char **argv)
         MPI_Sendrecv(&u[o.cells], 1, MPI_DOUBLE, right, 1, &u[0], 1, MPI_DOUBLE, left, 1, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
         double tc = MPI_Wtime();
-        relax(u, o.cells, work_of(rank, size, &o));
+        relax(u, o.cells, sweeps_at(work_of(rank, size, &o), rank, step, &o));
         compute += MPI_Wtime() - tc;
         MPI_Barrier(MPI_COMM_WORLD);
         double now = MPI_Wtime();
