@@ -68,57 +68,36 @@ int AMPI_Set_migratable(int mig)
     return MPI_SUCCESS;
 }
 
-int AMPI_Register_about_to_migrate(MPI_MigrateFn fn)
+/* Stores a migration callback of the calling rank (which = 0: about to migrate, 1: just migrated). */
+static int set_callback(MPI_MigrateFn fn, int which, const char *name)
 {
     VMPI_CHK(ck);
     vmpi_adapt_rank *a;
     int err = self(&ck, &a);
     if (err)
-        return fail(err, "AMPI_Register_about_to_migrate", &ck);
-    a->about_to = fn;
+        return fail(err, name, &ck);
+    *(which ? &a->just_migrated : &a->about_to) = fn;
     return MPI_SUCCESS;
 }
 
-int AMPI_Register_just_migrated(MPI_MigrateFn fn)
-{
-    VMPI_CHK(ck);
-    vmpi_adapt_rank *a;
-    int err = self(&ck, &a);
-    if (err)
-        return fail(err, "AMPI_Register_just_migrated", &ck);
-    a->just_migrated = fn;
-    return MPI_SUCCESS;
-}
+int AMPI_Register_about_to_migrate(MPI_MigrateFn fn) { return set_callback(fn, 0, "AMPI_Register_about_to_migrate"); }
+int AMPI_Register_just_migrated(MPI_MigrateFn fn) { return set_callback(fn, 1, "AMPI_Register_just_migrated"); }
 
-int AMPI_Load_start_measure(void)
+/* The calls that only need a rank: check that, then act. */
+static int ranked(void (*act)(void), const char *fn)
 {
     VMPI_CHK(ck);
     int err = vmpi_chk_ranked(&ck);
     if (err)
-        return fail(err, "AMPI_Load_start_measure", &ck);
-    vmpi_adapt_load_start();
+        return fail(err, fn, &ck);
+    act();
     return MPI_SUCCESS;
 }
 
-int AMPI_Load_stop_measure(void)
-{
-    VMPI_CHK(ck);
-    int err = vmpi_chk_ranked(&ck);
-    if (err)
-        return fail(err, "AMPI_Load_stop_measure", &ck);
-    vmpi_adapt_load_stop();
-    return MPI_SUCCESS;
-}
-
-int AMPI_Load_reset_measure(void)
-{
-    VMPI_CHK(ck);
-    int err = vmpi_chk_ranked(&ck);
-    if (err)
-        return fail(err, "AMPI_Load_reset_measure", &ck);
-    vmpi_adapt_load_reset();
-    return MPI_SUCCESS;
-}
+int AMPI_Load_start_measure(void) { return ranked(vmpi_adapt_load_start, "AMPI_Load_start_measure"); }
+int AMPI_Load_stop_measure(void) { return ranked(vmpi_adapt_load_stop, "AMPI_Load_stop_measure"); }
+int AMPI_Load_reset_measure(void) { return ranked(vmpi_adapt_load_reset, "AMPI_Load_reset_measure"); }
+int AMPI_Yield(void) { return ranked(vmpi_vp_yield, "AMPI_Yield"); }
 
 int AMPI_Load_set_value(double value)
 {
@@ -133,16 +112,6 @@ int AMPI_Load_set_value(double value)
         return fail(err, "AMPI_Load_set_value", &ck);
     a->has_user_load = true;
     a->user_load = value;
-    return MPI_SUCCESS;
-}
-
-int AMPI_Yield(void)
-{
-    VMPI_CHK(ck);
-    int err = vmpi_chk_ranked(&ck);
-    if (err)
-        return fail(err, "AMPI_Yield", &ck);
-    vmpi_vp_yield();
     return MPI_SUCCESS;
 }
 

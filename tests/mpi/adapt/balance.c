@@ -12,13 +12,6 @@
 #include <string.h>
 #include "mtest.h"
 
-static double spin(long n)
-{
-    volatile double x = 1;
-    for (long i = 0; i < n; i++)
-        x = x * 1.0000001 + 1e-9;
-    return x;
-}
 
 /* Sum of `w` over the ranks of each of the first two PEs. */
 static void pe_sums(double w, double out[2])
@@ -50,9 +43,9 @@ int main(int argc, char **argv)
     /* measured loads, with an excluded stretch that is heaviest on the light ranks */
     double weight = rank >= size - size / 4 ? 4.0 : 1.0;
     AMPI_Load_stop_measure();
-    spin((long)(5.0 / weight * 200000));
+    mt_spin((long)(5.0 / weight * 200000));
     AMPI_Load_start_measure();
-    spin((long)(weight * 400000));
+    mt_spin((long)(weight * 400000));
     AMPI_Migrate(MPI_INFO_NULL);
     pe_sums(weight, s);
     if (s[0] + s[1] != (double)(size / 4) * 4.0 + (double)(size - size / 4) || (*npes == 1 && s[1] != 0))

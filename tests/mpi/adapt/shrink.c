@@ -17,14 +17,6 @@ static int my_pe(void)
     return *v;
 }
 
-/* Some work so that measured loads are not zero and equal across ranks. */
-static double spin(int n)
-{
-    double x = 1;
-    for (int i = 0; i < n; i++)
-        x = x * 1.0000001 + 1e-9;
-    return x;
-}
 
 static int check_comm(int rank, int size, int round)
 {
@@ -52,7 +44,7 @@ int main(int argc, char **argv)
         MT_ERR(errs, "started on PE %d with %d PEs active", my_pe(), start_active);
 
     /* expand */
-    spin(200000);
+    mt_spin(200000);
     VMPIX_Set_active_pes(*npes);
     AMPI_Migrate(MPI_INFO_NULL);
     errs += check_comm(rank, size, 0);
@@ -69,7 +61,7 @@ int main(int argc, char **argv)
     if (my_pe() != 0)
         MT_ERR(errs, "after shrinking to one PE, on PE %d", my_pe());
     errs += check_comm(rank, size, 1);
-    spin(1000);
+    mt_spin(1000);
     AMPI_Migrate(MPI_INFO_NULL);
     if (my_pe() != 0)
         MT_ERR(errs, "a migration point after shrinking put the rank on PE %d", my_pe());

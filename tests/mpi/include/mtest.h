@@ -108,6 +108,15 @@ static inline void mt_migrate(void)
 #endif
 }
 
+/* Floating-point work of n steps (a dependent chain: not optimized away, about 1 ns a step). */
+static inline double mt_spin(long n)
+{
+    volatile double x = 1;
+    for (long i = 0; i < n; i++)
+        x = x * 1.0000001 + 1e-9;
+    return x;
+}
+
 /* Sum the error counts over MPI_COMM_WORLD, print the verdict on rank 0, finalize.
  * Returns the exit status for main. */
 static inline int mt_finish(int errs)
