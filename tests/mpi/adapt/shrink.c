@@ -17,7 +17,6 @@ static int my_pe(void)
     return *v;
 }
 
-
 static int check_comm(int rank, int size, int round)
 {
     int errs = 0, in = -1, sum = -1, out = rank * 10 + round;
