@@ -32,7 +32,7 @@ static const vmpi_tunable table[] = {
      "address of the isomalloc range (one slot per rank: its stack and heap); must be free in the process"},
     {"iso-slot-size", "VMPI_ISO_SLOT_SIZE", VMPI_TUNABLE_SIZE, "0",
      "bytes of address space per rank (stack + heap), a power of two; 0 = largest up to 64G with all slots "
-     "in 32T"},
+     "in 4T"},
 };
 
 const vmpi_tunable *vmpi_tunables(size_t *count)

@@ -25,7 +25,7 @@
 typedef struct vmpi_iso_heap vmpi_iso_heap; /* a slot's header (heap.h) */
 
 /* Reserves `nslots` slots of `slot_size` bytes (a power of two; 0: the largest up to 64 GiB that keeps all
- * slots within 32 TiB) at `base`, each with a stack of `stack_size` bytes.  A range already in use, a size
+ * slots within 4 TiB) at `base`, each with a stack of `stack_size` bytes.  A range already in use, a size
  * that is not a power of two or too small for the stack, are fatal errors naming the tunable to change. */
 void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_size);
 /* Unmaps the range: only for programs that re-initialize (unit tests, benchmarks), never with live blocks. */
