@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include "base/log.h"
 #include "base/pool.h"
+#include "base/sysmem.h"
 
 typedef struct slab {
     struct slab *next;
@@ -23,7 +24,7 @@ void vmpi_pool_destroy(vmpi_pool *p)
     slab *s = p->slabs;
     while (s) {
         slab *n = s->next;
-        free(s);
+        vmpi_sys_free(s);
         s = n;
     }
     p->slabs = NULL;
@@ -35,7 +36,8 @@ void *vmpi_pool_refill(vmpi_pool *p)
     /* objects freed by other PEs come back first; a new slab only when there are none */
     vmpi_pool_obj *o = atomic_exchange_explicit(&p->remote, NULL, memory_order_acquire);
     if (o == NULL) {
-        slab *s = malloc(sizeof(slab) + p->obj_size * p->slab_objs);
+        /* the pool belongs to a PE, not to the rank that happens to run: not from the rank's slot */
+        slab *s = vmpi_sys_malloc(sizeof(slab) + p->obj_size * p->slab_objs);
         if (s == NULL)
             vmpi_fatal("out of memory allocating a pool slab of %zu bytes", p->obj_size * p->slab_objs);
         s->next = p->slabs;

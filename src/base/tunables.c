@@ -33,6 +33,11 @@ static const vmpi_tunable table[] = {
      "balancers count each PE's background load (time its core ran other programs) as load on it"},
     {"lb-verbose", "VMPI_LB_VERBOSE", VMPI_TUNABLE_BOOL, "0",
      "report each balancing step on stderr: measured load per PE before, predicted after, ranks moved"},
+    {"iso-base", "VMPI_ISO_BASE", VMPI_TUNABLE_SIZE, "0x200000000000",
+     "address of the isomalloc range (one slot per rank: its stack and heap); must be free in the process"},
+    {"iso-slot-size", "VMPI_ISO_SLOT_SIZE", VMPI_TUNABLE_SIZE, "0",
+     "bytes of address space per rank (stack + heap), a power of two; 0 = largest up to 64G with all slots "
+     "in 4T"},
 };
 
 const vmpi_tunable *vmpi_tunables(size_t *count)
@@ -53,7 +58,8 @@ bool vmpi_parse_size(const char *text, size_t *out)
 {
     char *end;
     errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
+    bool hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    unsigned long long v = strtoull(text, &end, hex ? 16 : 10);
     if (end == text || errno != 0 || text[0] == '-')
         return false;
     unsigned long long mul = 1;
@@ -61,8 +67,11 @@ bool vmpi_parse_size(const char *text, size_t *out)
     case 'k': case 'K': mul = 1ull << 10; end++; break;
     case 'm': case 'M': mul = 1ull << 20; end++; break;
     case 'g': case 'G': mul = 1ull << 30; end++; break;
+    case 't': case 'T': mul = 1ull << 40; end++; break;
     default: break;
     }
+    if (hex && mul != 1)
+        return false; /* 0x10G: a hex digit or a suffix? neither */
     if (*end == 'i' || *end == 'b' || *end == 'B')
         end += (*end == 'i' && end[1] == 'B') ? 2 : 1;
     if (*end != '\0' || (v && mul > ~0ull / v))
@@ -104,7 +113,7 @@ bool vmpi_tunable_check(const vmpi_tunable *t, const char *text, const char **wh
         *why = "an integer";
         return parse_long(text, &l) && l >= 0;
     case VMPI_TUNABLE_SIZE:
-        *why = "a size such as 65536, 64k or 1M";
+        *why = "a size such as 65536, 64k, 1M or 0x10000";
         return vmpi_parse_size(text, &s);
     case VMPI_TUNABLE_BOOL:
         *why = "0/1, yes/no, true/false or on/off";
@@ -143,6 +152,10 @@ void vmpi_tunables_load(void)
     parse_bool(value_of(vmpi_tunable_find("lb-verbose")), &vmpi_cfg.lb_verbose);
     parse_bool(value_of(vmpi_tunable_find("lb-background")), &vmpi_cfg.lb_background);
     parse_long(value_of(vmpi_tunable_find("pes-active")), &vmpi_cfg.pes_active);
+    size_t base = 0;
+    vmpi_parse_size(value_of(vmpi_tunable_find("iso-base")), &base);
+    vmpi_cfg.iso_base = (uintptr_t)base;
+    vmpi_parse_size(value_of(vmpi_tunable_find("iso-slot-size")), &vmpi_cfg.iso_slot_size);
     if (vmpi_cfg.nranks < 1)
         vmpi_fatal("VMPI_NRANKS must be at least 1 (got %ld)", vmpi_cfg.nranks);
 }

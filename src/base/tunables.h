@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum { VMPI_TUNABLE_INT, VMPI_TUNABLE_SIZE, VMPI_TUNABLE_BOOL, VMPI_TUNABLE_STRING } vmpi_tunable_type;
 
@@ -32,6 +33,8 @@ typedef struct vmpi_config {
     bool lb_verbose;         /* report every balancing step on stderr */
     bool lb_background;      /* strategies count each PE's background load (CPU time taken by others) */
     long pes_active;         /* PEs that hold ranks at the start (0: all); the others join when expanded */
+    uintptr_t iso_base;      /* address of the isomalloc range (iso/iso.h) */
+    size_t iso_slot_size;    /* bytes per slot, a power of two; 0: chosen from the number of ranks */
 } vmpi_config;
 
 extern vmpi_config vmpi_cfg;
@@ -42,7 +45,7 @@ const vmpi_tunable *vmpi_tunable_find(const char *name);
 bool vmpi_tunable_check(const vmpi_tunable *t, const char *text, const char **why);
 /* Fills vmpi_cfg from the environment; a malformed value is a fatal error naming the variable. */
 void vmpi_tunables_load(void);
-/* "64k", "1M", "2g" or plain bytes. */
+/* "64k", "1M", "2g", "32T", plain bytes or hexadecimal ("0x200000000000"). */
 bool vmpi_parse_size(const char *text, size_t *out);
 
 #endif

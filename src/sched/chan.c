@@ -4,6 +4,7 @@
 #include <string.h>
 #include "base/compiler.h"
 #include "base/log.h"
+#include "base/sysmem.h"
 #include "sched/chan.h"
 #include "sched/sched.h"
 
@@ -94,7 +95,7 @@ void vmpi_chan_fini(void)
     for (int i = 0; i < C.npes * C.npes; i++)
         for (ovf *o = C.ch[i].ovf_head, *n; o; o = n) {
             n = o->next;
-            free(o);
+            vmpi_sys_free(o);
         }
     free(C.ch);
     free(C.pe);
@@ -159,7 +160,7 @@ void *vmpi_chan_reserve(int dst, size_t len)
         if (p)
             return p;
     }
-    ovf *o = malloc(sizeof(ovf) + len);
+    ovf *o = vmpi_sys_malloc(sizeof(ovf) + len); /* the PE's, not the running rank's (base/sysmem.h) */
     if (o == NULL)
         vmpi_fatal("out of memory queuing a %zu-byte record for PE %d", len, dst);
     o->len = len;
@@ -200,7 +201,7 @@ static void drain_backlog(int me)
             memcpy(p, o->data, o->len);
             ring_commit(c, dst, o->handler, o->len);
             c->ovf_head = o->next;
-            free(o);
+            vmpi_sys_free(o);
         }
         if (c->ovf_head == NULL && c->ovf_tail != NULL) {
             c->ovf_tail = NULL;

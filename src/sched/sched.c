@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -71,11 +70,9 @@ static void vp_entry(vmpi_transfer t)
     vmpi_vp_exit(0);
 }
 
-void vmpi_sched_add_vp(vmpi_vp *vp, int pe, size_t stack_size)
+void vmpi_sched_add_vp(vmpi_vp *vp, int pe)
 {
-    if (!vmpi_stack_create(&vp->stack, stack_size))
-        vmpi_fatal("cannot map a %zu-byte stack for rank %d (%d ranks so far): %s; lower --stack-size", stack_size,
-                   vp->id, job.nvps, strerror(errno));
+    vp->heap = vmpi_iso_slot_open(vp->id, &vp->stack);
     vp->ctx = vmpi_ctx_make(vmpi_stack_top(&vp->stack), vp->stack.size, vp_entry);
     vp->pe = &job.pes[pe];
     vp->state = VMPI_VP_READY;
@@ -114,7 +111,9 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
         if (vp->wait_since)
             vp->wait_since = t0; /* still spin-waiting: this run starts idle */
     }
+    vmpi_iso_enter(vp->heap);
     vmpi_transfer t = vmpi_ctx_jump(vp->ctx, pe, &st);
+    vmpi_iso_leave();
     vp->ctx = t.fctx;
     pe->current = NULL;
     if (measure) {
@@ -126,7 +125,7 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
         pe->polled = 0;
     }
     if (vp->state == VMPI_VP_DONE) {
-        vmpi_stack_destroy(&vp->stack);
+        vmpi_iso_stack_release(vp->heap);
         pe->nvps--;
         if (atomic_fetch_sub(&job.live, 1) == 1) {
             atomic_store(&job.done, 1);

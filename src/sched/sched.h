@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <time.h>
 #include "base/list.h"
+#include "iso/iso.h"
 #include "ult/ctx.h"
 #include "ult/stack.h"
 
@@ -21,7 +22,8 @@ struct vmpi_pe;
 
 typedef struct vmpi_vp {
     vmpi_fctx ctx;
-    vmpi_stack stack;
+    vmpi_stack stack;        /* in its isomalloc slot */
+    vmpi_iso_heap *heap;     /* its slot's heap: malloc while it runs */
     struct vmpi_pe *pe;      /* the PE this VP lives on */
     vmpi_list node;          /* in its PE's run queue */
     int id;                  /* global VP number (the MPI world rank) */
@@ -57,8 +59,9 @@ typedef struct vmpi_pe {
 
 /* Setup, from the process's main thread. */
 void vmpi_sched_init(int npes);
-/* Creates `vp`'s stack and places it on PE `pe`; `vp->id` and `vp->main` are set by the caller. */
-void vmpi_sched_add_vp(vmpi_vp *vp, int pe, size_t stack_size);
+/* Places `vp` on PE `pe` with its stack and heap in isomalloc slot `vp->id` (vmpi_iso_init first);
+ * `vp->id` and `vp->main` are set by the caller. */
+void vmpi_sched_add_vp(vmpi_vp *vp, int pe);
 /* Runs every PE until all VPs are done; PE 0 runs on the calling thread.  Returns the first non-zero exit
  * code of a VP, or 0. */
 int vmpi_sched_run(void);

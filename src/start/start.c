@@ -3,7 +3,13 @@
  * runtime's call to main lands here and boots vmpi, which runs the program's real main once per rank.
  * exit() called by a rank ends that rank only, as it would end one process of a process-based MPI.
  * Keeping the program's main addressable as a function is what lets a later loader give each rank its own
- * copy of the program's globals. */
+ * copy of the program's globals.
+ *
+ * It also defines the malloc family, so that every allocation of the program and of the libraries it loads
+ * (C++ new, Fortran ALLOCATE, strdup, fopen...) reaches libvmpi's isomalloc layer (src/iso/malloc.c): a
+ * rank's memory lives in its slot, everything else goes to glibc.  Definitions in the executable come first
+ * in symbol lookup, so glibc's and libstdc++'s own calls land here too.  Not in sanitizer builds, where the
+ * sanitizer's malloc must see every block. */
 #include <stdlib.h>
 
 extern int __real_main(int, char **, char **);
@@ -22,3 +28,29 @@ _Noreturn void __wrap_exit(int code)
     vmpi_start_exit(code); /* does not return when called by a rank */
     __real_exit(code);
 }
+
+#if !VMPI_ASAN
+extern void *vmpi_iso_malloc(size_t n);
+extern void vmpi_iso_free(void *p);
+extern void *vmpi_iso_calloc(size_t n, size_t size);
+extern void *vmpi_iso_realloc(void *p, size_t n);
+extern void *vmpi_iso_reallocarray(void *p, size_t n, size_t size);
+extern int vmpi_iso_posix_memalign(void **out, size_t align, size_t n);
+extern void *vmpi_iso_aligned_alloc(size_t align, size_t n);
+extern void *vmpi_iso_memalign(size_t align, size_t n);
+extern void *vmpi_iso_valloc(size_t n);
+extern void *vmpi_iso_pvalloc(size_t n);
+extern size_t vmpi_iso_malloc_usable_size(void *p);
+
+void *malloc(size_t n) { return vmpi_iso_malloc(n); }
+void free(void *p) { vmpi_iso_free(p); }
+void *calloc(size_t n, size_t size) { return vmpi_iso_calloc(n, size); }
+void *realloc(void *p, size_t n) { return vmpi_iso_realloc(p, n); }
+void *reallocarray(void *p, size_t n, size_t size) { return vmpi_iso_reallocarray(p, n, size); }
+int posix_memalign(void **out, size_t align, size_t n) { return vmpi_iso_posix_memalign(out, align, n); }
+void *aligned_alloc(size_t align, size_t n) { return vmpi_iso_aligned_alloc(align, n); }
+void *memalign(size_t align, size_t n) { return vmpi_iso_memalign(align, n); }
+void *valloc(size_t n) { return vmpi_iso_valloc(n); }
+void *pvalloc(size_t n) { return vmpi_iso_pvalloc(n); }
+size_t malloc_usable_size(void *p) { return vmpi_iso_malloc_usable_size(p); }
+#endif

@@ -611,7 +611,7 @@ static void one_run(uint64_t seed, int npes, size_t ring_bytes, int len_repeat)
             die("out of memory");
         P[i].vp.id = i;
         P[i].vp.main = vp_main;
-        vmpi_sched_add_vp(&P[i].vp, i, vmpi_cfg.stack_size);
+        vmpi_sched_add_vp(&P[i].vp, i);
     }
     atomic_store(&run_active, 1);
     int rc = vmpi_sched_run();
@@ -676,6 +676,7 @@ int main(void)
     setenv("VMPI_DEADLOCK_CHECK", "1", 1);
     setenv("VMPI_STACK_SIZE", "256k", 1);
     vmpi_tunables_load();
+    vmpi_iso_init(MAXPE, vmpi_cfg.stack_size, vmpi_cfg.iso_base, 64 << 20); /* one VP per PE, slots reused by each run */
     const char *se = getenv("TEST_CHAN_SEED");
     uint64_t seed = se ? strtoull(se, NULL, 0) : 20240611;
     static const struct {

@@ -856,12 +856,13 @@ int main(void)
     }
     BYTE = vmpi_dtype_builtin(MPI_BYTE & 0x03ffffff);
     INT = vmpi_dtype_builtin(MPI_INT & 0x03ffffff);
+    vmpi_iso_init(NR, vmpi_cfg.stack_size, vmpi_cfg.iso_base, 64 << 20);
     vmpi_sched_init(NPE);
     vmpi_msg_init(NR, NPE);
     for (int r = 0; r < NR; r++) {
         ranks[r].vp.id = r;
         ranks[r].vp.main = rank_main;
-        vmpi_sched_add_vp(&ranks[r].vp, r / 2, vmpi_cfg.stack_size);
+        vmpi_sched_add_vp(&ranks[r].vp, r / 2);
         vmpi_msg_ep_init(&ranks[r].ep, r, &ranks[r].vp, r / 2);
     }
     int rc = vmpi_sched_run();

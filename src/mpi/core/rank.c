@@ -109,7 +109,7 @@ static void rank_init(vmpi_rank *rk, int r, int n, int pe, int argc, char **argv
     memcpy(rk->argv, argv, sizeof(char *) * (size_t)(argc + 1));
     rk->vp.id = r;
     rk->vp.main = rank_main;
-    vmpi_sched_add_vp(&rk->vp, pe, vmpi_cfg.stack_size);
+    vmpi_sched_add_vp(&rk->vp, pe);
     vmpi_msg_ep_init(&rk->ep, r, &rk->vp, pe);
 }
 
@@ -126,6 +126,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
         p = n; /* a PE without ranks would only idle */
     R.n = (int)n;
     R.main = main;
+    vmpi_iso_init((int)n, vmpi_cfg.stack_size, vmpi_cfg.iso_base, vmpi_cfg.iso_slot_size);
     vmpi_sched_init((int)p);
     vmpi_msg_init((int)n, (int)p);
     vmpi_group_init((int)n);

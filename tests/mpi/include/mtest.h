@@ -25,6 +25,13 @@
 #define MT_MPICH_BUGS 0
 #endif
 
+/* MT_SANITIZE is 1 in vmpi's sanitizer builds (tests/CMakeLists.txt), where malloc is the sanitizer's, not
+ * the isomalloc slots': MT_HEAP_SLOT(r) is the slot (MPIX_Iso_rank) of the blocks rank r allocates. */
+#ifndef MT_SANITIZE
+#define MT_SANITIZE 0
+#endif
+#define MT_HEAP_SLOT(r) (MT_SANITIZE ? -1 : (r))
+
 /* GCC >= 11 warns (-Wstringop-overflow) when MPI_STATUSES_IGNORE, a small integer cast to a pointer, is
  * passed for an `MPI_Status statuses[]` parameter; the tests do that on purpose. */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11

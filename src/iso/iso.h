@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Isomalloc: one virtual range reserved at a fixed address, cut into equal power-of-two slots, one per rank
+ * (world rank r -> slot r).  A slot holds everything of its rank that must keep its address when the rank
+ * moves to another process or is checkpointed:
+ *
+ *   [guard page][stack, grows down][slot header | page map][heap pages, committed as they are used ...]
+ *
+ * The header holds all the state of the slot's allocator (heap.c), so a slot describes itself: copying its
+ * used extents (vmpi_iso_extents) to the same address elsewhere recreates the rank's memory with every
+ * pointer valid.  Nothing in a slot is ever unmapped; freed memory goes back with madvise.
+ *
+ * Only the rank that owns a slot allocates from it (ranks never run on two PEs at once, so no lock); a free
+ * from anywhere else goes onto the slot's lock-free remote-free stack.  The malloc family (malloc.c,
+ * interposed by the start object) sends a call made while a rank runs to that rank's slot and any other
+ * call to the system allocator. */
+#ifndef VMPI_ISO_ISO_H
+#define VMPI_ISO_ISO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "base/compiler.h"
+#include "ult/stack.h"
+
+typedef struct vmpi_iso_heap vmpi_iso_heap; /* a slot's header (heap.h) */
+
+/* Reserves `nslots` slots of `slot_size` bytes (a power of two; 0: the largest up to 64 GiB that keeps all
+ * slots within 4 TiB) at `base`, each with a stack of `stack_size` bytes.  A range already in use, a size
+ * that is not a power of two or too small for the stack, are fatal errors naming the tunable to change. */
+void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_size);
+/* Unmaps the range: only for programs that re-initialize (unit tests, benchmarks), never with live blocks. */
+void vmpi_iso_fini(void);
+size_t vmpi_iso_slot_size(void);
+
+/* Makes slot `id` ready for a new rank (stack committed, empty heap; a slot opened before is reset) and
+ * describes its stack in `*stack`.  Returns the slot's heap. */
+vmpi_iso_heap *vmpi_iso_slot_open(int id, vmpi_stack *stack);
+/* The rank of the slot has ended: its stack pages go back to the system (its heap stays: other ranks may
+ * still free blocks of it). */
+void vmpi_iso_stack_release(vmpi_iso_heap *h);
+/* The slot holding `p`, or -1 when `p` is outside the range. */
+int vmpi_iso_slot_of(const void *p);
+
+/* The heap that the calling thread's malloc uses, set by the scheduler around each run of a rank. */
+extern VMPI_TLS vmpi_iso_heap *vmpi_iso_cur_;
+static inline void vmpi_iso_enter(vmpi_iso_heap *h) { vmpi_iso_cur_ = h; }
+static inline void vmpi_iso_leave(void) { vmpi_iso_cur_ = (vmpi_iso_heap *)0; }
+
+/* The parts of a slot in use, for copying it to another process or a checkpoint: the live part of the
+ * stack (from `sp`, the rank's saved stack pointer, less the 128-byte red zone) through the header and the
+ * used part of the page map; then the heap up to its top.  Returns the number of extents (2). */
+typedef struct vmpi_iso_extent {
+    void *addr;
+    size_t len;
+} vmpi_iso_extent;
+int vmpi_iso_extents(const vmpi_iso_heap *h, const void *sp, vmpi_iso_extent out[2]);
+
+/* The allocator on one heap, for its owner (the rank running on the calling thread). */
+void *vmpi_iso_heap_malloc(vmpi_iso_heap *h, size_t n);
+void *vmpi_iso_heap_calloc(vmpi_iso_heap *h, size_t n); /* n bytes of zeros */
+/* `align` a power of two. */
+void *vmpi_iso_heap_memalign(vmpi_iso_heap *h, size_t align, size_t n);
+void *vmpi_iso_heap_realloc(vmpi_iso_heap *h, void *p, size_t n);
+/* Frees `p` (a block of this heap) as its owner.  Blocks other threads freed are taken back when a class
+ * runs out of blocks (and before the heap grows). */
+void vmpi_iso_heap_free(vmpi_iso_heap *h, void *p);
+/* From any thread: frees a block of any slot (the owner's own list, or its remote-free stack). */
+void vmpi_iso_free_any(void *p);
+/* From any thread: the usable size of a live block of any slot. */
+size_t vmpi_iso_usable_size(const void *p);
+/* Bytes of heap pages in use (below the top) and the most the heap can have. */
+size_t vmpi_iso_heap_used(const vmpi_iso_heap *h);
+size_t vmpi_iso_heap_limit(const vmpi_iso_heap *h);
+
+/* The malloc family as the start object calls it (malloc.c): the current rank's heap, else the system's.
+ * Exported from libvmpi; nothing else calls them. */
+VMPI_EXPORT void *vmpi_iso_malloc(size_t n);
+VMPI_EXPORT void vmpi_iso_free(void *p);
+VMPI_EXPORT void *vmpi_iso_calloc(size_t n, size_t size);
+VMPI_EXPORT void *vmpi_iso_realloc(void *p, size_t n);
+VMPI_EXPORT void *vmpi_iso_reallocarray(void *p, size_t n, size_t size);
+VMPI_EXPORT int vmpi_iso_posix_memalign(void **out, size_t align, size_t n);
+VMPI_EXPORT void *vmpi_iso_aligned_alloc(size_t align, size_t n);
+VMPI_EXPORT void *vmpi_iso_memalign(size_t align, size_t n);
+VMPI_EXPORT void *vmpi_iso_valloc(size_t n);
+VMPI_EXPORT void *vmpi_iso_pvalloc(size_t n);
+VMPI_EXPORT size_t vmpi_iso_malloc_usable_size(void *p);
+
+#endif

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The isomalloc range and its slots: one PROT_NONE reservation at a fixed address (never at an address the
+ * kernel picks, never over an existing mapping), and each slot's layout inside it. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "base/log.h"
+#include "iso/heap.h"
+#if VMPI_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
+#define AUTO_MAX_SLOT ((size_t)64 << 30)   /* the largest slot chosen automatically */
+/* All slots chosen automatically fit in this.  Slots far apart cost page tables: each slot an idle rank
+ * touches needs a page-table page of its own (slots are 2 MiB or more apart), and one page-directory page
+ * per GiB of range; 4 TiB gives 10,000 ranks slots of 256 MiB, four per directory page. */
+#define AUTO_RANGE ((size_t)4 << 40)
+#define MAX_SLOT ((size_t)1 << 40)         /* page counts must fit the page map's 30 bits */
+#define USER_TOP ((uintptr_t)1 << 47)      /* end of the user address space (4-level page tables) */
+/* The top of the stack shares a page with the header and the start of the page map, so a rank touches no
+ * page for its heap until it allocates, and few after. */
+#define STACK_IN_HDR_PAGE 1024
+
+VMPI_TLS vmpi_iso_heap *vmpi_iso_cur_;
+iso_range vmpi_iso_range_;
+
+static struct {
+    size_t page;
+    unsigned pshift;
+    size_t stack;            /* the stack's bytes, guard excluded */
+    size_t heap_off;         /* heap page 0's offset in a slot */
+    size_t max_pages;
+} L;
+
+static void size_text(size_t n, char *buf, size_t len)
+{
+    static const char units[] = "kMGT";
+    int u = -1;
+    while (u < 3 && n >= 1024 && n % 1024 == 0) {
+        n /= 1024;
+        u++;
+    }
+    if (u < 0)
+        snprintf(buf, len, "%zu", n);
+    else
+        snprintf(buf, len, "%zu%c", n, units[u]);
+}
+
+void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_size)
+{
+    char sz[32], st[32];
+    L.page = (size_t)sysconf(_SC_PAGESIZE);
+    L.pshift = (unsigned)__builtin_ctzll(L.page);
+    if (nslots < 1)
+        nslots = 1;
+    if (slot_size == 0) {
+        slot_size = AUTO_MAX_SLOT;
+        while (slot_size > L.page && slot_size * (size_t)nslots > AUTO_RANGE)
+            slot_size >>= 1;
+    }
+    size_text(slot_size, sz, sizeof sz);
+    if (slot_size & (slot_size - 1))
+        vmpi_fatal("--iso-slot-size %s is not a power of two (VMPI_ISO_SLOT_SIZE)", sz);
+    if (slot_size > MAX_SLOT)
+        vmpi_fatal("--iso-slot-size %s is more than the largest slot, 1T (VMPI_ISO_SLOT_SIZE)", sz);
+    if (base == 0 || base % L.page != 0)
+        vmpi_fatal("--iso-base %#lx is not a page-aligned address (VMPI_ISO_BASE)", (unsigned long)base);
+    L.stack = (stack_size + L.page - 1) & ~(L.page - 1);
+    size_t hdr_off = L.page + L.stack + STACK_IN_HDR_PAGE;
+    size_t map_end = hdr_off + offsetof(vmpi_iso_heap, map) + (slot_size >> L.pshift) * sizeof(uint32_t);
+    L.heap_off = (map_end + L.page - 1) & ~(L.page - 1);
+    if (L.heap_off + ISO_SPAN > slot_size) {
+        size_t need = L.heap_off + ISO_SPAN, p2 = L.page;
+        while (p2 < need)
+            p2 <<= 1;
+        size_text(stack_size, st, sizeof st);
+        char nd[32];
+        size_text(p2, nd, sizeof nd);
+        vmpi_fatal("--iso-slot-size %s is too small for --stack-size %s: a slot holds the stack, a header and "
+                   "the heap; use --iso-slot-size %s or more (VMPI_ISO_SLOT_SIZE)", sz, st, nd);
+    }
+    L.max_pages = (slot_size - L.heap_off) >> L.pshift;
+    size_t bytes = slot_size * (size_t)nslots;
+    if (bytes / (size_t)nslots != slot_size || base > USER_TOP || bytes > USER_TOP - base)
+        vmpi_fatal("the isomalloc range (%d slots of %s at %#lx) does not fit in the address space; lower "
+                   "--iso-slot-size (VMPI_ISO_SLOT_SIZE) or --iso-base (VMPI_ISO_BASE)", nslots, sz,
+                   (unsigned long)base);
+    void *m = mmap((void *)base, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+                   -1, 0);
+    if (m != MAP_FAILED && m != (void *)base) { /* a kernel older than 4.17 took the address as a hint */
+        munmap(m, bytes);
+        m = MAP_FAILED;
+        errno = EEXIST;
+    }
+    if (m == MAP_FAILED) {
+        if (errno == EEXIST)
+            vmpi_fatal("the isomalloc range [%#lx, %#lx) (%d slots of %s) overlaps memory already mapped in this "
+                       "process; choose another address with --iso-base (VMPI_ISO_BASE)", (unsigned long)base,
+                       (unsigned long)(base + bytes), nslots, sz);
+        vmpi_fatal("cannot reserve the isomalloc range [%#lx, %#lx) (%d slots of %s): %s; lower --iso-slot-size "
+                   "(VMPI_ISO_SLOT_SIZE) or raise the address-space limit (ulimit -v)", (unsigned long)base,
+                   (unsigned long)(base + bytes), nslots, sz, strerror(errno));
+    }
+    vmpi_iso_range_ = (iso_range){.base = base, .bytes = bytes, .shift = (unsigned)__builtin_ctzll(slot_size),
+                                  .nslots = nslots, .hdr_off = hdr_off};
+}
+
+void vmpi_iso_fini(void)
+{
+    if (vmpi_iso_range_.bytes)
+        munmap((void *)vmpi_iso_range_.base, vmpi_iso_range_.bytes);
+    memset(&vmpi_iso_range_, 0, sizeof vmpi_iso_range_);
+}
+
+size_t vmpi_iso_slot_size(void) { return vmpi_iso_range_.bytes ? (size_t)1 << vmpi_iso_range_.shift : 0; }
+
+int vmpi_iso_slot_of(const void *p)
+{
+    return iso_in_range(p) ? (int)(((uintptr_t)p - vmpi_iso_range_.base) >> vmpi_iso_range_.shift) : -1;
+}
+
+vmpi_iso_heap *vmpi_iso_slot_open(int id, vmpi_stack *stack)
+{
+    vmpi_assert(id >= 0 && id < vmpi_iso_range_.nslots);
+    char *slot = (char *)vmpi_iso_range_.base + ((size_t)id << vmpi_iso_range_.shift);
+    char *stack_lo = slot + L.page;
+    vmpi_iso_heap *h = (vmpi_iso_heap *)(slot + vmpi_iso_range_.hdr_off);
+    size_t fixed = L.heap_off - L.page; /* stack, header and page map */
+    if (mprotect(stack_lo, fixed, PROT_READ | PROT_WRITE) != 0)
+        vmpi_fatal("cannot commit the stack of rank %d in its isomalloc slot: %s (vm.max_map_count?)", id,
+                   strerror(errno));
+    size_t commit = 0;
+    if (h->magic == ISO_MAGIC) { /* opened before: start from zeros again */
+        commit = h->commit;
+        madvise(stack_lo, fixed + (commit << L.pshift), MADV_DONTNEED);
+    }
+#if VMPI_ASAN
+    __asan_unpoison_memory_region(stack_lo, (size_t)((char *)h - stack_lo));
+#endif
+    h->slot = id;
+    h->pshift = L.pshift;
+    h->slot_lo = slot;
+    h->slot_size = (size_t)1 << vmpi_iso_range_.shift;
+    h->stack_lo = stack_lo;
+    h->heap_lo = slot + L.heap_off;
+    h->max_pages = L.max_pages;
+    h->commit = commit;
+    vmpi_iso_heap_reset(h);
+    stack->map = slot;
+    stack->guard = L.page;
+    stack->size = (size_t)((char *)h - stack_lo);
+    return h;
+}
+
+void vmpi_iso_stack_release(vmpi_iso_heap *h)
+{
+    /* the page the stack shares with the header stays */
+    size_t len = ((size_t)((char *)h - h->stack_lo)) & ~(L.page - 1);
+    madvise(h->stack_lo, len, MADV_DONTNEED);
+}
+
+int vmpi_iso_extents(const vmpi_iso_heap *h, const void *sp, vmpi_iso_extent out[2])
+{
+    const char *lo = (const char *)sp - 128;
+    if (lo < h->stack_lo || lo > (const char *)h)
+        lo = lo < h->stack_lo ? h->stack_lo : (const char *)h;
+    const char *map_end = (const char *)&h->map[h->top];
+    out[0] = (vmpi_iso_extent){(void *)lo, (size_t)(map_end - lo)};
+    out[1] = (vmpi_iso_extent){h->heap_lo, vmpi_iso_heap_used(h)};
+    return 2;
+}
