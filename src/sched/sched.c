@@ -72,7 +72,8 @@ static void vp_entry(vmpi_transfer t)
 
 void vmpi_sched_add_vp(vmpi_vp *vp, int pe)
 {
-    vp->heap = vmpi_iso_slot_open(vp->id, &vp->stack);
+    if (vp->heap == NULL) /* the caller may have opened the slot to put the VP itself in it */
+        vp->heap = vmpi_iso_slot_open(vp->id, &vp->stack);
     vp->ctx = vmpi_ctx_make(vmpi_stack_top(&vp->stack), vp->stack.size, vp_entry);
     vp->pe = &job.pes[pe];
     vp->state = VMPI_VP_READY;

@@ -59,7 +59,8 @@ typedef struct vmpi_pe {
 
 /* Setup, from the process's main thread. */
 void vmpi_sched_init(int npes);
-/* Places `vp` on PE `pe` with its stack and heap in isomalloc slot `vp->id` (vmpi_iso_init first);
+/* Places `vp` on PE `pe` with its stack and heap in isomalloc slot `vp->id` (vmpi_iso_init first), unless
+ * the caller opened the slot already (vp->stack and vp->heap set: the VP itself may live in it);
  * `vp->id` and `vp->main` are set by the caller. */
 void vmpi_sched_add_vp(vmpi_vp *vp, int pe);
 /* Runs every PE until all VPs are done; PE 0 runs on the calling thread.  Returns the first non-zero exit

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "base/log.h"
 #include "base/tunables.h"
+#include "iso/iso.h"
 #include "mpi/adapt/adapt.h"
 #include "mpi/comm/group.h"
 #include "mpi/core/attr.h"
@@ -16,13 +17,13 @@
 extern char **environ;
 
 static struct {
-    vmpi_rank *ranks;
+    vmpi_rank **ranks;       /* each in its own isomalloc slot */
     int n;
     vmpi_main_fn main;
 } R;
 
 int vmpi_world_size(void) { return R.n; }
-vmpi_rank *vmpi_rank_get(int r) { return &R.ranks[r]; }
+vmpi_rank *vmpi_rank_get(int r) { return R.ranks[r]; }
 
 static long plus_value(const char *opt, const char *text)
 {
@@ -91,6 +92,20 @@ void vmpi_job_abort(int code)
     vmpi_die(code);
 }
 
+/* Rank r's state lives at the bottom of its slot's heap, with everything the rank allocates later: what
+ * is copied with the slot is the rank, whole. */
+static vmpi_rank *rank_new(int r)
+{
+    vmpi_stack st;
+    vmpi_iso_heap *h = vmpi_iso_slot_open(r, &st);
+    vmpi_rank *rk = vmpi_iso_heap_calloc(h, sizeof *rk);
+    if (rk == NULL)
+        vmpi_fatal("no room for rank %d's state in its slot; raise --iso-slot-size", r);
+    rk->vp.stack = st;
+    rk->vp.heap = h;
+    return rk;
+}
+
 static void rank_init(vmpi_rank *rk, int r, int n, int pe, int argc, char **argv)
 {
     rk->world_rank = r;
@@ -131,24 +146,27 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     vmpi_msg_init((int)n, (int)p);
     vmpi_group_init((int)n);
     vmpi_adapt_init();
-    R.ranks = calloc((size_t)n, sizeof(vmpi_rank));
+    R.ranks = calloc((size_t)n, sizeof *R.ranks);
     if (R.ranks == NULL)
         vmpi_fatal("out of memory creating %ld ranks", n);
+    for (long r = 0; r < n; r++)
+        R.ranks[r] = rank_new((int)r);
     long act = vmpi_cfg.pes_active > 0 && vmpi_cfg.pes_active < p ? vmpi_cfg.pes_active : p;
     vmpi_adapt_set_active((int)act);
     for (long r = 0; r < n; r++) /* block mapping over the PEs active at the start */
-        rank_init(&R.ranks[r], (int)r, (int)n, (int)(r * act / n), argc, argv);
+        rank_init(R.ranks[r], (int)r, (int)n, (int)(r * act / n), argc, argv);
     vmpi_stdio_init();
     int code = vmpi_sched_run();
     vmpi_stdio_fini();
     fflush(NULL);
     for (long r = 0; r < n; r++) {
-        vmpi_req_table_fini(&R.ranks[r].reqs);
-        free(R.ranks[r].argv);
-        free(R.ranks[r].errh_user);
-        free(R.ranks[r].adapt);
-        vmpi_attr_rank_fini(&R.ranks[r]);
-        vmpi_errcode_rank_fini(&R.ranks[r]);
+        vmpi_rank *rk = R.ranks[r];
+        vmpi_req_table_fini(&rk->reqs);
+        free(rk->argv);
+        free(rk->errh_user);
+        free(rk->adapt);
+        vmpi_attr_rank_fini(rk);
+        vmpi_errcode_rank_fini(rk);
     }
     vmpi_group_fini();
     vmpi_msg_fini();
