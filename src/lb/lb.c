@@ -10,13 +10,13 @@
 #include "lb/strategies.h"
 
 static const vmpi_lb_strategy table[] = {
-    {"Null", vmpi_lb_null, false, "never moves anything"},
-    {"Rotate", vmpi_lb_rotate, false, "moves every rank to the next active PE (stress test of migration)"},
-    {"Random", vmpi_lb_random, false, "puts every rank on a random active PE"},
-    {"Greedy", vmpi_lb_greedy, false, "heaviest rank first onto the least loaded PE (ignores placement)"},
-    {"Refine", vmpi_lb_refine, false, "moves a few ranks off overloaded PEs (keeps most in place)"},
-    {"GreedyRefine", vmpi_lb_greedy_refine, false, "greedy, but keeps a rank in place when that costs little"},
-    {"Metis", vmpi_lb_metis, true, "partitions the communication graph weighted by load (METIS)"},
+    {"Null", vmpi_lb_null, false, false, "never moves anything"},
+    {"Rotate", vmpi_lb_rotate, false, false, "moves every rank to the next active PE (stress test of migration)"},
+    {"Random", vmpi_lb_random, false, false, "puts every rank on a random active PE"},
+    {"Greedy", vmpi_lb_greedy, true, false, "heaviest rank first onto the least loaded PE (ignores placement)"},
+    {"Refine", vmpi_lb_refine, true, false, "moves a few ranks off overloaded PEs (keeps most in place)"},
+    {"GreedyRefine", vmpi_lb_greedy_refine, true, false, "greedy, but keeps a rank in place when that costs little"},
+    {"Metis", vmpi_lb_metis, true, true, "partitions the communication graph weighted by load (METIS)"},
 };
 
 const vmpi_lb_strategy *vmpi_lb_all(int *n)

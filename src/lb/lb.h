@@ -31,6 +31,7 @@ typedef int (*vmpi_lb_fn)(const vmpi_lb_problem *p, int *pe);
 typedef struct vmpi_lb_strategy {
     const char *name;          /* "Greedy", "Refine", ... (AMPI's names without "LB") */
     vmpi_lb_fn fn;
+    bool wants_load;           /* uses the measured loads (else they need not be measured) */
     bool wants_graph;          /* needs the communication graph measured */
     const char *help;
 } vmpi_lb_strategy;

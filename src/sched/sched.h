@@ -108,7 +108,8 @@ void vmpi_sched_move(vmpi_vp *vp, int pe);
 vmpi_vp **vmpi_sched_vps(int *n);
 /* Inside fn: seconds per tick of vmpi_ticks (calibrated since the start of the job). */
 double vmpi_sched_tick_seconds(void);
-/* Turns load measurement on (before the VPs run): about 10 ns per switch, so only when a balancer is on. */
+/* Turns load measurement on (before the VPs run): about 10 ns per switch, so only when a balancer that uses
+ * loads is chosen. */
 void vmpi_sched_measure(bool on);
 /* Brackets a spin-wait of the calling VP (polling for something, yielding now and then): that time counts
  * as idle, not as the VP's load. */

@@ -39,7 +39,7 @@ void vmpi_adapt_init(void)
     for (int i = 0; i < A.nchain; i++) {
         if (A.chain[i]->wants_graph)
             vmpi_commstat_track(true);
-        if (strcmp(A.chain[i]->name, "Null") != 0)
+        if (A.chain[i]->wants_load)
             vmpi_sched_measure(true);
     }
 }
