@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mpi/coll/shm.h"
+#include "mpi/comm/group.h"
 #include "mpi/core/rank.h"
 #include "mpi/core/request.h"
 #include "mpi/op/op.h"
@@ -49,6 +50,16 @@ struct vmpi_csched {
     int ntmps;
 };
 
+static void hold(vmpi_comm *c, bool take)
+{
+    vmpi_group *g[2] = {c->group, c->remote};
+    for (int i = 0; i < 2; i++)
+        if (g[i] && take)
+            vmpi_group_ref(g[i]);
+        else if (g[i])
+            vmpi_group_unref(g[i]);
+}
+
 vmpi_csched *vmpi_cs_new(vmpi_comm *c)
 {
     vmpi_csched *s = calloc(1, sizeof *s);
@@ -61,6 +72,11 @@ vmpi_csched *vmpi_cs_new(vmpi_comm *c)
         s->lcomm = *c->local;
         s->ltag = (int)(c->local->coll_seq++ & (VMPI_SHM_TAG - 1));
     }
+    /* the copies' rank maps point into these groups: MPI lets the communicator be freed while the
+     * collective is pending, so the schedule holds its own references */
+    hold(&s->comm, true);
+    if (vmpi_comm_is_inter(c))
+        hold(&s->lcomm, true);
     s->owner = &rk->vp;
     s->ep = &rk->ep;
     return s;
@@ -183,6 +199,9 @@ static void destroy(vmpi_csched *s)
     free(s->tmps);
     free(s->acts);
     free(s->ends);
+    hold(&s->comm, false);
+    if (vmpi_comm_is_inter(&s->comm))
+        hold(&s->lcomm, false);
     free(s);
 }
 
