@@ -9,7 +9,13 @@ static bool tracking;
 void vmpi_commstat_track(bool on) { tracking = on; }
 bool vmpi_commstat_tracking(void) { return tracking; }
 
-static unsigned hash(int key) { return (unsigned)key * 2654435761u; }
+/* Mixed so that the low bits (the table index) depend on every bit of the rank: neighbours r +- 64 of a
+ * stencil must not collide. */
+static unsigned hash(int key)
+{
+    unsigned h = (unsigned)key * 0x9e3779b1u;
+    return h ^ (h >> 16);
+}
 
 static bool grow(vmpi_commstat *st)
 {

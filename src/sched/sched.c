@@ -137,13 +137,14 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
     }
 }
 
-/* A VP that blocks while nothing else on its PE can run polls for its wake-up itself for a while: that
- * saves two context switches and a pass through the scheduler on the cross-PE message path. */
+/* A stop of the world was asked for that this PE has not taken part in yet. */
 static inline bool stop_pending(const vmpi_pe *pe)
 {
     return VMPI_UNLIKELY(atomic_load_explicit(&job.stop_req, memory_order_relaxed) != pe->stop_seen);
 }
 
+/* A VP that blocks while nothing else on its PE can run polls for its wake-up itself for a while: that
+ * saves two context switches and a pass through the scheduler on the cross-PE message path. */
 static bool block_in_place(vmpi_vp *vp, vmpi_pe *pe)
 {
     atomic_store_explicit(&pe->waiting, true, memory_order_relaxed);
@@ -469,8 +470,6 @@ double vmpi_sched_load_period(void) { return vmpi_clock_now() - job.reset_at; }
 
 /* ---- the loop ---- */
 
-static void stop_here(vmpi_pe *pe);
-
 static void sched_loop(vmpi_pe *pe)
 {
     for (;;) {
@@ -520,6 +519,7 @@ static void enter_pe(vmpi_pe *pe)
     self_pe = pe;
     if (pthread_getcpuclockid(pthread_self(), &pe->cpu_clock) != 0)
         pe->cpu_clock = (clockid_t)-1;
+    pe->cpu0 = vmpi_sched_pe_cpu_seconds(pe->id); /* the first period starts now, not at boot */
     stack_t ss = {.ss_sp = pe->altstack, .ss_size = 64 * 1024, .ss_flags = 0};
     sigaltstack(&ss, &prev_altstack);
     if (vmpi_cfg.pin)
@@ -563,6 +563,7 @@ int vmpi_sched_run(void)
     for (int i = 1; i < job.npes; i++)
         if (pthread_create(&job.pes[i].thread, NULL, pe_thread, &job.pes[i]) != 0)
             vmpi_fatal("cannot start worker thread for PE %d", i);
+    job.reset_at = vmpi_clock_now(); /* the first measurement period: from here */
     enter_pe(&job.pes[0]);
     sched_loop(&job.pes[0]);
     for (int i = 1; i < job.npes; i++)

@@ -10,7 +10,11 @@
 #include "lb/lb.h"
 #include "mpi/coll/coll.h"
 #include "mpi/coll/shm.h"
+#include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
+#include "mpi/pt2pt/pt2pt.h"
+
+enum { TAG_ARRIVED = -400 }; /* on MPI_COMM_WORLD's collective context: the last rank in, to rank 0 */
 
 static struct {
     const vmpi_lb_strategy *chain[VMPI_LB_CHAIN_MAX];
@@ -211,17 +215,24 @@ static void report(const vmpi_lb_problem *p, const double *load, const int *to, 
         moves += to[r] != from;
     }
     char line[512];
-    int k = snprintf(line, sizeof line, "lb step %u (%s, %.3f ms): %d of %d ranks move; PE load s before -> after:",
-                     A.steps, vmpi_cfg.balancer, 1e3 * secs, moves, p->nobjs);
-    for (int q = 0; q < npes && k < (int)sizeof line - 40; q++)
-        k += snprintf(line + k, sizeof line - (size_t)k, " %.4f->%.4f", before[q], after[q]);
-    k += snprintf(line + k, sizeof line - (size_t)k, "; background%s:", p->bg ? "" : " (not used)");
-    for (int q = 0; q < npes && k < (int)sizeof line - 20; q++)
-        k += snprintf(line + k, sizeof line - (size_t)k, " %.4f", bg[q]);
+    size_t k = 0;
+#define PUT(...) (k += (size_t)snprintf(line + k, sizeof line - k, __VA_ARGS__), k = k < sizeof line ? k : sizeof line - 1)
+    PUT("lb step %u (%s, %.3f ms): %d of %d ranks move; PE load s before -> after:", A.steps, vmpi_cfg.balancer,
+        1e3 * secs, moves, p->nobjs);
+    for (int q = 0; q < npes; q++)
+        PUT(" %.4g->%.4g", before[q], after[q]);
+    PUT("; background%s:", p->bg ? "" : " (not used)");
+    for (int q = 0; q < npes; q++)
+        PUT(" %.4g", bg[q]);
+#undef PUT
     vmpi_warn("%s", line);
 }
 
-static void rebalance(void)
+/* The step at a migration point, while the world is stopped.  With `run` the strategy chain places the
+ * ranks on measured loads and a new measurement period starts; without (ampi_load_balance=false, or
+ * within --lb-period) only the pending placement requests are applied: AMPI_Migrate_to_pe and the
+ * evacuation of PEs made inactive. */
+static void rebalance(bool run)
 {
     int n = vmpi_world_size(), npes = vmpi_sched_npes();
     double tick = vmpi_sched_tick_seconds();
@@ -254,14 +265,6 @@ static void rebalance(void)
         share[q] = awake > 0 && cpu < awake ? cpu / awake : 1;
         bg[q] = awake > cpu ? awake - cpu : 0;
     }
-    for (int r = 0; r < n; r++) {
-        vmpi_rank *rk = vmpi_rank_get(r);
-        load[r] = load_of(rk, tick);
-        if (!(rk->adapt && rk->adapt->has_user_load))
-            load[r] *= share[rk->vp.pe->id];
-        pe[r] = rk->vp.pe->id;
-        movable[r] = rk->vp.state != VMPI_VP_DONE && !(rk->adapt && (rk->adapt->fixed || rk->adapt->want_pe >= 0));
-    }
     if ((active = malloc(sizeof(bool) * (size_t)npes)) == NULL) {
         vmpi_warn("out of memory for a load-balancing step of %d ranks: no rank moves", n);
         goto out;
@@ -269,47 +272,59 @@ static void rebalance(void)
     int nact = atomic_load(&A.active);
     for (int q = 0; q < npes; q++)
         active[q] = q < nact;
+    for (int r = 0; r < n; r++) {
+        vmpi_rank *rk = vmpi_rank_get(r);
+        int want = rk->adapt ? rk->adapt->want_pe : -1;
+        load[r] = load_of(rk, tick);
+        if (!(rk->adapt && rk->adapt->has_user_load))
+            load[r] *= share[rk->vp.pe->id];
+        /* a rank sent elsewhere by AMPI_Migrate_to_pe counts where it goes (a request for an inactive PE
+         * is dropped) */
+        pe[r] = want >= 0 && active[want] ? want : rk->vp.pe->id;
+        movable[r] = rk->vp.state != VMPI_VP_DONE && !(rk->adapt && (rk->adapt->fixed || want >= 0));
+        if (rk->adapt)
+            rk->adapt->want_pe = -1;
+    }
     vmpi_lb_problem p = {.nobjs = n, .npes = npes, .load = load, .movable = movable, .seed = A.steps,
                          .active = active, .bg = vmpi_cfg.lb_background ? bg : NULL};
     vmpi_lb_graph g;
-    if (vmpi_commstat_tracking()) {
+    if (run && vmpi_commstat_tracking()) {
         if (build_graph(n, &g, &xadj, &adj, &bytes))
             p.graph = &g;
         for (int r = 0; r < n; r++)
             vmpi_commstat_reset(&vmpi_msg_ep(r)->sent);
     }
     double t_lb = vmpi_clock_now();
-    int lb_err = vmpi_lb_run(A.chain, A.nchain, &p, pe);
+    int lb_err = run ? vmpi_lb_run(A.chain, A.nchain, &p, pe) : 0;
     t_lb = vmpi_clock_now() - t_lb;
     if (lb_err != 0) {
         vmpi_warn("load balancer '%s' failed: no rank moves", vmpi_cfg.balancer);
         goto out;
     }
     evacuate(&p, pe);
-    if (vmpi_cfg.lb_verbose)
+    if (vmpi_cfg.lb_verbose && run)
         report(&p, load, pe, npes, bg, t_lb);
     long moved = 0;
     for (int r = 0; r < n; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
-        int want = rk->adapt ? rk->adapt->want_pe : -1;
-        int to = want >= 0 && active[want] ? want : pe[r]; /* a request for an inactive PE is dropped */
-        if (rk->adapt)
-            rk->adapt->want_pe = -1;
+        int to = pe[r];
         if (to != rk->vp.pe->id && rk->vp.state != VMPI_VP_DONE) {
             vmpi_sched_move(&rk->vp, to);
             vmpi_msg_set_loc(r, to);
             moved++;
         }
-        if (rk->adapt) { /* the next period starts now */
+        if (rk->adapt && run) { /* the next period starts now */
             rk->adapt->excluded = rk->adapt->off_at = 0;
             rk->adapt->has_user_load = false;
         }
     }
     if (moved)
         vmpi_shm_relocate();
-    vmpi_sched_reset_load();
     atomic_fetch_add(&A.moves, moved);
-    A.steps++;
+    if (run) {
+        vmpi_sched_reset_load();
+        A.steps++;
+    }
 out:
     free(bg);
     free(share);
@@ -336,8 +351,7 @@ static void release_all(void)
 
 static void step(void *balance)
 {
-    if (balance)
-        rebalance();
+    rebalance(balance != NULL);
     release_all();
 }
 
@@ -355,17 +369,20 @@ int vmpi_adapt_migrate(bool balance)
         return err;
     /* Every rank has entered the migration point.  Each counts itself once it has left the barrier
      * entirely (the shared-memory collectives may be regrouped only when no rank is inside one) and waits;
-     * rank 0 waits for the count, then stops the world, balances, and releases them there. */
+     * rank 0 blocks until the last one tells it (a message, so a rank that never comes is reported by the
+     * deadlock check), then stops the world, balances, and releases them there. */
+    const vmpi_dtype *byte = vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE));
     if (rk->world_rank != 0) {
         a->in_migrate = true;
-        atomic_fetch_add(&A.arrived, 1);
+        if (atomic_fetch_add(&A.arrived, 1) + 1 == n - 1) /* the last one: word to rank 0, which blocks */
+            vmpi_send(NULL, 0, byte, 0, TAG_ARRIVED, &rk->world, 1, VMPI_SENDK_STD);
         while (a->in_migrate) /* a request completing meanwhile may wake it: only the release counts */
             vmpi_vp_block("AMPI_Migrate");
     } else {
-        vmpi_vp_wait_begin();
-        while (atomic_load(&A.arrived) < n - 1)
-            vmpi_vp_yield();
-        vmpi_vp_wait_end();
+        err = n > 1 ? vmpi_recv(NULL, 0, byte, MPI_ANY_SOURCE, TAG_ARRIVED, &rk->world, 1, MPI_STATUS_IGNORE)
+                    : MPI_SUCCESS;
+        if (err)
+            return err;
         atomic_store(&A.arrived, 0);
         bool now = balance && vmpi_clock_now() - A.last >= vmpi_cfg.lb_period;
         vmpi_sched_stop_world(step, now ? &A : NULL);

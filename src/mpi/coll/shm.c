@@ -167,6 +167,11 @@ void vmpi_shm_relocate(void)
         for (int g = 0; g < s->ngroups; g++)
             if (s->groups[g].arrived != 0 || atomic_load(&s->garrived) != 0)
                 vmpi_fatal("internal error: a communicator's ranks were moved during one of its collectives");
+        for (int r = 1; r < s->size; r++) /* the broadcast marks below assume every rank did as many */
+            if (s->slots[r].bseq != s->slots[0].bseq)
+                vmpi_fatal("at a migration point, ranks %d and %d of a communicator (context %d) have taken part "
+                           "in %u and %u broadcasts on it: the program's collectives do not match",
+                           0, r, s->ctx, s->slots[0].bseq, s->slots[r].bseq);
         free_groups(s);
         group_ranks(s);
         /* every rank has left every earlier collective, so every eager broadcast so far is read */

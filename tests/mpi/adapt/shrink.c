@@ -5,6 +5,8 @@
  *     sees equal loads, so both PEs get ranks); a ring exchange and an allreduce stay right;
  *   - VMPIX_Set_active_pes(1) then AMPI_Migrate puts every rank on PE 0, even ranks made unmovable and
  *     under any balancer (Null included): a shrinking PE is emptied;
+ *   - a migration point that does not balance (ampi_load_balance=false) still applies a shrink and
+ *     AMPI_Migrate_to_pe;
  *   - VMPIX_Set_active_pes(0) and (PEs + 1) give MPI_ERR_ARG. */
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +67,23 @@ int main(int argc, char **argv)
     if (my_pe() != 0)
         MT_ERR(errs, "a migration point after shrinking put the rank on PE %d", my_pe());
     errs += check_comm(rank, size, 2);
+
+    /* placement without balancing */
+    MPI_Info nolb;
+    MPI_Info_create(&nolb);
+    MPI_Info_set(nolb, "ampi_load_balance", "false");
+    VMPIX_Set_active_pes(*npes);
+    if (rank == 0)
+        AMPI_Migrate_to_pe(*npes - 1);
+    AMPI_Migrate(nolb);
+    if (rank == 0 && my_pe() != *npes - 1)
+        MT_ERR(errs, "AMPI_Migrate_to_pe(%d) at a point that does not balance: on PE %d", *npes - 1, my_pe());
+    VMPIX_Set_active_pes(1);
+    AMPI_Migrate(nolb);
+    if (my_pe() != 0)
+        MT_ERR(errs, "shrinking at a point that does not balance left the rank on PE %d", my_pe());
+    errs += check_comm(rank, size, 3);
+    MPI_Info_free(&nolb);
 
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (VMPIX_Set_active_pes(0) != MPI_ERR_ARG || VMPIX_Set_active_pes(*npes + 1) != MPI_ERR_ARG)
