@@ -45,7 +45,7 @@ typedef struct chan {
 } chan;
 
 typedef struct pe_chans {
-    VMPI_ALIGNED_CL int backlog; /* outgoing channels with queued records */
+    VMPI_ALIGNED_CL _Atomic int backlog; /* outgoing channels with queued records (read by other PEs) */
     bool polling;
 } pe_chans;
 
@@ -181,7 +181,8 @@ void vmpi_chan_commit(int dst, uint32_t handler)
     o->handler = handler;
     if (c->ovf_head == NULL) {
         c->ovf_head = o;
-        C.pe[me].backlog++;
+        atomic_store_explicit(&C.pe[me].backlog, atomic_load_explicit(&C.pe[me].backlog, memory_order_relaxed) + 1,
+                              memory_order_relaxed); /* only this PE writes it */
     } else {
         c->ovf_tail->next = o;
     }
@@ -191,7 +192,7 @@ void vmpi_chan_commit(int dst, uint32_t handler)
 /* Moves queued records of PE `me` into rings that have room again. */
 static void drain_backlog(int me)
 {
-    for (int dst = 0; dst < C.npes && C.pe[me].backlog; dst++) {
+    for (int dst = 0; dst < C.npes && atomic_load_explicit(&C.pe[me].backlog, memory_order_relaxed); dst++) {
         chan *c = chan_of(me, dst);
         ovf *o;
         while ((o = c->ovf_head) != NULL) {
@@ -205,12 +206,13 @@ static void drain_backlog(int me)
         }
         if (c->ovf_head == NULL && c->ovf_tail != NULL) {
             c->ovf_tail = NULL;
-            C.pe[me].backlog--;
+            atomic_store_explicit(&C.pe[me].backlog,
+                                  atomic_load_explicit(&C.pe[me].backlog, memory_order_relaxed) - 1, memory_order_relaxed);
         }
     }
 }
 
-bool vmpi_chan_backlog(int pe) { return C.pe[pe].backlog != 0; }
+bool vmpi_chan_backlog(int pe) { return atomic_load_explicit(&C.pe[pe].backlog, memory_order_relaxed) != 0; }
 
 /* ---- receiving ---- */
 
@@ -226,7 +228,7 @@ int vmpi_chan_poll(vmpi_pe *pe)
     if (pc->polling)
         return 0; /* a handler's callee polled: records stay in place until the outer poll is done */
     pc->polling = true;
-    if (pc->backlog)
+    if (atomic_load_explicit(&pc->backlog, memory_order_relaxed))
         drain_backlog(me);
     for (int src = 0; src < C.npes; src++) {
         chan *c = chan_of(src, me);
