@@ -3,6 +3,7 @@
 #include <string.h>
 #include "base/log.h"
 #include "base/pool.h"
+#include "base/sysmem.h"
 #include "base/tunables.h"
 #include "msg/msg.h"
 #include "sched/chan.h"
@@ -158,7 +159,7 @@ static vmpi_env *env_alloc(MPI_Count payload)
             e->heap = false;
             return e;
         }
-    vmpi_env *e = malloc(sizeof(vmpi_env) + (size_t)payload);
+    vmpi_env *e = vmpi_sys_malloc(sizeof(vmpi_env) + (size_t)payload); /* not the sender's slot */
     if (e == NULL)
         vmpi_fatal("out of memory buffering a %lld-byte message", (long long)payload);
     e->heap = true;
