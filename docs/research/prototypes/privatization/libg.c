@@ -1,0 +1,2 @@
+int counter;
+int bump(void){ return ++counter; }

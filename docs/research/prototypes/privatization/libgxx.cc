@@ -1,0 +1,1 @@
+int counter; extern "C" int bump(){ static int x; return ++counter + ++x; }
