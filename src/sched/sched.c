@@ -38,6 +38,16 @@ static struct {
 } job;
 
 VMPI_TLS vmpi_pe *vmpi_self_pe_;
+
+/* libstdc++'s per-thread exception state: the stack of caught exceptions and the count of uncaught ones.
+ * It belongs to the rank, not the thread: a rank that blocks inside a catch block must find its own
+ * exception when it resumes (maybe on another thread), and the ranks that ran meanwhile must not see it.
+ * Weak: a C program has no libstdc++. */
+struct vmpi_cxa_eh_globals {
+    void *caught;
+    unsigned int uncaught;
+};
+extern struct vmpi_cxa_eh_globals *__cxa_get_globals(void) __attribute__((weak));
 #define self_pe vmpi_self_pe_
 int vmpi_sched_npes(void) { return job.npes; }
 vmpi_pe *vmpi_sched_pe(int id) { return &job.pes[id]; }
@@ -112,9 +122,20 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
         if (vp->wait_since)
             vp->wait_since = t0; /* still spin-waiting: this run starts idle */
     }
+    struct vmpi_cxa_eh_globals *eh = pe->eh;
+    if (eh) {
+        eh->caught = vp->eh_caught;
+        eh->uncaught = vp->eh_uncaught;
+    }
     vmpi_iso_enter(vp->heap);
     vmpi_transfer t = vmpi_ctx_jump(vp->ctx, pe, &st);
     vmpi_iso_leave();
+    if (eh) { /* the rank ran on this thread: keep its state, leave the thread clean */
+        vp->eh_caught = eh->caught;
+        vp->eh_uncaught = eh->uncaught;
+        eh->caught = NULL;
+        eh->uncaught = 0;
+    }
     vp->ctx = t.fctx;
     pe->current = NULL;
     if (measure) {
@@ -520,6 +541,7 @@ static void enter_pe(vmpi_pe *pe)
     if (pthread_getcpuclockid(pthread_self(), &pe->cpu_clock) != 0)
         pe->cpu_clock = (clockid_t)-1;
     pe->cpu0 = vmpi_sched_pe_cpu_seconds(pe->id); /* the first period starts now, not at boot */
+    pe->eh = __cxa_get_globals ? __cxa_get_globals() : NULL;
     stack_t ss = {.ss_sp = pe->altstack, .ss_size = 64 * 1024, .ss_flags = 0};
     sigaltstack(&ss, &prev_altstack);
     if (vmpi_cfg.pin)

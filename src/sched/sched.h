@@ -33,6 +33,8 @@ typedef struct vmpi_vp {
     int exit_code;
     unsigned long long busy; /* ticks it ran since the last vmpi_sched_reset_load (not blocked or polling) */
     unsigned long long wait_since; /* in a spin-wait (vmpi_vp_wait_begin) since then, in this run; 0: not */
+    void *eh_caught;         /* its C++ exception state while it is switched out (sched.c) */
+    unsigned eh_uncaught;
 } vmpi_vp;
 
 typedef struct vmpi_pe {
@@ -49,6 +51,7 @@ typedef struct vmpi_pe {
     unsigned long long idle; /* ticks spent idle or polling for a blocked VP since the last reset */
     unsigned long long slept; /* of which asleep (the thread used no CPU) */
     clockid_t cpu_clock;     /* the PE thread's CPU-time clock */
+    struct vmpi_cxa_eh_globals *eh; /* the thread's C++ exception state (NULL in a C program) */
     double cpu0;             /* its reading at the last reset */
     unsigned long long run_start; /* ticks when the running VP was switched in */
     unsigned long long polled; /* ticks the running VP spent polling for its own wake-up (block_in_place) */
