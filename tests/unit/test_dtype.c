@@ -14,19 +14,8 @@
 #include <string.h>
 #include <wchar.h>
 
-static int errs;
-
-#define CHECK(cond, ...)                                                                                     \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            errs++;                                                                                          \
-            if (errs <= 40) {                                                                                \
-                fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                              \
-                fprintf(stderr, __VA_ARGS__);                                                                \
-                fputc('\n', stderr);                                                                         \
-            }                                                                                                \
-        }                                                                                                    \
-    } while (0)
+#define UNIT_REPORT_MAX 40
+#include "unit_check.h"
 
 #define IDX(h) ((h)&0x03ffffff)
 

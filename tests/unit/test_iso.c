@@ -27,19 +27,7 @@
 #include "iso/heap.h"
 #include "iso/iso.h"
 
-static _Atomic int errs;
-
-#define CHECK(cond, ...)                                                                                     \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            errs++;                                                                                          \
-            if (errs <= 30) {                                                                                \
-                fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                              \
-                fprintf(stderr, __VA_ARGS__);                                                                \
-                fputc('\n', stderr);                                                                         \
-            }                                                                                                \
-        }                                                                                                    \
-    } while (0)
+#include "unit_check.h"
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t rnd(void)

@@ -15,16 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int errs;
-#define CHECK(cond, ...)                                                                                     \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            errs++;                                                                                          \
-            fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                                  \
-            fprintf(stderr, __VA_ARGS__);                                                                    \
-            fputc('\n', stderr);                                                                             \
-        }                                                                                                    \
-    } while (0)
+#include "unit_check.h"
 
 enum { N = 64, P = 4 };
 

@@ -16,19 +16,7 @@
 #include <string.h>
 #include <wchar.h>
 
-static int errs;
-
-#define CHECK(cond, ...)                                                                                     \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            errs++;                                                                                          \
-            if (errs <= 30) {                                                                                \
-                fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                              \
-                fprintf(stderr, __VA_ARGS__);                                                                \
-                fputc('\n', stderr);                                                                         \
-            }                                                                                                \
-        }                                                                                                    \
-    } while (0)
+#include "unit_check.h"
 
 /* ---- the specification ---- */
 

@@ -17,19 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-static _Atomic int errs;
-
-#define CHECK(cond, ...)                                                                                     \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            errs++;                                                                                          \
-            if (errs <= 30) {                                                                                \
-                fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                              \
-                fprintf(stderr, __VA_ARGS__);                                                                \
-                fputc('\n', stderr);                                                                         \
-            }                                                                                                \
-        }                                                                                                    \
-    } while (0)
+#include "unit_check.h"
 
 /* Slabs are chained through their first word (pool.c: struct slab { struct slab *next; ... }). */
 static int count_slabs(const vmpi_pool *p)
