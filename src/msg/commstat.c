@@ -4,10 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool tracking;
+bool vmpi_commstat_on_;
 
-void vmpi_commstat_track(bool on) { tracking = on; }
-bool vmpi_commstat_tracking(void) { return tracking; }
+void vmpi_commstat_track(bool on) { vmpi_commstat_on_ = on; }
 
 /* Mixed so that the low bits (the table index) depend on every bit of the rank: neighbours r +- 64 of a
  * stencil must not collide. */

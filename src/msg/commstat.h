@@ -16,7 +16,9 @@ typedef struct vmpi_commstat {
 } vmpi_commstat;
 
 void vmpi_commstat_track(bool on);
-bool vmpi_commstat_tracking(void);
+/* Read on every send: a plain flag, set once before the ranks run. */
+extern bool vmpi_commstat_on_;
+static inline bool vmpi_commstat_tracking(void) { return vmpi_commstat_on_; }
 /* Counts one message of `bytes` to world rank `dst` in `st` (out of memory: the message is not counted). */
 void vmpi_commstat_add(vmpi_commstat *st, int dst, double bytes);
 /* Calls fn for every destination counted in `st`. */

@@ -143,7 +143,6 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
         if (vp->wait_since)
             pe->polled += t1 - vp->wait_since;
         vp->busy += t1 - t0 - pe->polled; /* its time, less its polls and spin-waits */
-        pe->idle += pe->polled;
         pe->polled = 0;
     }
     if (vp->state == VMPI_VP_DONE) {
@@ -294,10 +293,7 @@ static void idle_wait(vmpi_pe *pe);
 static void idle(vmpi_pe *pe)
 {
     atomic_store_explicit(&pe->waiting, true, memory_order_relaxed);
-    unsigned long long t0 = job.measure ? vmpi_ticks() : 0;
     idle_wait(pe);
-    if (job.measure)
-        pe->idle += vmpi_ticks() - t0;
     atomic_store_explicit(&pe->waiting, false, memory_order_relaxed);
 }
 
@@ -481,7 +477,7 @@ void vmpi_sched_reset_load(void)
     for (int i = 0; i < job.nvps; i++)
         job.vps[i]->busy = 0;
     for (int i = 0; i < job.npes; i++) {
-        job.pes[i].idle = job.pes[i].slept = 0;
+        job.pes[i].slept = 0;
         job.pes[i].cpu0 = vmpi_sched_pe_cpu_seconds(i);
     }
     job.reset_at = vmpi_clock_now();

@@ -48,8 +48,7 @@ typedef struct vmpi_pe {
     unsigned backlog_waits;  /* idle passes spent waiting for room in a full channel */
     pthread_t thread;
     void *altstack;
-    unsigned long long idle; /* ticks spent idle or polling for a blocked VP since the last reset */
-    unsigned long long slept; /* of which asleep (the thread used no CPU) */
+    unsigned long long slept; /* ticks asleep (the thread used no CPU) since the last reset */
     clockid_t cpu_clock;     /* the PE thread's CPU-time clock */
     struct vmpi_cxa_eh_globals *eh; /* the thread's C++ exception state (NULL in a C program) */
     double cpu0;             /* its reading at the last reset */
@@ -120,7 +119,7 @@ void vmpi_vp_wait_begin(void);
 void vmpi_vp_wait_end(void);
 /* The calling VP's busy ticks, its current run included. */
 unsigned long long vmpi_vp_busy_now(void);
-/* Inside fn: zeroes every VP's busy ticks and every PE's idle ticks; a new measurement period starts. */
+/* Inside fn: zeroes every VP's busy ticks and every PE's sleep ticks; a new measurement period starts. */
 void vmpi_sched_reset_load(void);
 /* Seconds since the period started. */
 double vmpi_sched_load_period(void);
