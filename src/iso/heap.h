@@ -52,6 +52,8 @@ struct vmpi_iso_heap {
     size_t hwm;              /* the highest top so far: pages above it were never touched (zero) */
     size_t commit;           /* pages made writable */
     bool warned;             /* the rank was told once that its slot is full */
+    void *img;               /* the rank's copy of the program (img layer), or NULL */
+    char *img_tls;           /* its thread_local block: read by every thread_local access (tls method) */
     uint64_t bins_used;      /* bit b: bins[b] not empty */
     iso_block *free[ISO_NCLASS];
     char *bump[ISO_NCLASS], *bump_end[ISO_NCLASS]; /* the class's current span, not yet handed out */

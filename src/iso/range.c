@@ -147,6 +147,8 @@ vmpi_iso_heap *vmpi_iso_slot_open(int id, vmpi_stack *stack)
     h->heap_lo = slot + L.heap_off;
     h->max_pages = L.max_pages;
     h->commit = commit;
+    h->img = NULL;
+    h->img_tls = NULL;
     vmpi_iso_heap_reset(h);
     stack->map = slot;
     stack->guard = L.page;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "base/log.h"
 #include "base/tunables.h"
+#include "img/img.h"
 #include "iso/iso.h"
 #include "mpi/adapt/adapt.h"
 #include "mpi/comm/group.h"
@@ -20,6 +21,7 @@ static struct {
     vmpi_rank **ranks;       /* each in its own isomalloc slot */
     int n;
     vmpi_main_fn main;
+    vmpi_priv_method priv;   /* how the program's globals are made per rank (img.h) */
 } R;
 
 int vmpi_world_size(void) { return R.n; }
@@ -66,7 +68,10 @@ static void take_plus_args(int *argc, char **argv)
 static void rank_main(vmpi_vp *vp)
 {
     vmpi_rank *rk = vmpi_container_of(vp, vmpi_rank, vp);
-    vmpi_rank_exit(R.main(rk->argc, rk->argv, environ));
+    vmpi_main_fn main = R.main;
+    if (R.priv != VMPI_PRIV_NONE) /* the rank's copy of the program: made and constructed here, on the rank */
+        main = vmpi_img_rank_start(vp->heap, rk->argc, rk->argv, environ);
+    vmpi_rank_exit(main(rk->argc, rk->argv, environ));
 }
 
 void vmpi_rank_exit(int code)
@@ -76,6 +81,8 @@ void vmpi_rank_exit(int code)
         vmpi_warn("rank %d exited with status %d before MPI_Finalize; stopping the job", rk->world_rank, code);
         vmpi_die(code);
     }
+    if (R.priv != VMPI_PRIV_NONE) /* the destructors of its copy, while its output is still its own */
+        vmpi_img_rank_exit(rk->vp.heap);
     vmpi_stdio_rank_done(rk);
     vmpi_comm_release_all();
     vmpi_vp_exit(code);
@@ -128,6 +135,12 @@ static void rank_init(vmpi_rank *rk, int r, int n, int pe, int argc, char **argv
     vmpi_msg_ep_init(&rk->ep, r, &rk->vp, pe);
 }
 
+int vmpi_boot_image(int argc, char **argv, vmpi_main_fn main, int method)
+{
+    R.priv = method == 2 ? VMPI_PRIV_TLS : VMPI_PRIV_AUTO;
+    return vmpi_boot(argc, argv, main);
+}
+
 int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
 {
     vmpi_tunables_load();
@@ -142,6 +155,8 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     R.n = (int)n;
     R.main = main;
     vmpi_iso_init((int)n, vmpi_cfg.stack_size, vmpi_cfg.iso_base, vmpi_cfg.iso_slot_size);
+    if (R.priv != VMPI_PRIV_NONE)
+        vmpi_img_open(R.priv, main, (int)n, argc, argv);
     vmpi_sched_init((int)p);
     vmpi_msg_init((int)n, (int)p);
     vmpi_group_init((int)n);
@@ -158,6 +173,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     vmpi_stdio_init();
     int code = vmpi_sched_run();
     vmpi_stdio_fini();
+    vmpi_img_close();
     fflush(NULL);
     for (long r = 0; r < n; r++) {
         vmpi_rank *rk = R.ranks[r];

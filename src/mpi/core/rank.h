@@ -52,6 +52,8 @@ vmpi_rank *vmpi_rank_get(int r);
 
 /* Boots the runtime, runs `main` once per rank, returns the job's exit status. */
 VMPI_EXPORT int vmpi_boot(int argc, char **argv, vmpi_main_fn main);
+/* The same for a program built as an image (src/start/image_entry.c): `method` 1 auto, 2 tls (img.h). */
+VMPI_EXPORT int vmpi_boot_image(int argc, char **argv, vmpi_main_fn main, int method);
 /* exit() from the program: ends the calling rank if it is one, returns otherwise. */
 VMPI_EXPORT void vmpi_start_exit(int code);
 /* Ends the calling rank as if its main returned `code` (exit() in a rank). */

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* One copy of the program image: its segments mapped from the file at a chosen base (code shared through
+ * the page cache, data copy-on-write, .bss anonymous), relocated from the reduced table of image.c, its
+ * thread_local block, its constructors and destructors.  A rank's copy is made on the rank itself, so its
+ * allocations land in its slot. */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "base/log.h"
+#include "base/sysmem.h"
+#include "img/image.h"
+#include "iso/heap.h"
+
+#define I vmpi_img_
+#define PAGE 4096ul
+#define DN(x) ((x) & ~(PAGE - 1))
+#define UP(x) DN((x) + PAGE - 1)
+#define EH_PE_PCREL_SDATA4 0x1b /* DW_EH_PE_pcrel | DW_EH_PE_sdata4 */
+
+void vmpi_img_map(uintptr_t base)
+{
+    for (int i = 0; i < I.nph; i++) {
+        const ElfW(Phdr) *p = &I.ph[i];
+        if (p->p_type != PT_LOAD)
+            continue;
+        uintptr_t va = base + p->p_vaddr, fend = va + p->p_filesz, mend = va + p->p_memsz;
+        /* read-only segments get their final protection at once (no text relocations: tools such as
+         * valgrind read the debug information when an executable mapping of the file appears) */
+        int prot = p->p_flags & PF_W ? PROT_READ | PROT_WRITE
+                                     : PROT_READ | (p->p_flags & PF_X ? PROT_EXEC : 0);
+        if (p->p_filesz && mmap((void *)DN(va), fend - DN(va), prot, MAP_PRIVATE | MAP_FIXED, I.fd,
+                                (off_t)DN(p->p_offset)) == MAP_FAILED)
+            vmpi_fatal("cannot map the program's segment at %#lx for a copy: %s (vm.max_map_count?)",
+                       (unsigned long)va, strerror(errno));
+        if (mend > fend) { /* .bss: the rest of the last file page, then fresh zero pages */
+            if (fend & (PAGE - 1))
+                memset((void *)fend, 0, UP(fend) - fend);
+            if (mend > UP(fend) && mmap((void *)UP(fend), UP(mend) - UP(fend), prot,
+                                        MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+                vmpi_fatal("cannot map the program's .bss for a copy: %s (vm.max_map_count?)", strerror(errno));
+        }
+    }
+}
+
+void vmpi_img_relocate(uintptr_t base, const char *tls)
+{
+    uintptr_t mod = tls ? (uintptr_t)tls : IMG_TLS_CURRENT;
+    for (size_t k = 0; k < I.nrel; k++) {
+        img_rel r = I.rel[k];
+        uintptr_t *where = (uintptr_t *)(base + IMG_REL_OFF(r));
+        switch (IMG_REL_KIND(r)) {
+        case REL_BASE: *where = base + r.val; break;
+        case REL_ABS: *where = r.val; break;
+        case REL_IFUNC: *where = ((uintptr_t(*)(void))(base + r.val))(); break;
+        case REL_TLSMOD: *where = mod; break;
+        }
+    }
+}
+
+void vmpi_img_tls_fill(const img_rank *r, uintptr_t base)
+{
+    memcpy(r->tls, (const void *)(base + I.tls_off), I.tls_filesz);
+    memset(r->tls + I.tls_filesz, 0, I.tls_memsz - I.tls_filesz);
+}
+
+/* The unwinder finds a copy's frames only if told: glibc's list of objects does not have it. */
+static void register_frames(img_rank *r)
+{
+    if (!I.eh_frame_hdr || !I.register_frame)
+        return;
+    const unsigned char *hdr = (const void *)(r->base + I.eh_frame_hdr);
+    if (hdr[0] != 1 || hdr[1] != EH_PE_PCREL_SDATA4)
+        return; /* not the encoding GNU ld writes: leave the copy without unwinding information */
+    r->eh_frame = (char *)(hdr + 4) + *(const int32_t *)(hdr + 4);
+    I.register_frame(r->eh_frame, r->eh_object);
+}
+
+void vmpi_img_run_ctors(img_rank *r, int argc, char **argv, char **envp)
+{
+    if (r->copy)
+        register_frames(r);
+    if (I.lsan_root) { /* the copy's writable segments and its thread_local block hold pointers */
+        for (int i = 0; i < I.nph; i++)
+            if (I.ph[i].p_type == PT_LOAD && (I.ph[i].p_flags & PF_W))
+                I.lsan_root((void *)(r->base + I.ph[i].p_vaddr), I.ph[i].p_memsz);
+        if (r->tls)
+            I.lsan_root(r->tls, I.tls_memsz);
+    }
+    r->started = true;
+    if (r->copy) {
+        if (I.init)
+            ((void (*)(void))(r->base + I.init))();
+        for (size_t i = 0; i < I.ninit; i++)
+            ((void (**)(int, char **, char **))(r->base + I.init_array))[i](argc, argv, envp);
+    }
+}
+
+void vmpi_img_run_dtors(img_rank *r)
+{
+    if (!r->started || r->exited)
+        return;
+    r->exited = true; /* exit() in a destructor must not start over */
+    while (r->ndtor > 0) { /* destructors may register more */
+        img_dtor d = r->dtor[--r->ndtor];
+        d.fn(d.arg);
+    }
+    if (r->copy) {
+        for (size_t i = I.nfini; i-- > 0;)
+            ((void (**)(void))(r->base + I.fini_array))[i]();
+        if (r->eh_frame && I.deregister_frame)
+            I.deregister_frame(r->eh_frame);
+    }
+    if (r->dtor && r->proc)
+        vmpi_sys_free(r->dtor);
+    else if (r->dtor)
+        vmpi_iso_free_any(r->dtor);
+    r->dtor = NULL;
+    r->cap = 0;
+}
+
+vmpi_img_main_fn vmpi_img_rank_start(vmpi_iso_heap *h, int argc, char **argv, char **envp)
+{
+    img_rank *r = vmpi_iso_heap_calloc(h, sizeof *r);
+    if (r == NULL)
+        vmpi_fatal("no room for the program's copy in rank %d's slot; raise --iso-slot-size", h->slot);
+    if (I.has_tls) {
+        r->tls = vmpi_iso_heap_memalign(h, I.tls_align, I.tls_memsz ? I.tls_memsz : 1);
+        if (r->tls == NULL)
+            vmpi_fatal("no room for the program's thread_local block in rank %d's slot; raise --iso-slot-size",
+                       h->slot);
+    }
+    if (I.method == VMPI_PRIV_AUTO) {
+        void *room = vmpi_iso_heap_memalign(h, I.align, I.span);
+        if (room == NULL)
+            vmpi_fatal("no room for the program's copy (%zu bytes) in rank %d's slot; raise --iso-slot-size",
+                       I.span, h->slot);
+        r->base = (uintptr_t)room;
+        r->copy = true;
+        vmpi_img_map(r->base);
+        vmpi_img_relocate(r->base, r->tls);
+    } else {
+        r->base = I.shared.base;
+    }
+    if (r->tls)
+        vmpi_img_tls_fill(r, r->base);
+    h->img = r;
+    h->img_tls = r->tls;
+    vmpi_img_run_ctors(r, argc, argv, envp);
+    return (vmpi_img_main_fn)(r->base + I.main_off);
+}
+
+void vmpi_img_rank_exit(vmpi_iso_heap *h)
+{
+    img_rank *r = h->img;
+    if (r)
+        vmpi_img_run_dtors(r);
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Functions a copy of the program calls instead of the libraries' (bound by image.c when it resolves the
+ * copy's undefined symbols):
+ *  - __tls_get_addr: the copy's thread_local accesses (general- and local-dynamic model: the image is a
+ *    shared object) reach the rank's block, not the thread's;
+ *  - __cxa_atexit, __cxa_thread_atexit(_impl), __cxa_finalize: destructors the copy registers (C++ globals,
+ *    atexit, thread_local objects) run when its rank exits, not when the process does.
+ * They run on the rank (its slot is the current one), except the tls method's process-wide constructors. */
+#include <string.h>
+#include "base/log.h"
+#include "base/sysmem.h"
+#include "img/image.h"
+#include "iso/heap.h"
+
+#define I vmpi_img_
+
+typedef struct {
+    unsigned long mod, off;
+} tls_index;
+extern void *__tls_get_addr(tls_index *ti);
+
+static void *hook_tls_get_addr(tls_index *ti)
+{
+    uintptr_t m = ti->mod;
+    if (m == IMG_TLS_CURRENT) { /* tls method: the running rank's block */
+        vmpi_iso_heap *h = vmpi_iso_cur_;
+        return (h && h->img_tls ? h->img_tls : I.shared.tls) + ti->off;
+    }
+    if (m > 0xffff) /* auto: the copy's own block */
+        return (char *)m + ti->off;
+    return __tls_get_addr(ti);
+}
+
+/* The record of the copy running now: the current rank's, or the process's (tls constructors). */
+static img_rank *current(void)
+{
+    vmpi_iso_heap *h = vmpi_iso_cur_;
+    return h && h->img ? h->img : &I.shared;
+}
+
+static int hook_cxa_atexit(void (*fn)(void *), void *arg, void *dso)
+{
+    (void)dso;
+    img_rank *r = current();
+    if (r->ndtor == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 16;
+        img_dtor *d = r->proc ? vmpi_sys_realloc(r->dtor, (size_t)cap * sizeof *d)
+                              : vmpi_iso_heap_realloc(vmpi_iso_cur_, r->dtor, (size_t)cap * sizeof *d);
+        if (d == NULL)
+            return -1;
+        r->dtor = d;
+        r->cap = cap;
+    }
+    r->dtor[r->ndtor++] = (img_dtor){fn, arg};
+    return 0;
+}
+
+/* Registered destructors already ran, last first, when the copy's rank exited (copy.c). */
+static void hook_cxa_finalize(void *dso) { (void)dso; }
+
+static const struct {
+    const char *name;
+    void *fn;
+} hooks[] = {
+    {"__tls_get_addr", (void *)hook_tls_get_addr},
+    {"__cxa_atexit", (void *)hook_cxa_atexit},
+    {"__cxa_thread_atexit", (void *)hook_cxa_atexit},
+    {"__cxa_thread_atexit_impl", (void *)hook_cxa_atexit},
+    {"__cxa_finalize", (void *)hook_cxa_finalize},
+};
+
+void *vmpi_img_hook(const char *name)
+{
+    if (name[0] != '_')
+        return NULL;
+    for (size_t i = 0; i < VMPI_ARRAY_LEN(hooks); i++)
+        if (strcmp(name, hooks[i].name) == 0)
+            return hooks[i].fn;
+    return NULL;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Privatization of the program's globals.  A program built by the wrappers with -privatize=auto or tls is
+ * linked as a position-independent image that also runs as the executable (see src/start/start.c).  The
+ * process's own copy of it only boots vmpi: its constructors never run and its destructors are disabled.
+ * The ranks run in copies made by this layer's loader from the same file:
+ *
+ *   auto  every rank gets a whole copy of the image in its isomalloc slot: code mapped from the file (its
+ *         pages shared by all copies), data copy-on-write, .bss and the thread_local block private.  All of
+ *         the program's globals, statics, C++ static members and thread_locals are then per rank, and move
+ *         with the slot.
+ *   tls   one copy for the process; only the image's thread_local block is per rank, in its slot.  The
+ *         copy's calls to __tls_get_addr find the running rank's block through the current slot the scheduler
+ *         sets at every switch: nothing is added to a switch.
+ *
+ * Relocations are applied from the image's own tables (exact, no pointer scanning), undefined symbols are
+ * resolved once in the process's global scope (libc, libstdc++, libgfortran and libvmpi stay shared), and a
+ * few are bound to the functions of hooks.c.  Constructors run per copy on the rank's stack with its heap
+ * current, destructors (fini array, atexit, C++ and thread_local destructors) when the rank exits. */
+#ifndef VMPI_IMG_IMG_H
+#define VMPI_IMG_IMG_H
+
+#include "iso/iso.h"
+
+typedef int (*vmpi_img_main_fn)(int, char **, char **);
+
+typedef enum { VMPI_PRIV_NONE, VMPI_PRIV_AUTO, VMPI_PRIV_TLS } vmpi_priv_method;
+
+/* Reads the running program's image (the executable, built as an image; `main` is its main in the process's
+ * copy), checks that every relocation can be applied per copy and resolves its undefined symbols.  Anything
+ * that cannot be privatized is a fatal error naming it.  `nranks` checks the mappings all copies need
+ * against vm.max_map_count.  tls: also loads the process's one copy and runs its constructors (with the
+ * program's arguments). */
+void vmpi_img_open(vmpi_priv_method m, vmpi_img_main_fn main, int nranks, int argc, char **argv);
+/* The method of the running program (NONE when it was not built as an image). */
+vmpi_priv_method vmpi_img_method(void);
+const char *vmpi_img_method_name(vmpi_priv_method m);
+
+/* On the rank's own stack, its slot's heap current: maps and relocates the rank's copy (auto) or makes its
+ * thread_local block (tls), runs the constructors, and returns the main the rank runs. */
+vmpi_img_main_fn vmpi_img_rank_start(vmpi_iso_heap *h, int argc, char **argv, char **envp);
+/* On the rank, when it exits: its destructors, last registered first, then the copy's fini array.  Once. */
+void vmpi_img_rank_exit(vmpi_iso_heap *h);
+/* At the end of the job, after every rank: destructors of the process's copy (tls). */
+void vmpi_img_close(void);
+
+#endif
