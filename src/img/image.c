@@ -153,8 +153,8 @@ static void reduce(const ElfW(Rela) *r, size_t n)
             break;
         case R_X86_64_TPOFF64:
         case R_X86_64_TPOFF32:
-            refuse("initial-exec thread_local access (-ftls-model=initial-exec or a non-PIC object); rebuild "
-                   "with vmpicc (it compiles with -fPIC)", name);
+            refuse("initial-exec thread_local access (from -ftls-model=initial-exec, a tls_model attribute or "
+                   "a non-PIC object); use the default TLS model and -fPIC, or -privatize=none", name);
         case R_X86_64_TLSDESC:
             refuse("TLS descriptors (-mtls-dialect=gnu2); rebuild with -mtls-dialect=gnu", name);
         case R_X86_64_COPY:
@@ -256,7 +256,8 @@ void vmpi_img_open(vmpi_priv_method m, vmpi_img_main_fn main, int nranks, int ar
             refuse("REL or RELR relocation tables (link without -z pack-relative-relocs)", NULL);
         case DT_FLAGS:
             if (dyn[i].d_un.d_val & DF_STATIC_TLS)
-                refuse("static TLS (initial-exec thread_local accesses); rebuild with vmpicc", NULL);
+                refuse("initial-exec thread_local accesses (static TLS, from -ftls-model=initial-exec or a "
+                       "tls_model attribute); use the default TLS model or -privatize=none", NULL);
             if (dyn[i].d_un.d_val & DF_TEXTREL)
                 refuse("text relocations (an object not compiled with -fPIC); rebuild it with vmpicc", NULL);
             break;

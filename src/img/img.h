@@ -19,6 +19,8 @@
 #ifndef VMPI_IMG_IMG_H
 #define VMPI_IMG_IMG_H
 
+#include <link.h>
+#include <stdbool.h>
 #include "iso/iso.h"
 
 typedef int (*vmpi_img_main_fn)(int, char **, char **);
@@ -40,6 +42,9 @@ const char *vmpi_img_method_name(vmpi_priv_method m);
 vmpi_img_main_fn vmpi_img_rank_start(vmpi_iso_heap *h, int argc, char **argv, char **envp);
 /* On the rank, when it exits: its destructors, last registered first, then the copy's fini array.  Once. */
 void vmpi_img_rank_exit(vmpi_iso_heap *h);
+/* The number of mutable globals and statics in the running program's symbol table and their total size
+ * (0 when it has none or no symbol table): what ranks share with -privatize=none. */
+size_t vmpi_img_shared_globals(size_t *bytes);
 /* At the end of the job, after every rank: destructors of the process's copy (tls). */
 void vmpi_img_close(void);
 

@@ -50,5 +50,50 @@ check "missing program reported" '[ $rc -eq 127 ] && grep -q "cannot run" "$tmp/
 "$bin/vmpirun" -n 2 2>"$tmp/err"; rc=$?
 check "no program reported" '[ $rc -eq 2 ] && grep -q "no program" "$tmp/err"'
 check "--help lists tunables" '"$bin/vmpirun" --help | grep -q VMPI_STACK_SIZE'
+# privatization of globals (docs/PRIVATIZATION.md): on by default, refused clearly where it cannot work
+cat > "$tmp/glob.c" <<'C'
+#include <mpi.h>
+#include <stdio.h>
+int counter = 100;
+static int hidden;
+int main(int argc, char **argv)
+{
+    int rank, bad = 0, all;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    counter += rank;
+    hidden = rank;
+    MPI_Barrier(MPI_COMM_WORLD); /* every rank has written before any checks */
+    bad = counter != 100 + rank || hidden != rank;
+    MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("wrong=%d\n", all);
+    MPI_Finalize();
+    return 0;
+}
+C
+check "-privatize=bogus rejected" '! "$bin/vmpicc" -privatize=bogus -o "$tmp/g" "$tmp/glob.c" 2>"$tmp/err" && grep -q "bad value .bogus. for -privatize" "$tmp/err"'
+check "-showme:compile has -fPIC by default" '"$bin/vmpicc" -showme:compile | grep -q -- "-fPIC"'
+check "-privatize=none: no -fPIC" '! "$bin/vmpicc" -privatize=none -showme:compile | grep -q -- "-fPIC"'
+check "default build privatizes" '"$bin/vmpicc" -o "$tmp/glob" "$tmp/glob.c" && "$bin/vmpirun" -n 6 -p 1 "$tmp/glob" | grep -q "wrong=0"'
+check "AMPI -tlsglobals = tls (globals shared)" '"$bin/vmpicc" -tlsglobals -o "$tmp/globt" "$tmp/glob.c" && "$bin/vmpirun" -n 6 -p 1 "$tmp/globt" | grep -q "wrong=[1-9]"'
+check "-privatize=none shares globals" '"$bin/vmpicc" -privatize=none -o "$tmp/globn" "$tmp/glob.c" && "$bin/vmpirun" -n 6 -p 1 "$tmp/globn" | grep -q "wrong=[1-9]"'
+check "-privatize=none: start-up names the shared globals" '"$bin/vmpirun" -n 2 "$tmp/globn" 2>&1 | grep -q "privatize=none: its 2 mutable globals and statics (8 bytes)"'
+check "separate compile and link privatize" '"$bin/vmpicc" -c -o "$tmp/glob.o" "$tmp/glob.c" && "$bin/vmpicc" -o "$tmp/globs" "$tmp/glob.o" && "$bin/vmpirun" -n 4 -p 2 "$tmp/globs" | grep -q "wrong=0"'
+cat > "$tmp/ie.c" <<'C'
+#include <mpi.h>
+__attribute__((tls_model("initial-exec"))) __thread int tl;
+int main(int argc, char **argv) { MPI_Init(&argc, &argv); tl++; MPI_Finalize(); return 0; }
+C
+"$bin/vmpicc" -o "$tmp/ie" "$tmp/ie.c" && "$bin/vmpirun" -n 2 "$tmp/ie" 2>"$tmp/err"; rc=$?
+check "initial-exec TLS refused at start-up (rc $rc)" '[ $rc -ne 0 ] && grep -q "cannot be privatized: initial-exec" "$tmp/err"'
+cat > "$tmp/pie.c" <<'C'
+#include <stdio.h>
+void say(void) { fputs("hi\n", stdout); }
+C
+cc -fPIE -c -o "$tmp/pie.o" "$tmp/pie.c" 2>/dev/null
+printf '#include <mpi.h>\nvoid say(void);\nint main(int c, char **v) { MPI_Init(&c, &v); say(); MPI_Finalize(); return 0; }\n' > "$tmp/usepie.c"
+check "non-PIC object: link error with a note" '! "$bin/vmpicc" -o "$tmp/usepie" "$tmp/usepie.c" "$tmp/pie.o" 2>"$tmp/err" && grep -q "must be compiled with -fPIC" "$tmp/err"'
+check "non-PIC object links with -privatize=none" '"$bin/vmpicc" -privatize=none -o "$tmp/usepie" "$tmp/usepie.c" "$tmp/pie.o"'
 [ $fail -eq 0 ] && echo " No Errors"
 exit $fail

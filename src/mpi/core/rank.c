@@ -155,8 +155,14 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     R.n = (int)n;
     R.main = main;
     vmpi_iso_init((int)n, vmpi_cfg.stack_size, vmpi_cfg.iso_base, vmpi_cfg.iso_slot_size);
-    if (R.priv != VMPI_PRIV_NONE)
+    if (R.priv != VMPI_PRIV_NONE) {
         vmpi_img_open(R.priv, main, (int)n, argc, argv);
+    } else if (n > 1) {
+        size_t bytes, globals = vmpi_img_shared_globals(&bytes);
+        if (globals)
+            vmpi_warn("the program was built with -privatize=none: its %zu mutable globals and statics (%zu "
+                      "bytes) are shared by all %ld ranks (vmpi-globals %s lists them)", globals, bytes, n, argv[0]);
+    }
     vmpi_sched_init((int)p);
     vmpi_msg_init((int)n, (int)p);
     vmpi_group_init((int)n);
