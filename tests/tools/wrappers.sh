@@ -85,8 +85,10 @@ cat > "$tmp/ie.c" <<'C'
 __attribute__((tls_model("initial-exec"))) __thread int tl;
 int main(int argc, char **argv) { MPI_Init(&argc, &argv); tl++; MPI_Finalize(); return 0; }
 C
-"$bin/vmpicc" -o "$tmp/ie" "$tmp/ie.c" && "$bin/vmpirun" -n 2 "$tmp/ie" 2>"$tmp/err"; rc=$?
-check "initial-exec TLS refused at start-up (rc $rc)" '[ $rc -ne 0 ] && grep -q "cannot be privatized: initial-exec" "$tmp/err"'
+check "initial-exec TLS refused at build time" '! "$bin/vmpicc" -o "$tmp/ie" "$tmp/ie.c" 2>"$tmp/err" && grep -q "cannot be privatized: initial-exec" "$tmp/err" && [ ! -e "$tmp/ie" ]'
+eval "$("$bin/vmpicc" -show -o "$tmp/ie" "$tmp/ie.c")" && "$bin/vmpirun" -n 2 "$tmp/ie" 2>"$tmp/err"; rc=$?
+check "initial-exec TLS refused at start-up too (rc $rc)" '[ $rc -ne 0 ] && grep -q "cannot be privatized: initial-exec" "$tmp/err"'
+check "an image has DT_DEBUG (debuggers see its libraries)" 'readelf -d "$tmp/glob" | grep -q "(DEBUG)"'
 cat > "$tmp/pie.c" <<'C'
 #include <stdio.h>
 void say(void) { fputs("hi\n", stdout); }
