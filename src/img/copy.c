@@ -66,7 +66,7 @@ void vmpi_img_tls_fill(const img_rank *r, uintptr_t base)
 /* The unwinder finds a copy's frames only if told: glibc's list of objects does not have it. */
 static void register_frames(img_rank *r)
 {
-    if (!I.eh_frame_hdr || !I.register_frame)
+    if (!I.eh_frame_hdr || !I.register_frame || !I.unwinds)
         return;
     const unsigned char *hdr = (const void *)(r->base + I.eh_frame_hdr);
     if (hdr[0] != 1 || hdr[1] != EH_PE_PCREL_SDATA4)
@@ -104,12 +104,10 @@ void vmpi_img_run_dtors(img_rank *r)
         img_dtor d = r->dtor[--r->ndtor];
         d.fn(d.arg);
     }
-    if (r->copy) {
+    if (r->copy) /* its frames stay registered: libgcc's deregistration is a linear search under a lock,
+                  * quadratic over thousands of ranks ending, and the copy stays mapped anyway */
         for (size_t i = I.nfini; i-- > 0;)
             ((void (**)(void))(r->base + I.fini_array))[i]();
-        if (r->eh_frame && I.deregister_frame)
-            I.deregister_frame(r->eh_frame);
-    }
     if (r->dtor && r->proc)
         vmpi_sys_free(r->dtor);
     else if (r->dtor)

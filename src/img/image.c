@@ -82,6 +82,8 @@ static bool resolve(size_t i, uintptr_t *val)
         return false;
     }
     const char *name = S.strtab + s->st_name;
+    if (strstr(name, "_personality_v0")) /* __gxx_, __gcc_, __gfortran_... */
+        I.unwinds = true;
     void *p = vmpi_img_hook(name);
     if (p == NULL) {
         const char *ver = sym_version(i);
@@ -275,9 +277,9 @@ void vmpi_img_open(vmpi_priv_method m, vmpi_img_main_fn main, int nranks, int ar
     S.nresolved = 0;
     disable_proc_fini(fini_array, nfini);
     /* C++ exceptions thrown in a copy: the unwinder must be told where its frame tables are (libgcc, loaded
-     * with libstdc++ or libgfortran; a C program without it has no unwinding to do) */
+     * with libstdc++ or libgfortran).  Only images with a personality routine have frames to unwind: a
+     * C program's copies are not registered (each registered object slows every throw in the process). */
     I.register_frame = (void (*)(const void *, void *))dlsym(RTLD_DEFAULT, "__register_frame_info");
-    I.deregister_frame = (void *(*)(const void *))dlsym(RTLD_DEFAULT, "__deregister_frame_info");
     /* LeakSanitizer scans the objects it knows for pointers; a copy's globals must be among them */
     I.lsan_root = (void (*)(const void *, size_t))dlsym(RTLD_DEFAULT, "__lsan_register_root_region");
     if (m == VMPI_PRIV_AUTO) {

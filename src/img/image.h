@@ -60,8 +60,8 @@ typedef struct img_image {
     uintptr_t tls_off;              /* PT_TLS: its initialization image's offset, sizes, alignment */
     size_t tls_filesz, tls_memsz, tls_align;
     bool has_tls;
+    bool unwinds;                   /* it refers to a personality routine: exceptions or cleanups unwind it */
     void (*register_frame)(const void *, void *);
-    void *(*deregister_frame)(const void *);
     void (*lsan_root)(const void *, size_t);
     img_rank shared;                /* tls: the process's one copy and its destructors */
 } img_image;

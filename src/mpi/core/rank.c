@@ -9,6 +9,7 @@
 #include "img/img.h"
 #include "iso/iso.h"
 #include "mpi/adapt/adapt.h"
+#include "mpi/coll/coll.h"
 #include "mpi/comm/group.h"
 #include "mpi/core/attr.h"
 #include "mpi/core/errcode.h"
@@ -69,8 +70,13 @@ static void rank_main(vmpi_vp *vp)
 {
     vmpi_rank *rk = vmpi_container_of(vp, vmpi_rank, vp);
     vmpi_main_fn main = R.main;
-    if (R.priv != VMPI_PRIV_NONE) /* the rank's copy of the program: made and constructed here, on the rank */
+    if (R.priv != VMPI_PRIV_NONE) {
+        /* the rank's copy of the program: made and constructed here, on the rank.  No rank starts main
+         * before every copy is ready, as no process of a process-based MPI would: a program timing its
+         * first messages must not be timing the loading of the ranks after it. */
         main = vmpi_img_rank_start(vp->heap, rk->argc, rk->argv, environ);
+        vmpi_coll_barrier(&rk->world, NULL);
+    }
     vmpi_rank_exit(main(rk->argc, rk->argv, environ));
 }
 
