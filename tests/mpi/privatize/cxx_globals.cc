@@ -18,7 +18,8 @@ struct Tracked {
     bool per_rank;
     int init, v;
     int ctor_slot;
-    Tracked(int k, const char *w, bool pr, int i) : kind(k), what(w), per_rank(pr), init(i), v(i), ctor_slot(priv_here()) {}
+    Tracked(int k, const char *w, bool pr, int i)
+        : kind(k), what(w), per_rank(pr), init(i), v(i), ctor_slot(priv_here()) {}
     ~Tracked() { priv_dtor_ran(kind, what, this, v, init, per_rank); }
 };
 

@@ -89,8 +89,8 @@ static inline void priv_dtor_ran(int kind, const char *what, const void *obj, in
     } else {
         int last = privcount_nranks() - 1;
         if (here != -1 || slot != -1 || (v != init && v % 1000 != last))
-            privcount_die("destructor of the process's %s ran on rank %d, object in slot %d holding %d "
-                          "(expected outside every rank, holding %d or last writer %d's value)",
+            privcount_die("destructor of %s (the process's one copy) ran on rank %d, object in slot %d holding "
+                          "%d (expected: outside every rank and slot, holding %d or last writer %d's value)",
                           what, here, slot, v, init, last);
     }
 }
