@@ -44,8 +44,10 @@ static int hook_cxa_atexit(void (*fn)(void *), void *arg, void *dso)
     img_rank *r = current();
     if (r->ndtor == r->cap) {
         int cap = r->cap ? 2 * r->cap : 16;
-        img_dtor *d = r->proc ? vmpi_sys_realloc(r->dtor, (size_t)cap * sizeof *d)
-                              : vmpi_iso_heap_realloc(vmpi_iso_cur_, r->dtor, (size_t)cap * sizeof *d);
+        size_t n = (size_t)cap * sizeof(img_dtor);
+        img_dtor *d = r->proc   ? vmpi_sys_realloc(r->dtor, n)
+                      : r->dtor ? vmpi_iso_heap_realloc(vmpi_iso_cur_, r->dtor, n) /* it takes no NULL */
+                                : vmpi_iso_heap_malloc(vmpi_iso_cur_, n);
         if (d == NULL)
             return -1;
         r->dtor = d;
