@@ -4,8 +4,10 @@
  *  - __tls_get_addr: the copy's thread_local accesses (general- and local-dynamic model: the image is a
  *    shared object) reach the rank's block, not the thread's;
  *  - __cxa_atexit, __cxa_thread_atexit(_impl), __cxa_finalize: destructors the copy registers (C++ globals,
- *    atexit, thread_local objects) run when its rank exits, not when the process does.
+ *    atexit, thread_local objects) run when the rank that owns the objects exits (tls: globals are the
+ *    process's, so theirs run at the end of the process).
  * They run on the rank (its slot is the current one), except the tls method's process-wide constructors. */
+#include <pthread.h>
 #include <string.h>
 #include "base/log.h"
 #include "base/sysmem.h"
@@ -38,10 +40,8 @@ static img_rank *current(void)
     return h && h->img ? h->img : &I.shared;
 }
 
-static int hook_cxa_atexit(void (*fn)(void *), void *arg, void *dso)
+static int record(img_rank *r, void (*fn)(void *), void *arg)
 {
-    (void)dso;
-    img_rank *r = current();
     if (r->ndtor == r->cap) {
         int cap = r->cap ? 2 * r->cap : 16;
         size_t n = (size_t)cap * sizeof(img_dtor);
@@ -57,6 +57,28 @@ static int hook_cxa_atexit(void (*fn)(void *), void *arg, void *dso)
     return 0;
 }
 
+/* A thread_local object's destructor: its rank's block, so its rank's exit. */
+static int hook_cxa_thread_atexit(void (*fn)(void *), void *arg, void *dso)
+{
+    (void)dso;
+    return record(current(), fn, arg);
+}
+
+/* Globals' destructors and atexit handlers: auto, the rank's own copy's objects, destroyed when it exits;
+ * tls, objects of the one copy all ranks share (a function static built by whichever rank came first),
+ * destroyed at the end of the process, registered from any PE. */
+static int hook_cxa_atexit(void (*fn)(void *), void *arg, void *dso)
+{
+    (void)dso;
+    if (I.method != VMPI_PRIV_TLS)
+        return record(current(), fn, arg);
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    int err = record(&I.shared, fn, arg);
+    pthread_mutex_unlock(&lock);
+    return err;
+}
+
 /* Registered destructors already ran, last first, when the copy's rank exited (copy.c). */
 static void hook_cxa_finalize(void *dso) { (void)dso; }
 
@@ -66,8 +88,8 @@ static const struct {
 } hooks[] = {
     {"__tls_get_addr", (void *)hook_tls_get_addr},
     {"__cxa_atexit", (void *)hook_cxa_atexit},
-    {"__cxa_thread_atexit", (void *)hook_cxa_atexit},
-    {"__cxa_thread_atexit_impl", (void *)hook_cxa_atexit},
+    {"__cxa_thread_atexit", (void *)hook_cxa_thread_atexit},
+    {"__cxa_thread_atexit_impl", (void *)hook_cxa_thread_atexit},
     {"__cxa_finalize", (void *)hook_cxa_finalize},
 };
 

@@ -55,15 +55,15 @@ static int fstat_zero(int set)
 }
 
 /* The destructor function and the atexit handler: per rank under auto (the copy's fini array and atexit
- * list, run when the rank exits); under tls the destructor function is the process's copy's, the atexit
- * handler the rank's (each rank registers it). */
+ * list, run when the rank exits); under tls both are the process's: the one copy's destructor function, and
+ * the handler each rank registers runs when the process ends, outside every rank. */
 __attribute__((destructor)) static void c_dtor(void)
 {
     priv_dtor_ran(K_DTOR, "the program's destructor function (g_init)", &g_init, g_init, 7, !MT_PRIVATIZE_TLS);
 }
 static void on_exit_handler(void)
 {
-    priv_dtor_ran(K_ATEXIT, "an atexit handler (t_init)", &t_init, t_init, 11, 1);
+    priv_dtor_ran(K_ATEXIT, "an atexit handler (t_init)", &t_init, t_init, 11, !MT_PRIVATIZE_TLS);
 }
 
 void priv_announce(void)
