@@ -35,8 +35,12 @@ void vmpi_img_map(uintptr_t base)
         if (mend > fend) { /* .bss: the rest of the last file page, then fresh zero pages */
             if (fend & (PAGE - 1))
                 memset((void *)fend, 0, UP(fend) - fend);
+            /* MAP_NORESERVE like the slot's heap around it: the kernel then merges the two into one mapping
+             * (one fewer per rank against vm.max_map_count), and a large .bss is not charged to the commit
+             * limit once per rank */
             if (mend > UP(fend) && mmap((void *)UP(fend), UP(mend) - UP(fend), prot,
-                                        MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+                                        MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) ==
+                                       MAP_FAILED)
                 vmpi_fatal("cannot map the program's .bss for a copy: %s (vm.max_map_count?)", strerror(errno));
         }
     }
