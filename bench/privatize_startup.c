@@ -21,7 +21,9 @@
  * with tls and none (the ranks share one data segment), so the program also checks the method it measures.
  *
  * Options: -s  start-up only (MPI_Init, barrier, report, MPI_Finalize; for timing the whole run from
- *              outside); -W  no write phase.  The write phase is skipped with a note when the private
+ *              outside); -W  no write phase; -R  no read phase (then the writes find no page mapped: with
+ *              several PEs, a write to a page the read phase mapped must also flush the other PEs' TLBs,
+ *              an interrupt to each, slow in a virtual machine).  The write phase is skipped with a note when the private
  *              copies it would make (ranks x 11 MiB) exceed half of MemAvailable.
  * Output (rank 0): "# key: value" header lines, then "name value" lines, then "# done". */
 #define _GNU_SOURCE
@@ -165,15 +167,17 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_NUM_WTHS, &pes, &flag);
-    int startup_only = 0, no_write = 0;
+    int startup_only = 0, no_write = 0, no_read = 0;
     for (int a = 1; a < argc; a++) { /* no getopt: its state is a global of libc, shared by the ranks */
         if (!strcmp(argv[a], "-s"))
             startup_only = 1;
         else if (!strcmp(argv[a], "-W"))
             no_write = 1;
+        else if (!strcmp(argv[a], "-R"))
+            no_read = 1;
         else {
             if (rank == 0)
-                fprintf(stderr, "privatize_startup: usage: privatize_startup [-s] [-W]\n");
+                fprintf(stderr, "privatize_startup: usage: privatize_startup [-s] [-W] [-R]\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
@@ -191,13 +195,15 @@ int main(int argc, char **argv)
 
     if (rank == 0)
         report_mem("idle", read_mem());
-    MPI_Barrier(MPI_COMM_WORLD);
-    unsigned long sum = read_pages(big_data, DATA_BYTES) + read_pages(big_bss, BSS_BYTES);
-    if (sum == (unsigned long)-1) /* keeps the reads */
-        printf("?\n");
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 0)
-        report_mem("read", read_mem());
+    if (!no_read) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        unsigned long sum = read_pages(big_data, DATA_BYTES) + read_pages(big_bss, BSS_BYTES);
+        if (sum == (unsigned long)-1) /* keeps the reads */
+            printf("?\n");
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0)
+            report_mem("read", read_mem());
+    }
 
     /* the write phase: refuse it if the private copies could exhaust the machine */
     int skip = no_write;
