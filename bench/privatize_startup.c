@@ -28,6 +28,7 @@
  * Output (rank 0): "# key: value" header lines, then "name value" lines, then "# done". */
 #define _GNU_SOURCE
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,16 +63,24 @@ static double since_launch_ms(void)
     return (mono(CLOCK_MONOTONIC) - 1e-9 * strtod(t0, NULL)) * 1e3;
 }
 
+/* Reads a /proc file into `buf` (NUL-terminated); false if it cannot be opened. */
+static bool read_text(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, len - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return true;
+}
+
 /* ms since the process started (fork of the launcher's child, which exec'd vmpirun and then the program) */
 static double since_proc_start_ms(void)
 {
     char buf[1024];
-    FILE *f = fopen("/proc/self/stat", "r");
-    if (!f)
+    if (!read_text("/proc/self/stat", buf, sizeof buf))
         return -1;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
     char *p = strrchr(buf, ')'); /* the command name may hold spaces */
     if (!p)
         return -1;
@@ -97,17 +106,13 @@ static mem read_mem(void)
 {
     mem m = {-1, -1, -1, -1, 0};
     static char text[8192]; /* rank 0 only */
-    FILE *f = fopen("/proc/self/status", "r");
-    if (f) {
-        size_t n = fread(text, 1, sizeof text - 1, f);
-        text[n] = '\0';
-        fclose(f);
+    if (read_text("/proc/self/status", text, sizeof text)) {
         m.rss = status_kb(text, "VmRSS:");
         m.anon = status_kb(text, "RssAnon:");
         m.file = status_kb(text, "RssFile:");
         m.pte = status_kb(text, "VmPTE:");
     }
-    f = fopen("/proc/self/maps", "r");
+    FILE *f = fopen("/proc/self/maps", "r");
     if (f) {
         int c;
         while ((c = getc(f)) != EOF)
@@ -126,12 +131,8 @@ static void report_mem(const char *phase, mem m)
 static long mem_available_kb(void)
 {
     char text[4096];
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f)
+    if (!read_text("/proc/meminfo", text, sizeof text))
         return -1;
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    text[n] = '\0';
-    fclose(f);
     return status_kb(text, "MemAvailable:");
 }
 

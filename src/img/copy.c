@@ -75,8 +75,7 @@ static void register_frames(img_rank *r)
     const unsigned char *hdr = (const void *)(r->base + I.eh_frame_hdr);
     if (hdr[0] != 1 || hdr[1] != EH_PE_PCREL_SDATA4)
         return; /* not the encoding GNU ld writes: leave the copy without unwinding information */
-    r->eh_frame = (char *)(hdr + 4) + *(const int32_t *)(hdr + 4);
-    I.register_frame(r->eh_frame, r->eh_object);
+    I.register_frame((const char *)(hdr + 4) + *(const int32_t *)(hdr + 4), r->eh_object);
 }
 
 void vmpi_img_run_ctors(img_rank *r, int argc, char **argv, char **envp)

@@ -40,8 +40,7 @@ typedef struct img_rank {
     bool started, exited;
     bool proc;            /* the process's record: its arrays come from the system allocator */
     bool copy;            /* it has a copy of the image of its own (auto, and tls's shared one) */
-    void *eh_frame;       /* registered with the unwinder */
-    uintptr_t eh_object[8]; /* libgcc's struct object (6 words) */
+    uintptr_t eh_object[8]; /* libgcc's struct object (6 words) for its frames: the unwinder keeps it */
 } img_rank;
 
 typedef struct img_image {
@@ -72,7 +71,7 @@ extern img_image vmpi_img_;
  * `tls` is the block DTPMOD64 words point at (auto) or NULL (tls: IMG_TLS_CURRENT). */
 void vmpi_img_map(uintptr_t base);
 void vmpi_img_relocate(uintptr_t base, const char *tls);
-/* The copy's thread_local block, initialized from its relocated image (room from `alloc`). */
+/* Fills `r->tls` (room the caller gave it) from the relocated initialization image of the copy at `base`. */
 void vmpi_img_tls_fill(const img_rank *r, uintptr_t base);
 void vmpi_img_run_ctors(img_rank *r, int argc, char **argv, char **envp);
 void vmpi_img_run_dtors(img_rank *r);
