@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <stdlib.h>
 #include <string.h>
-#include "base/sysmem.h"
+#include "iso/iso.h"
 #include "dtype/build.h"
 
 void vmpi_dtb_init(vmpi_dtype_builder *b)
@@ -15,7 +15,7 @@ void vmpi_dtb_init(vmpi_dtype_builder *b)
 static bool grow(void **p, int *cap, size_t elem)
 {
     int n = *cap ? *cap * 2 : 8;
-    void *q = vmpi_sys_realloc(*p, (size_t)n * elem);
+    void *q = vmpi_iso_job_realloc(*p, (size_t)n * elem);
     if (q == NULL)
         return false;
     *p = q;
@@ -220,7 +220,7 @@ static void set_contig(vmpi_dtype *t)
 
 vmpi_dtype *vmpi_dtb_finish(vmpi_dtype_builder *b, bool pad)
 {
-    vmpi_dtype *t = b->oom ? NULL : vmpi_sys_calloc(1, sizeof *t);
+    vmpi_dtype *t = b->oom ? NULL : vmpi_iso_job_calloc(1, sizeof *t);
     if (t == NULL) {
         free(b->blocks);
         free(b->elems);

@@ -25,7 +25,7 @@
 typedef struct vmpi_iso_heap vmpi_iso_heap; /* a slot's header (heap.h) */
 
 /* Reserves `nslots` slots of `slot_size` bytes (a power of two; 0: the largest up to 64 GiB that keeps all
- * slots within 4 TiB) at `base`, each with a stack of `stack_size` bytes.  A range already in use, a size
+ * slots within 4 TiB) at `base`, and one more for the job heap, each with a stack of `stack_size` bytes.  A range already in use, a size
  * that is not a power of two or too small for the stack, are fatal errors naming the tunable to change. */
 void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_size);
 /* Unmaps the range: only for programs that re-initialize (unit tests, benchmarks), never with live blocks. */
@@ -38,8 +38,19 @@ vmpi_iso_heap *vmpi_iso_slot_open(int id, vmpi_stack *stack);
 /* The rank of the slot has ended: its stack pages go back to the system (its heap stays: other ranks may
  * still free blocks of it). */
 void vmpi_iso_stack_release(vmpi_iso_heap *h);
-/* The slot holding `p`, or -1 when `p` is outside the range. */
+/* The (rank's) slot holding `p`, or -1 when `p` is outside the ranks' slots. */
 int vmpi_iso_slot_of(const void *p);
+
+/* The job heap (job.c): the range's last slot, for runtime objects shared by ranks and saved with them.
+ * vmpi_iso_init opens it; any thread may call these.  Blocks are freed with free().  Before vmpi_iso_init,
+ * and in sanitizer builds, they are the system allocator's. */
+void vmpi_iso_job_open(void);
+void vmpi_iso_job_close(void);
+vmpi_iso_heap *vmpi_iso_job_heap(void);
+void *vmpi_iso_job_malloc(size_t n);
+void *vmpi_iso_job_calloc(size_t n, size_t size);
+void *vmpi_iso_job_memalign(size_t align, size_t n);
+void *vmpi_iso_job_realloc(void *p, size_t n);
 
 /* The heap that the calling thread's malloc uses, set by the scheduler around each run of a rank. */
 extern VMPI_TLS vmpi_iso_heap *vmpi_iso_cur_;

@@ -60,6 +60,7 @@ void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_si
         while (slot_size > L.page && slot_size * (size_t)nslots > AUTO_RANGE)
             slot_size >>= 1;
     }
+    nslots++; /* and the job heap's, last (job.c) */
     size_text(slot_size, sz, sizeof sz);
     if (slot_size & (slot_size - 1))
         vmpi_fatal("--iso-slot-size %s is not a power of two (VMPI_ISO_SLOT_SIZE)", sz);
@@ -105,10 +106,12 @@ void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_si
     }
     vmpi_iso_range_ = (iso_range){.base = base, .bytes = bytes, .shift = (unsigned)__builtin_ctzll(slot_size),
                                   .nslots = nslots, .hdr_off = hdr_off};
+    vmpi_iso_job_open();
 }
 
 void vmpi_iso_fini(void)
 {
+    vmpi_iso_job_close();
     if (vmpi_iso_range_.bytes)
         munmap((void *)vmpi_iso_range_.base, vmpi_iso_range_.bytes);
     memset(&vmpi_iso_range_, 0, sizeof vmpi_iso_range_);
@@ -118,7 +121,8 @@ size_t vmpi_iso_slot_size(void) { return vmpi_iso_range_.bytes ? (size_t)1 << vm
 
 int vmpi_iso_slot_of(const void *p)
 {
-    return iso_in_range(p) ? (int)(((uintptr_t)p - vmpi_iso_range_.base) >> vmpi_iso_range_.shift) : -1;
+    int s = iso_in_range(p) ? (int)(((uintptr_t)p - vmpi_iso_range_.base) >> vmpi_iso_range_.shift) : -1;
+    return s < vmpi_iso_range_.nslots - 1 ? s : -1; /* the last slot is the job heap's */
 }
 
 vmpi_iso_heap *vmpi_iso_slot_open(int id, vmpi_stack *stack)

@@ -9,7 +9,7 @@
 #include "base/copy.h"
 #include "base/fence.h"
 #include "base/log.h"
-#include "base/sysmem.h"
+#include "iso/iso.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
 #include "mpi/op/op.h"
@@ -88,7 +88,7 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static void group_ranks(shm *s)
 {
     int n = s->size, npes = vmpi_sched_npes();
-    int *gid = vmpi_sys_malloc(sizeof(int) * (size_t)npes);
+    int *gid = vmpi_iso_job_malloc(sizeof(int) * (size_t)npes);
     if (gid == NULL)
         vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
     for (int p = 0; p < npes; p++)
@@ -100,14 +100,14 @@ static void group_ranks(shm *s)
             gid[pe] = s->ngroups++;
         s->group_of[r] = gid[pe];
     }
-    s->groups = vmpi_sys_memalign(VMPI_CACHELINE, sizeof(group) * (size_t)s->ngroups);
+    s->groups = vmpi_iso_job_memalign(VMPI_CACHELINE, sizeof(group) * (size_t)s->ngroups);
     if (s->groups == NULL)
         vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
     memset(s->groups, 0, sizeof(group) * (size_t)s->ngroups);
     for (int r = 0; r < n; r++)
         s->groups[s->group_of[r]].nlocal++;
     for (int g = 0; g < s->ngroups; g++) {
-        s->groups[g].members = vmpi_sys_malloc(sizeof(int) * (size_t)s->groups[g].nlocal);
+        s->groups[g].members = vmpi_iso_job_malloc(sizeof(int) * (size_t)s->groups[g].nlocal);
         if (s->groups[g].members == NULL)
             vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
         s->groups[g].nlocal = 0;
@@ -134,21 +134,21 @@ static void free_groups(shm *s)
 static shm *create(vmpi_comm *c)
 {
     int n = c->size;
-    shm *s = vmpi_sys_memalign(VMPI_CACHELINE, sizeof *s);
+    shm *s = vmpi_iso_job_memalign(VMPI_CACHELINE, sizeof *s);
     if (s == NULL)
         vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
     memset(s, 0, sizeof *s);
     s->ctx = c->ctx;
     s->size = n;
     s->left = n;
-    s->world = vmpi_sys_malloc(sizeof(int) * (size_t)n);
-    s->group_of = vmpi_sys_malloc(sizeof(int) * (size_t)n);
-    s->slots = vmpi_sys_memalign(VMPI_CACHELINE, sizeof(slot) * (size_t)n);
+    s->world = vmpi_iso_job_malloc(sizeof(int) * (size_t)n);
+    s->group_of = vmpi_iso_job_malloc(sizeof(int) * (size_t)n);
+    s->slots = vmpi_iso_job_memalign(VMPI_CACHELINE, sizeof(slot) * (size_t)n);
     if (!s->world || !s->group_of || !s->slots)
         vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
     memset(s->slots, 0, sizeof(slot) * (size_t)n);
-    s->eb = vmpi_sys_memalign(VMPI_CACHELINE, sizeof(ebox) * BCAST_RING);
-    s->big = vmpi_sys_memalign(VMPI_CACHELINE, sizeof(ebig) * BCAST_BIG);
+    s->eb = vmpi_iso_job_memalign(VMPI_CACHELINE, sizeof(ebox) * BCAST_RING);
+    s->big = vmpi_iso_job_memalign(VMPI_CACHELINE, sizeof(ebig) * BCAST_BIG);
     if (!s->eb || !s->big)
         vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
     for (int k = 0; k < BCAST_RING; k++) { /* the data need not be cleared */
@@ -253,7 +253,7 @@ static bool grow(char **buf, size_t *cap, size_t need)
 {
     if (need <= *cap)
         return true;
-    char *p = vmpi_sys_realloc(*buf, need);
+    char *p = vmpi_iso_job_realloc(*buf, need);
     if (p == NULL)
         return false;
     *buf = p;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/log.h"
-#include "base/sysmem.h"
+#include "iso/iso.h"
 #include "mpi/comm/group.h"
 #include "mpi/core/handle.h"
 
@@ -31,9 +31,9 @@ static int cmp_world(const void *a, const void *b, void *g)
 
 vmpi_group *vmpi_group_new(const int *world, int n)
 {
-    vmpi_group *g = vmpi_sys_malloc(sizeof *g);
-    int *w = vmpi_sys_malloc(sizeof(int) * (size_t)(n ? n : 1));
-    int *s = vmpi_sys_malloc(sizeof(int) * (size_t)(n ? n : 1));
+    vmpi_group *g = vmpi_iso_job_malloc(sizeof *g);
+    int *w = vmpi_iso_job_malloc(sizeof(int) * (size_t)(n ? n : 1));
+    int *s = vmpi_iso_job_malloc(sizeof(int) * (size_t)(n ? n : 1));
     if (!g || !w || !s) {
         free(g);
         free(w);
@@ -92,7 +92,7 @@ static _Atomic(vmpi_group *) *slot(int idx)
 
 void vmpi_group_init(int nranks)
 {
-    int *w = vmpi_sys_malloc(sizeof(int) * (size_t)nranks);
+    int *w = vmpi_iso_job_malloc(sizeof(int) * (size_t)nranks);
     if (w == NULL)
         vmpi_fatal("out of memory for the group of %d ranks", nranks);
     for (int i = 0; i < nranks; i++)
@@ -102,7 +102,7 @@ void vmpi_group_init(int nranks)
     free(w);
     if (!G.world || !G.empty)
         vmpi_fatal("out of memory for the predefined groups");
-    G.chunks[0] = vmpi_sys_calloc(CHUNK, sizeof(*G.chunks[0]));
+    G.chunks[0] = vmpi_iso_job_calloc(CHUNK, sizeof(*G.chunks[0]));
     if (G.chunks[0] == NULL)
         vmpi_fatal("out of memory for the group table");
     atomic_store(slot(IDX_EMPTY), G.empty);
@@ -137,7 +137,7 @@ MPI_Group vmpi_group_handle(vmpi_group *g)
         idx = G.free_idx[--G.nfree];
     } else if (G.next < MAX_CHUNKS * CHUNK) {
         idx = G.next;
-        if (G.chunks[idx / CHUNK] == NULL && (G.chunks[idx / CHUNK] = vmpi_sys_calloc(CHUNK, sizeof(*G.chunks[0]))) == NULL)
+        if (G.chunks[idx / CHUNK] == NULL && (G.chunks[idx / CHUNK] = vmpi_iso_job_calloc(CHUNK, sizeof(*G.chunks[0]))) == NULL)
             idx = -1;
         else
             G.next++;
@@ -167,7 +167,7 @@ int vmpi_group_handle_free(MPI_Group *h)
     vmpi_group *g = idx < MAX_CHUNKS * CHUNK && G.chunks[idx / CHUNK] ? atomic_exchange(slot(idx), NULL) : NULL;
     if (g && G.nfree == G.cap_free) {
         int cap = G.cap_free ? 2 * G.cap_free : 64;
-        int *f = vmpi_sys_realloc(G.free_idx, sizeof(int) * (size_t)cap);
+        int *f = vmpi_iso_job_realloc(G.free_idx, sizeof(int) * (size_t)cap);
         if (f) {
             G.free_idx = f;
             G.cap_free = cap;

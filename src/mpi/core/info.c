@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include "base/sysmem.h"
+#include "iso/iso.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/info.h"
 #include "mpi/core/rank.h"
@@ -63,7 +63,7 @@ static int put(vmpi_info *o, const char *key, const char *value)
     }
     if (o->n == o->cap) {
         int cap = o->cap ? 2 * o->cap : 8;
-        kv *n = vmpi_sys_realloc(o->kv, sizeof *n * (size_t)cap);
+        kv *n = vmpi_iso_job_realloc(o->kv, sizeof *n * (size_t)cap);
         if (n == NULL) {
             free(v);
             return MPI_ERR_NO_MEM;
@@ -85,8 +85,8 @@ static int ensure_slots(int n)
 {
     if (n <= T.n)
         return MPI_SUCCESS;
-    vmpi_info **o = vmpi_sys_realloc(T.obj, sizeof *o * (size_t)n);
-    int *f = vmpi_sys_realloc(T.freed, sizeof *f * (size_t)n);
+    vmpi_info **o = vmpi_iso_job_realloc(T.obj, sizeof *o * (size_t)n);
+    int *f = vmpi_iso_job_realloc(T.freed, sizeof *f * (size_t)n);
     if (o)
         T.obj = o;
     if (f)
@@ -102,7 +102,7 @@ static int ensure_slots(int n)
 /* The environment of the job (MPI-3.1 9.1.1's suggested keys), from the first rank that asks. */
 static vmpi_info *env_build(void)
 {
-    vmpi_info *o = vmpi_sys_calloc(1, sizeof *o);
+    vmpi_info *o = vmpi_iso_job_calloc(1, sizeof *o);
     if (o == NULL)
         return NULL;
     vmpi_rank *rk = vmpi_rank_self();
@@ -180,7 +180,7 @@ static int insert(vmpi_info *o, MPI_Info *out)
 
 int vmpi_info_create(MPI_Info *out)
 {
-    vmpi_info *o = vmpi_sys_calloc(1, sizeof *o);
+    vmpi_info *o = vmpi_iso_job_calloc(1, sizeof *o);
     if (o == NULL)
         return MPI_ERR_NO_MEM;
     pthread_mutex_lock(&T.mu);
@@ -303,7 +303,7 @@ int vmpi_info_get_nthkey(MPI_Info h, int n, char *key)
 
 int vmpi_info_dup(MPI_Info h, MPI_Info *out)
 {
-    vmpi_info *c = vmpi_sys_calloc(1, sizeof *c);
+    vmpi_info *c = vmpi_iso_job_calloc(1, sizeof *c);
     if (c == NULL)
         return MPI_ERR_NO_MEM;
     int err = MPI_SUCCESS;

@@ -129,12 +129,22 @@ static void rank_init(vmpi_rank *rk, int r, int n, int pe, int argc, char **argv
                            .errh = MPI_ERRORS_ARE_FATAL, .handle = MPI_COMM_SELF, .name = "MPI_COMM_SELF",
                            .info = MPI_INFO_NULL};
     vmpi_req_table_init(&rk->reqs);
-    /* each rank gets its own argv array (MPI_Init may rewrite it); the strings are shared */
+    /* each rank gets its own argv (MPI_Init may rewrite it), strings included, in its slot: a rank
+     * restarted from a checkpoint in another process finds it where it was */
+    size_t bytes = sizeof(char *) * (size_t)(argc + 1);
+    for (int i = 0; i < argc; i++)
+        bytes += strlen(argv[i]) + 1;
     rk->argc = argc;
-    rk->argv = malloc(sizeof(char *) * (size_t)(argc + 1));
+    rk->argv = vmpi_iso_heap_malloc(rk->vp.heap, bytes);
     if (rk->argv == NULL)
-        vmpi_fatal("out of memory creating rank %d", r);
-    memcpy(rk->argv, argv, sizeof(char *) * (size_t)(argc + 1));
+        vmpi_fatal("no room for rank %d's arguments in its slot; raise --iso-slot-size", r);
+    char *str = (char *)(rk->argv + argc + 1);
+    for (int i = 0; i < argc; i++) {
+        size_t len = strlen(argv[i]) + 1;
+        rk->argv[i] = memcpy(str, argv[i], len);
+        str += len;
+    }
+    rk->argv[argc] = NULL;
     rk->vp.id = r;
     rk->vp.main = rank_main;
     vmpi_sched_add_vp(&rk->vp, pe);

@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/sysmem.h"
+#include "iso/iso.h"
 #include "mpi/core/handle.h"
 #include "mpi/datatype/datatype.h"
 
@@ -69,7 +69,7 @@ MPI_Datatype vmpi_dt_register(vmpi_dtype *dt)
             return MPI_DATATYPE_NULL;
         }
         if (slot_at(i) == NULL) {
-            slot *c = vmpi_sys_calloc(CHUNK, sizeof *c);
+            slot *c = vmpi_iso_job_calloc(CHUNK, sizeof *c);
             if (c == NULL) {
                 pthread_mutex_unlock(&lock);
                 return MPI_DATATYPE_NULL;
@@ -124,9 +124,9 @@ bool vmpi_dt_set_contents(vmpi_dtype *dt, int combiner, int ni, const int *ints,
                           int nd, vmpi_dtype *const *types)
 {
     vmpi_dtype_contents *c = &dt->contents;
-    c->ints = ni ? vmpi_sys_malloc(sizeof *ints * (size_t)ni) : NULL;
-    c->aints = na ? vmpi_sys_malloc(sizeof *aints * (size_t)na) : NULL;
-    c->types = nd ? vmpi_sys_malloc(sizeof *types * (size_t)nd) : NULL;
+    c->ints = ni ? vmpi_iso_job_malloc(sizeof *ints * (size_t)ni) : NULL;
+    c->aints = na ? vmpi_iso_job_malloc(sizeof *aints * (size_t)na) : NULL;
+    c->types = nd ? vmpi_iso_job_malloc(sizeof *types * (size_t)nd) : NULL;
     if ((ni && !c->ints) || (na && !c->aints) || (nd && !c->types)) {
         free(c->ints);
         free(c->aints);
