@@ -1,0 +1,244 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Checkpoint/restart (issue 6) as a user meets it, with tests/mpi/ckpt/ckpt_state (a deterministic program
+# that prints a digest of each rank's whole state):
+#   - for several (ranks, PEs), some under VMPI_BALANCER=Rotate: a run killed (SIGKILL) right after a
+#     checkpoint, restarted with -p 1 and -p 2, prints exactly the digests of an uninterrupted run;
+#   - checkpoint files: mode 0600 in a directory created 0700, only the newest kept, a restarted job's
+#     checkpoints are newer than the one it came from;
+#   - refusals, each one line on stderr and exit status 1, never a hang: a corrupted byte, a truncated file,
+#     a foreign version, a bad magic, a -n that differs, a missing or empty directory, a different program;
+#   - crash safety: a run that checkpoints at every step, killed from outside at random moments, restarts
+#     with the reference digests or is refused with "no checkpoint" (when none had completed), nothing else.
+# Usage: ckpt.sh BUILD_DIR.  Every run is under `timeout`; about 30 s on 2 cores.
+set -u
+build=$1
+vmpirun=$build/bin/vmpirun
+prog=$build/tests/mpi/ckpt/ckpt_state
+other=$build/tests/mpi/init/commrank
+if grep -q '^VMPI_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+    echo "skipped: sanitizer build (checkpoints to files are refused there)"
+    echo " No Errors"
+    exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+start=$(date +%s)
+
+# run TIMEOUT [NAME=VALUE...] COMMAND ARGS...: stdout in $tmp/out, stderr in $tmp/err, status in $rc
+run() {
+    to=$1
+    shift
+    cmd="$*"
+    timeout "$to" env "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+}
+fail() {
+    echo "FAIL: $*"
+    echo "  command: $cmd"
+    echo "  exit status: $rc"
+    tail -n 6 "$tmp/out" | sed 's/^/  stdout: /'
+    tail -n 6 "$tmp/err" | sed 's/^/  stderr: /'
+    fails=$((fails + 1))
+}
+digests() { grep '^rank [0-9]* digest ' "$1" | sort; }
+# the job finished: status 0, " No Errors", and (when $1 is given) the digests in file $1
+check_ok() {
+    if [ "$rc" -ne 0 ]; then
+        fail "$2: exit status $rc, expected 0"
+        return 1
+    fi
+    if ! grep -q '^ No Errors$' "$tmp/out"; then
+        fail "$2: no ' No Errors'"
+        return 1
+    fi
+    if [ -n "$1" ] && ! digests "$tmp/out" | cmp -s - "$1"; then
+        fail "$2: digests differ from the uninterrupted run's"
+        digests "$tmp/out" | diff "$1" - | head -n 6 | sed 's/^/  diff: /'
+        return 1
+    fi
+    return 0
+}
+# the job was refused: status 1, one line on stderr matching the regular expression $1
+check_refused() {
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        fail "$2: hung (killed by timeout)"
+    elif [ "$rc" -ne 1 ]; then
+        fail "$2: exit status $rc, expected 1"
+    elif ! grep -q -- "$1" "$tmp/err"; then
+        fail "$2: stderr lacks /$1/"
+    elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+        fail "$2: $(wc -l <"$tmp/err") lines on stderr, expected 1"
+    fi
+}
+ckpts() { find "$1" -maxdepth 1 -name 'vmpi-ckpt-*.ckpt' | sort; }
+ntmps() { find "$1" -maxdepth 1 -name '.vmpi-ckpt-*.tmp' | wc -l; }
+# sets byte $2 of file $1 to octal value $3
+poke() { printf "\\$3" | dd of="$1" bs=1 seek="$2" count=1 conv=notrunc 2>/dev/null; }
+peek() { dd if="$1" bs=1 skip="$2" count=1 2>/dev/null | od -An -tu1 | tr -d ' '; }
+
+if ! "$vmpirun" --help 2>&1 | grep -q -- '--restart'; then
+    echo "FAIL: vmpirun --help does not mention --restart"
+    exit 1
+fi
+[ -x "$prog" ] || { echo "FAIL: $prog not built"; exit 1; }
+
+steps=10
+# ---- kill after a checkpoint, restart on 1 and 2 PEs: the digests of the uninterrupted run ----
+for cfg in "1 1 4 -" "4 1 5 -" "8 2 4 VMPI_BALANCER=Rotate" "64 2 3 -" "200 2 6 VMPI_BALANCER=Rotate"; do
+    set -- $cfg
+    n=$1 p=$2 k=$3 e=$4
+    [ "$e" = "-" ] && e=
+    what="$n ranks on $p PEs${e:+ ($e)}, checkpoint at step $k"
+    ref=$tmp/ref.$n
+    run 60 $e "$vmpirun" -n "$n" -p "$p" "$prog" $steps none "$tmp/unused"
+    check_ok "" "$what: uninterrupted run" || continue
+    digests "$tmp/out" >"$ref"
+    [ "$(wc -l <"$ref")" -eq "$n" ] || { fail "$what: $(wc -l <"$ref") digest lines, expected $n"; continue; }
+    d=$tmp/ck.$n
+    run 60 $e "$vmpirun" -n "$n" -p "$p" "$prog" $steps "$k" "$d" kill
+    [ "$rc" -eq 137 ] || { fail "$what: killed run: exit status $rc, expected 137"; continue; }
+    f=$(ckpts "$d")
+    if [ "$(printf '%s\n' "$f" | grep -c .)" -ne 1 ]; then
+        fail "$what: $(printf '%s\n' "$f" | grep -c .) checkpoint files after one checkpoint, expected 1"
+        continue
+    fi
+    [ "$(stat -c %a "$f")" = 600 ] || fail "$what: checkpoint file mode $(stat -c %a "$f"), expected 600"
+    [ "$(stat -c %a "$d")" = 700 ] || fail "$what: checkpoint directory mode $(stat -c %a "$d"), expected 700"
+    for rp in 1 2; do
+        run 60 $e "$vmpirun" --restart "$d" -p "$rp" "$prog" $steps "$k" "$d" kill
+        check_ok "$ref" "$what: restart on $rp PEs" &&
+            { grep -q "^ckpt_state: restarted at step $k\$" "$tmp/out" ||
+                fail "$what: restart on $rp PEs: no 'restarted at step $k' (did it run from the start?)"; }
+    done
+done
+
+# ---- on 8 ranks: a checkpoint the run continues from, two checkpoints, -n given, restarted job's checkpoint ----
+ref=$tmp/ref.8
+d=$tmp/cont
+run 60 VMPI_BALANCER=Rotate "$vmpirun" -n 8 -p 2 "$prog" $steps 2,5 "$d"
+check_ok "$ref" "8 ranks, checkpoints at steps 2 and 5, no kill"
+grep -q 'restarted' "$tmp/out" && fail "8 ranks, checkpoints at steps 2 and 5, no kill: says it was restarted"
+[ "$(ckpts "$d" | grep -c .)" -eq 1 ] && [ "$(ntmps "$d")" -eq 0 ] ||
+    fail "after two checkpoints: files $(ls -A "$d" | tr '\n' ' '), expected one vmpi-ckpt-*.ckpt"
+run 60 "$vmpirun" --restart "$d" -n 8 -p 2 "$prog" $steps 2,5 "$d"
+check_ok "$ref" "restart with -n 8 from the second of two checkpoints" &&
+    { grep -q '^ckpt_state: restarted at step 5$' "$tmp/out" || fail "restart of two checkpoints: not from step 5"; }
+d=$tmp/again
+run 60 "$vmpirun" -n 8 -p 2 "$prog" $steps 3,6 "$d" kill
+[ "$rc" -eq 137 ] || fail "8 ranks, checkpoints at 3 and 6, killed after 3: exit status $rc, expected 137"
+first=$(ckpts "$d")
+run 60 "$vmpirun" --restart "$d" -p 1 "$prog" $steps 3,6 "$d" kill
+check_ok "$ref" "restart from step 3, checkpointing again at step 6"
+second=$(ckpts "$d")
+if [ "$(printf '%s\n' "$second" | grep -c .)" -ne 1 ] || [ "$second" = "$first" ]; then
+    fail "the restarted job's checkpoint: files '$second' after '$first', expected one newer file"
+fi
+run 60 "$vmpirun" --restart "$d" -p 2 "$prog" $steps 3,6 "$d" kill
+check_ok "$ref" "restart from the restarted job's checkpoint" &&
+    { grep -q '^ckpt_state: restarted at step 6$' "$tmp/out" ||
+        fail "restart from the restarted job's checkpoint: not from step 6"; }
+
+# ---- refusals (from a copy of the 8-rank checkpoint of step 4) ----
+src=$(ckpts "$tmp/ck.8" | head -n 1)
+if [ -z "$src" ]; then
+    echo "FAIL: no 8-rank checkpoint to corrupt"
+    fails=$((fails + 1))
+else
+    size=$(stat -c %s "$src")
+    base=$(basename "$src")
+    # refuse NAME REGEX [-n N]: restart from $tmp/NAME (prepared by the caller) must be refused with REGEX
+    refuse() {
+        name=$1 re=$2
+        shift 2
+        run 30 "$vmpirun" --restart "$tmp/$name" "$@" -p 2 "$prog" $steps 4 "$tmp/$name" kill
+        check_refused "$re" "$name"
+    }
+    prep() { mkdir -p "$tmp/$1" && cp "$src" "$tmp/$1/$base" && chmod 600 "$tmp/$1/$base"; }
+    prep corrupt
+    mid=$((size / 2))
+    poke "$tmp/corrupt/$base" $mid "$(printf %o $(($(peek "$src" $mid) ^ 255)))"
+    refuse corrupt "^vmpi: checkpoint .*$base: .*checksum mismatch"
+    prep late # a corrupted byte near the end (the last rank's data or the end record)
+    poke "$tmp/late/$base" $((size - 40)) "$(printf %o $(($(peek "$src" $((size - 40))) ^ 1)))"
+    refuse late "^vmpi: checkpoint .*$base: .*checksum mismatch"
+    prep truncated
+    truncate -s $((size / 2)) "$tmp/truncated/$base"
+    refuse truncated "^vmpi: checkpoint .*$base: .*truncated"
+    prep short # shorter than its header
+    truncate -s 20 "$tmp/short/$base"
+    refuse short "^vmpi: checkpoint .*$base: .*truncated"
+    prep version # the format version: bytes 8 to 11 (src/ckpt/file.c), little-endian
+    poke "$tmp/version/$base" 8 143
+    refuse version "^vmpi: checkpoint .*$base: .*version"
+    prep magic
+    poke "$tmp/magic/$base" 0 130
+    refuse magic "^vmpi: checkpoint .*$base: .*not a vmpi checkpoint"
+    prep ranks
+    refuse ranks "^vmpi: checkpoint .*$base: .*ranks" -n 9
+    prep program
+    run 30 "$vmpirun" --restart "$tmp/program" -p 2 "$other"
+    check_refused "^vmpi: checkpoint .*$base: .*program" "program: another program"
+    cp "$prog" "$tmp/prog_changed" && printf 'x' >>"$tmp/prog_changed"
+    run 30 "$vmpirun" --restart "$tmp/program" -p 2 "$tmp/prog_changed" $steps 4 "$tmp/program" kill
+    check_refused "^vmpi: checkpoint .*$base: .*program" "program: its binary changed by one byte"
+    run 30 "$vmpirun" --restart "$tmp/missing" -p 2 "$prog" $steps 4 "$tmp/missing" kill
+    check_refused "^vmpi: no checkpoint in $tmp/missing" "missing directory"
+    mkdir "$tmp/empty"
+    run 30 "$vmpirun" --restart "$tmp/empty" -p 2 "$prog" $steps 4 "$tmp/empty" kill
+    check_refused "^vmpi: no checkpoint in $tmp/empty" "empty directory"
+    mkdir "$tmp/onlytmp" && cp "$src" "$tmp/onlytmp/.vmpi-ckpt-1.tmp"
+    run 30 "$vmpirun" --restart "$tmp/onlytmp" -p 2 "$prog" $steps 4 "$tmp/onlytmp" kill
+    check_refused "^vmpi: no checkpoint in $tmp/onlytmp" "a directory with only a temporary file"
+    # the refusals left the files alone
+    cmp -s "$src" "$tmp/ranks/$base" || fail "a refused restart changed the checkpoint file"
+fi
+
+# ---- crash safety: a checkpoint at every step, SIGKILL from outside at random moments ----
+csteps=16
+run 60 VMPI_BALANCER=Rotate "$vmpirun" -n 8 -p 2 "$prog" $csteps none "$tmp/unused"
+check_ok "" "crash test: uninterrupted run"
+digests "$tmp/out" >"$tmp/cref"
+t0=$(date +%s%N)
+run 60 VMPI_BALANCER=Rotate "$vmpirun" -n 8 -p 2 "$prog" $csteps all "$tmp/every"
+t1=$(date +%s%N)
+check_ok "$tmp/cref" "crash test: a checkpoint at every step, not killed"
+[ "$(ckpts "$tmp/every" | grep -c .)" -eq 1 ] && [ "$(ntmps "$tmp/every")" -eq 0 ] ||
+    fail "after $csteps checkpoints: files $(ls -A "$tmp/every" | tr '\n' ' '), expected one vmpi-ckpt-*.ckpt"
+dur_ms=$(((t1 - t0) / 1000000))
+seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+tries=8
+echo "crash test: an uninterrupted run with $csteps checkpoints takes $dur_ms ms; $tries kills, seed $seed"
+i=0 restarted=0 none=0
+while [ $i -lt $tries ]; do
+    # try i is killed in the i-th of `tries` equal parts of 1.1 x the run's duration
+    delay=$(awk -v s="$seed" -v i=$i -v n=$tries -v d="$dur_ms" \
+        'BEGIN { srand(s + i); printf "%.3f", d * 1.1 * (i + rand()) / n / 1000 }')
+    d=$tmp/crash.$i
+    run 60 VMPI_BALANCER=Rotate timeout -s KILL "$delay" "$vmpirun" -n 8 -p 2 "$prog" $csteps all "$d"
+    killed=$rc
+    if [ "$killed" -ne 137 ] && [ "$killed" -ne 0 ]; then
+        fail "crash test: run killed after $delay s: exit status $killed, expected 137 (or 0 if it had finished)"
+    fi
+    files=$(ls -A "$d" 2>/dev/null | tr '\n' ' ')
+    run 60 VMPI_BALANCER=Rotate "$vmpirun" --restart "$d" -p $((i % 2 + 1)) "$prog" $csteps all "$d"
+    if [ "$rc" -eq 1 ] && grep -q "^vmpi: no checkpoint in $d" "$tmp/err"; then
+        none=$((none + 1))
+        if [ -n "$(ckpts "$d")" ]; then
+            fail "crash test (killed after $delay s, files: $files): refused with 'no checkpoint' but a checkpoint is there"
+        fi
+    elif check_ok "$tmp/cref" "crash test: restart after a kill at $delay s (status $killed, files: $files)"; then
+        restarted=$((restarted + 1))
+    fi
+    i=$((i + 1))
+done
+echo "crash test: $restarted restarts with the reference digests, $none refused with 'no checkpoint'"
+
+echo "$(($(date +%s) - start)) s"
+if [ $fails -eq 0 ]; then
+    echo " No Errors"
+    exit 0
+fi
+echo " Found $fails errors"
+exit 1
