@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <unistd.h>
 #include "base/tunables.h"
 
@@ -90,7 +91,15 @@ int main(int argc, char **argv)
     }
     if (i >= argc)
         bad("no program given%s%s", "", "");
-    /* AMPI-style +vp/+p after the program are left in argv: the runtime consumes them */
+    /* AMPI-style +vp/+p after the program are left in argv: the runtime consumes them.  Without address
+     * randomization (src/base/layout.c says why), unless --aslr 1; the program would turn it off itself,
+     * at the cost of executing itself again. */
+    const char *aslr = getenv("VMPI_ASLR");
+    if (!(aslr && (!strcmp(aslr, "1") || !strcmp(aslr, "true") || !strcmp(aslr, "yes")))) {
+        int p = personality(0xffffffff);
+        if (p != -1)
+            personality((unsigned long)p | ADDR_NO_RANDOMIZE);
+    }
     execvp(argv[i], &argv[i]);
     fprintf(stderr, "vmpirun: cannot run '%s': %s\n", argv[i], strerror(errno));
     return errno == ENOENT ? 127 : 126;

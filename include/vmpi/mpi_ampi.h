@@ -2,7 +2,11 @@
 /* Part of mpi.h (include <mpi.h>, not this file): AMPI's extensions for migratable ranks, with AMPI's
  * names so that adaptive-MPI programs build unchanged.  AMPI_Migrate is collective over MPI_COMM_WORLD;
  * its info keys: "ampi_load_balance" = "sync" (or "true"/"async": balance now, with the strategies of
- * --balancer) or "false" (synchronize only); no key balances too. */
+ * --balancer) or "false" (synchronize only); no key balances too.  "ampi_checkpoint" = "to_file=DIR"
+ * (a checkpoint of the whole job in directory DIR, from which `vmpirun --restart DIR` restarts it on any
+ * number of PEs) or "in_memory" (a copy of every rank kept in memory); with it the point balances only if
+ * "ampi_load_balance" asks for it too.  Such a call returns when the checkpoint is written, and returns
+ * again, in every rank, in a job restarted from it: VMPIX_Restarted tells which.  docs/CHECKPOINT.md. */
 #ifndef VMPI_API_MPI_AMPI_H
 #define VMPI_API_MPI_AMPI_H
 
@@ -41,5 +45,10 @@ VMPI_AMPI_DECL(int, Yield, (void))
  * onto them as the balancer decides.  Any rank may call it; the last call before the migration point
  * counts.  `vmpirun --pes-active N` starts the job on the first N PEs. */
 int VMPIX_Set_active_pes(int npes);
+
+/* vmpi's extension: *flag = 1 in a rank that was restarted from a checkpoint, from the restart until it
+ * calls AMPI_Migrate again (the AMPI_Migrate that took the checkpoint has just returned in a new job);
+ * 0 otherwise. */
+int VMPIX_Restarted(int *flag);
 
 #endif

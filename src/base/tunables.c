@@ -38,6 +38,12 @@ static const vmpi_tunable table[] = {
     {"iso-slot-size", "VMPI_ISO_SLOT_SIZE", VMPI_TUNABLE_SIZE, "0",
      "bytes of address space per rank (stack + heap), a power of two; 0 = largest up to 64G with all slots "
      "in 4T"},
+    {"restart", "VMPI_RESTART", VMPI_TUNABLE_STRING, "",
+     "restart the job from the newest checkpoint in this directory (AMPI_Migrate with ampi_checkpoint=to_file=DIR); "
+     "the ranks' count comes from it, the PEs' from -p"},
+    {"aslr", "VMPI_ASLR", VMPI_TUNABLE_BOOL, "0",
+     "keep address-space randomization; checkpoints of such a job cannot be restarted (they need the libraries "
+     "at the same addresses)"},
 };
 
 const vmpi_tunable *vmpi_tunables(size_t *count)
@@ -156,6 +162,8 @@ void vmpi_tunables_load(void)
     vmpi_parse_size(value_of(vmpi_tunable_find("iso-base")), &base);
     vmpi_cfg.iso_base = (uintptr_t)base;
     vmpi_parse_size(value_of(vmpi_tunable_find("iso-slot-size")), &vmpi_cfg.iso_slot_size);
+    vmpi_cfg.restart = value_of(vmpi_tunable_find("restart"));
+    parse_bool(value_of(vmpi_tunable_find("aslr")), &vmpi_cfg.aslr);
     if (vmpi_cfg.nranks < 1)
         vmpi_fatal("VMPI_NRANKS must be at least 1 (got %ld)", vmpi_cfg.nranks);
 }

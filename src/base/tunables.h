@@ -35,6 +35,8 @@ typedef struct vmpi_config {
     long pes_active;         /* PEs that hold ranks at the start (0: all); the others join when expanded */
     uintptr_t iso_base;      /* address of the isomalloc range (iso/iso.h) */
     size_t iso_slot_size;    /* bytes per slot, a power of two; 0: chosen from the number of ranks */
+    const char *restart;     /* restart from the newest checkpoint in this directory ("": a new job) */
+    bool aslr;               /* keep address-space randomization (checkpoints then cannot be restarted) */
 } vmpi_config;
 
 extern vmpi_config vmpi_cfg;

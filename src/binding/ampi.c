@@ -12,11 +12,12 @@ int AMPI_Migrate(MPI_Info hints)
     int err = vmpi_chk_ranked(&ck);
     if (!err && hints != MPI_INFO_NULL)
         err = vmpi_chk_info(&ck, hints);
-    bool balance = true;
+    bool balance = true, lb_key = false;
     char v[MPI_MAX_INFO_VAL];
     int flag = 0;
     if (!err && hints != MPI_INFO_NULL &&
         vmpi_info_get(hints, "ampi_load_balance", sizeof v, v, &flag) == MPI_SUCCESS && flag) {
+        lb_key = true;
         if (!strcasecmp(v, "false"))
             balance = false;
         else if (strcasecmp(v, "sync") && strcasecmp(v, "async") && strcasecmp(v, "true")) {
@@ -24,14 +25,29 @@ int AMPI_Migrate(MPI_Info hints)
             err = MPI_ERR_INFO;
         }
     }
+    vmpi_ckpt_kind ckpt = VMPI_CKPT_NONE;
+    const char *dir = NULL;
     if (!err && hints != MPI_INFO_NULL &&
         vmpi_info_get(hints, "ampi_checkpoint", sizeof v, v, &flag) == MPI_SUCCESS && flag &&
         strcasecmp(v, "false")) {
-        snprintf(ck.why, sizeof ck.why, "ampi_checkpoint = '%.60s': checkpointing is not supported yet", v);
-        err = MPI_ERR_UNSUPPORTED_OPERATION;
+        const char *why = vmpi_adapt_checkpoint_unsupported();
+        if (!strncmp(v, "to_file=", 8) && v[8]) {
+            ckpt = VMPI_CKPT_TO_FILE;
+            dir = v + 8;
+        } else if (!strcmp(v, "in_memory")) {
+            ckpt = VMPI_CKPT_IN_MEMORY;
+        } else {
+            snprintf(ck.why, sizeof ck.why, "ampi_checkpoint = '%.60s': expected to_file=DIR or in_memory", v);
+            err = MPI_ERR_INFO_VALUE;
+        }
+        if (!err && why) {
+            snprintf(ck.why, sizeof ck.why, "%s", why);
+            err = MPI_ERR_UNSUPPORTED_OPERATION;
+        }
+        balance = balance && lb_key; /* a checkpoint balances only when asked to */
     }
     if (!err)
-        err = vmpi_adapt_migrate(balance);
+        err = vmpi_adapt_migrate(balance, ckpt, dir);
     return err ? fail(err, "AMPI_Migrate", &ck) : MPI_SUCCESS;
 }
 
@@ -112,6 +128,20 @@ int AMPI_Load_set_value(double value)
         return fail(err, "AMPI_Load_set_value", &ck);
     a->has_user_load = true;
     a->user_load = value;
+    return MPI_SUCCESS;
+}
+
+int VMPIX_Restarted(int *flag)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck);
+    if (!err && flag == NULL) {
+        snprintf(ck.why, sizeof ck.why, "flag is NULL");
+        err = MPI_ERR_ARG;
+    }
+    if (err)
+        return fail(err, "VMPIX_Restarted", &ck);
+    *flag = vmpi_adapt_restarted();
     return MPI_SUCCESS;
 }
 

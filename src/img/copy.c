@@ -78,6 +78,47 @@ static void register_frames(img_rank *r)
     I.register_frame((const char *)(hdr + 4) + *(const int32_t *)(hdr + 4), r->eh_object);
 }
 
+/* The file's read-only segments of the copy at `base`: [lo, hi) page-rounded, as vmpi_img_map maps them. */
+static int ro_ranges(uintptr_t base, vmpi_iso_extent *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < I.nph && n < max; i++) {
+        const ElfW(Phdr) *p = &I.ph[i];
+        if (p->p_type != PT_LOAD || (p->p_flags & PF_W) || p->p_filesz == 0)
+            continue;
+        uintptr_t va = base + p->p_vaddr;
+        out[n++] = (vmpi_iso_extent){(void *)DN(va), UP(va + p->p_filesz) - DN(va)};
+    }
+    return n;
+}
+
+int vmpi_img_file_ranges(const vmpi_iso_heap *h, vmpi_iso_extent *out, int max)
+{
+    const img_rank *r = h->img;
+    return r && r->copy ? ro_ranges(r->base, out, max) : 0;
+}
+
+void vmpi_img_rank_restored(vmpi_iso_heap *h)
+{
+    img_rank *r = h->img;
+    if (r == NULL || !r->copy)
+        return;
+    for (int i = 0; i < I.nph; i++) {
+        const ElfW(Phdr) *p = &I.ph[i];
+        if (p->p_type != PT_LOAD || (p->p_flags & PF_W) || p->p_filesz == 0)
+            continue;
+        uintptr_t va = r->base + p->p_vaddr;
+        int prot = PROT_READ | (p->p_flags & PF_X ? PROT_EXEC : 0);
+        if (mmap((void *)DN(va), UP(va + p->p_filesz) - DN(va), prot, MAP_PRIVATE | MAP_FIXED, I.fd,
+                 (off_t)DN(p->p_offset)) == MAP_FAILED)
+            vmpi_fatal("cannot map the program's segment at %#lx again for rank %d: %s (vm.max_map_count?)",
+                       (unsigned long)va, h->slot, strerror(errno));
+    }
+    memset(r->eh_object, 0, sizeof r->eh_object); /* the unwinder's record of the old process */
+    if (r->started)
+        register_frames(r);
+}
+
 void vmpi_img_run_ctors(img_rank *r, int argc, char **argv, char **envp)
 {
     if (r->copy)

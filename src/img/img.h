@@ -42,6 +42,13 @@ const char *vmpi_img_method_name(vmpi_priv_method m);
 vmpi_img_main_fn vmpi_img_rank_start(vmpi_iso_heap *h, int argc, char **argv, char **envp);
 /* On the rank, when it exits: its destructors, last registered first, then the copy's fini array.  Once. */
 void vmpi_img_rank_exit(vmpi_iso_heap *h);
+/* Checkpoints: the parts of the rank's copy (slot `h`) mapped read-only from the program file (its code and
+ * constants), which a checkpoint need not write: at most `max` ranges in `out`, in address order; their
+ * number. */
+int vmpi_img_file_ranges(const vmpi_iso_heap *h, vmpi_iso_extent *out, int max);
+/* Restart: the rank's slot is back; maps those parts from the file again and registers the copy's frames
+ * with the unwinder. */
+void vmpi_img_rank_restored(vmpi_iso_heap *h);
 /* The number of mutable globals and statics in the running program's symbol table and their total size
  * (0 when it has none or no symbol table): what ranks share with -privatize=none. */
 size_t vmpi_img_shared_globals(size_t *bytes);

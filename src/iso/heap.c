@@ -51,6 +51,25 @@ void vmpi_iso_heap_reset(vmpi_iso_heap *h)
 }
 
 size_t vmpi_iso_heap_used(const vmpi_iso_heap *h) { return h->top << h->pshift; }
+
+void vmpi_iso_each_extent(const vmpi_iso_heap *h, const void *sp, vmpi_iso_extent_fn fn, void *arg)
+{
+    vmpi_iso_extent e[2];
+    vmpi_iso_extents(h, sp ? sp : (const void *)((const char *)h + 128), e);
+    fn(arg, e[0].addr, e[0].len);
+    size_t from = 0; /* the pending extent: pages [from, i) */
+    for (size_t i = 0; i < h->top;) {
+        uint32_t m = h->map[i];
+        size_t n = iso_tag(m) == ISO_LARGE || iso_tag(m) == ISO_FREE ? iso_val(m) : 1;
+        if (iso_tag(m) == ISO_FREE && n > 1) { /* its first page only */
+            fn(arg, page_addr(h, from), (i + 1 - from) << h->pshift);
+            from = i + n;
+        }
+        i += n;
+    }
+    if (from < h->top)
+        fn(arg, page_addr(h, from), (h->top - from) << h->pshift);
+}
 size_t vmpi_iso_heap_limit(const vmpi_iso_heap *h) { return h->max_pages << h->pshift; }
 
 /* ---- page runs ---- */

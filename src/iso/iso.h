@@ -65,6 +65,16 @@ typedef struct vmpi_iso_extent {
     size_t len;
 } vmpi_iso_extent;
 int vmpi_iso_extents(const vmpi_iso_heap *h, const void *sp, vmpi_iso_extent out[2]);
+/* The same parts, finer, in address order, for a checkpoint: the heap without the pages of free runs (but
+ * the first page of each, which holds the run's links).  `sp` NULL: from the header (the job heap). */
+typedef void (*vmpi_iso_extent_fn)(void *arg, void *addr, size_t len);
+void vmpi_iso_each_extent(const vmpi_iso_heap *h, const void *sp, vmpi_iso_extent_fn fn, void *arg);
+/* Restart: slot `id`'s header once its contents are back (what was written of it, at the same addresses;
+ * the caller made those pages writable with vmpi_iso_make_writable); makes the rest of what it had
+ * committed writable again (the stack below the saved part, heap pages not written). */
+vmpi_iso_heap *vmpi_iso_slot_restored(int id);
+/* Makes [addr, addr + len) of the range readable and writable (pages rounded out); false outside it. */
+bool vmpi_iso_make_writable(void *addr, size_t len);
 
 /* The allocator on one heap, for its owner (the rank running on the calling thread). */
 void *vmpi_iso_heap_malloc(vmpi_iso_heap *h, size_t n);

@@ -167,6 +167,26 @@ void vmpi_iso_stack_release(vmpi_iso_heap *h)
     madvise(h->stack_lo, len, MADV_DONTNEED);
 }
 
+bool vmpi_iso_make_writable(void *addr, size_t len)
+{
+    uintptr_t lo = (uintptr_t)addr & ~(uintptr_t)(L.page - 1), hi = ((uintptr_t)addr + len + L.page - 1) & ~(uintptr_t)(L.page - 1);
+    if (lo < vmpi_iso_range_.base || hi > vmpi_iso_range_.base + vmpi_iso_range_.bytes || hi < lo)
+        return false;
+    return hi == lo || mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE) == 0;
+}
+
+vmpi_iso_heap *vmpi_iso_slot_restored(int id)
+{
+    char *slot = (char *)vmpi_iso_range_.base + ((size_t)id << vmpi_iso_range_.shift);
+    vmpi_iso_heap *h = (vmpi_iso_heap *)(slot + vmpi_iso_range_.hdr_off);
+    if (h->magic != ISO_MAGIC || h->slot != id || h->slot_lo != slot || h->heap_lo != slot + L.heap_off ||
+        h->commit > L.max_pages)
+        return NULL;
+    if (mprotect(slot + L.page, L.heap_off - L.page + (h->commit << L.pshift), PROT_READ | PROT_WRITE) != 0)
+        vmpi_fatal("cannot commit slot %d's memory again: %s (vm.max_map_count?)", id, strerror(errno));
+    return h;
+}
+
 int vmpi_iso_extents(const vmpi_iso_heap *h, const void *sp, vmpi_iso_extent out[2])
 {
     const char *lo = (const char *)sp - 128;

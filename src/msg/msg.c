@@ -180,6 +180,60 @@ static void env_free(vmpi_env *e)
     vmpi_pool_free(e, e->h.proto == PROTO_EAGER ? &mp->env[c] : &mp->env[0]);
 }
 
+/* ---- checkpoints ---- */
+
+void *vmpi_msg_save_unexpected(const vmpi_ep *ep, size_t *len)
+{
+    size_t n = 0;
+    vmpi_list_foreach(it, &ep->unexpected)
+    {
+        const vmpi_env *e = vmpi_container_of(it, vmpi_env, node);
+        n += sizeof e->h + sizeof e->rv + (e->h.proto == PROTO_EAGER ? (size_t)e->h.bytes : 0);
+    }
+    *len = n;
+    char *buf = n ? vmpi_sys_malloc(n) : NULL, *p = buf;
+    if (n && buf == NULL)
+        vmpi_fatal("out of memory saving rank %d's unexpected messages", ep->vp->id);
+    vmpi_list_foreach(it, &ep->unexpected)
+    {
+        const vmpi_env *e = vmpi_container_of(it, vmpi_env, node);
+        size_t pl = e->h.proto == PROTO_EAGER ? (size_t)e->h.bytes : 0;
+        memcpy(p, &e->h, sizeof e->h);
+        memcpy(p + sizeof e->h, &e->rv, sizeof e->rv);
+        memcpy(p + sizeof e->h + sizeof e->rv, e->data, pl);
+        p += sizeof e->h + sizeof e->rv + pl;
+    }
+    return buf;
+}
+
+bool vmpi_msg_ep_restored(vmpi_ep *ep, int world_rank, int pe, const void *buf, size_t len)
+{
+    vmpi_list_init(&ep->unexpected); /* its envelopes were the old process's */
+    ep->probing = false;
+    M.eps[world_rank] = ep;
+    M.loc[world_rank] = (vmpi_loc){0, pe};
+    for (const char *p = buf, *end = p + len; p < end;) {
+        msg_hdr h;
+        if ((size_t)(end - p) < sizeof h + sizeof(rndv_info))
+            return false;
+        memcpy(&h, p, sizeof h);
+        size_t pl = h.proto == PROTO_EAGER ? (size_t)h.bytes : 0;
+        if (h.bytes < 0 || pl > (size_t)(end - p) - sizeof h - sizeof(rndv_info))
+            return false;
+        /* from the system allocator: no PE runs yet, and any PE may free it */
+        vmpi_env *e = vmpi_sys_malloc(sizeof(vmpi_env) + pl);
+        if (e == NULL)
+            vmpi_fatal("out of memory restoring rank %d's unexpected messages", world_rank);
+        e->heap = true;
+        e->h = h;
+        memcpy(&e->rv, p + sizeof h, sizeof e->rv);
+        memcpy(e->data, p + sizeof h + sizeof e->rv, pl);
+        vmpi_list_push_back(&ep->unexpected, &e->node);
+        p += sizeof h + sizeof e->rv + pl;
+    }
+    return true;
+}
+
 /* ---- matching ---- */
 
 static inline bool matches(int ctx, int src, int tag, int ectx, int esrc, int etag)

@@ -70,6 +70,15 @@ vmpi_ep *vmpi_msg_ep(int world_rank);
  * no record for it may be in flight). */
 void vmpi_msg_set_loc(int world_rank, int pe);
 
+/* Checkpoint: the messages in `ep`'s unexpected queue (headers, eager payloads; a rendezvous message's
+ * data stays in its sender's slot), serialized into a system-allocated buffer of *len bytes (NULL, 0 when
+ * there are none). */
+void *vmpi_msg_save_unexpected(const vmpi_ep *ep, size_t *len);
+/* Restart: world rank `world_rank`'s endpoint is back at its address; routes the rank's messages to PE
+ * `pe` and queues again the messages of a buffer made by vmpi_msg_save_unexpected.  False when the buffer
+ * is malformed. */
+bool vmpi_msg_ep_restored(vmpi_ep *ep, int world_rank, int pe, const void *buf, size_t len);
+
 /* Marks `r` complete, wakes its owner, then runs its callback; on the owner's PE only. */
 void vmpi_req_complete(vmpi_req *r);
 

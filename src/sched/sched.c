@@ -80,11 +80,8 @@ static void vp_entry(vmpi_transfer t)
     vmpi_vp_exit(0);
 }
 
-void vmpi_sched_add_vp(vmpi_vp *vp, int pe)
+static void place(vmpi_vp *vp, int pe)
 {
-    if (vp->heap == NULL) /* the caller may have opened the slot to put the VP itself in it */
-        vp->heap = vmpi_iso_slot_open(vp->id, &vp->stack);
-    vp->ctx = vmpi_ctx_make(vmpi_stack_top(&vp->stack), vp->stack.size, vp_entry);
     vp->pe = &job.pes[pe];
     vp->state = VMPI_VP_READY;
     vmpi_list_init(&vp->node);
@@ -98,6 +95,23 @@ void vmpi_sched_add_vp(vmpi_vp *vp, int pe)
     }
     job.vps[job.nvps++] = vp;
     atomic_fetch_add(&job.live, 1);
+}
+
+void vmpi_sched_add_vp(vmpi_vp *vp, int pe)
+{
+    if (vp->heap == NULL) /* the caller may have opened the slot to put the VP itself in it */
+        vp->heap = vmpi_iso_slot_open(vp->id, &vp->stack);
+    vp->ctx = vmpi_ctx_make(vmpi_stack_top(&vp->stack), vp->stack.size, vp_entry);
+    place(vp, pe);
+}
+
+void vmpi_sched_adopt_vp(vmpi_vp *vp, int pe)
+{
+    /* what the VP kept of the old process: measurements and a spin-wait are over */
+    vp->busy = 0;
+    vp->wait_since = 0;
+    vp->blocked_in = NULL;
+    place(vp, pe);
 }
 
 /* ---- switching ---- */

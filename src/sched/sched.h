@@ -65,6 +65,9 @@ void vmpi_sched_init(int npes);
  * the caller opened the slot already (vp->stack and vp->heap set: the VP itself may live in it);
  * `vp->id` and `vp->main` are set by the caller. */
 void vmpi_sched_add_vp(vmpi_vp *vp, int pe);
+/* Restart: a VP restored from a checkpoint (its stack, heap and saved context back at their addresses) is
+ * placed on PE `pe`, ready to resume where it was switched out. */
+void vmpi_sched_adopt_vp(vmpi_vp *vp, int pe);
 /* Runs every PE until all VPs are done; PE 0 runs on the calling thread.  Returns the first non-zero exit
  * code of a VP, or 0. */
 int vmpi_sched_run(void);

@@ -18,6 +18,9 @@
 
 typedef void (*vmpi_migrate_fn)(void);
 
+/* What a migration point does besides balancing: nothing, or a checkpoint (AMPI's ampi_checkpoint hint). */
+typedef enum { VMPI_CKPT_NONE, VMPI_CKPT_TO_FILE, VMPI_CKPT_IN_MEMORY } vmpi_ckpt_kind;
+
 typedef struct vmpi_adapt_rank {
     bool fixed;                  /* AMPI_Set_migratable(0) */
     bool in_migrate;             /* waiting at a migration point for rank 0's step */
@@ -28,6 +31,9 @@ typedef struct vmpi_adapt_rank {
     unsigned long long excluded; /* busy ticks not to count */
     bool has_user_load;
     double user_load;            /* AMPI_Load_set_value */
+    bool restarted;              /* resumed from a checkpoint, until its next migration point */
+    vmpi_ckpt_kind ckpt;         /* at the current migration point (every rank must ask the same) */
+    char *ckpt_dir;              /* to_file's directory (malloc'ed) */
 } vmpi_adapt_rank;
 
 /* At boot: checks the balancer chain (fatal error naming a bad strategy). */
@@ -35,8 +41,33 @@ void vmpi_adapt_init(void);
 /* The calling rank's settings, created on first use; NULL when out of memory. */
 vmpi_adapt_rank *vmpi_adapt_self(void);
 
-/* AMPI_Migrate: collective over MPI_COMM_WORLD.  `balance` false: a synchronization only. */
-int vmpi_adapt_migrate(bool balance);
+/* AMPI_Migrate: collective over MPI_COMM_WORLD.  `balance` false: a synchronization only.  With a
+ * checkpoint (`dir` for to_file), every rank is saved first (checkpoint.c); the call returns after it, and
+ * again in a job restarted from it. */
+int vmpi_adapt_migrate(bool balance, vmpi_ckpt_kind ckpt, const char *dir);
+
+/* ---- checkpoints (checkpoint.c, restart.c) ---- */
+/* Inside the stop of the world: writes every rank and the job's shared state (to `dir`, or to memory).
+ * MPI_SUCCESS or an error class, with a message in err. */
+int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_t errlen);
+/* First thing at boot: notes the objects loaded at the start (they must be at the same addresses in a
+ * restarted job). */
+void vmpi_adapt_ckpt_boot(void);
+/* Why checkpoints cannot be taken in this job (sanitizer build, globals not privatized), or NULL. */
+const char *vmpi_adapt_checkpoint_unsupported(void);
+/* Restart, at boot before anything is set up: opens the newest checkpoint in `dir` and checks it against
+ * this program and this vmpi; sets the geometry the restored ranks need (ranks, isomalloc base and sizes).
+ * Fatal error naming the file and the problem when it does not fit. */
+void vmpi_adapt_restart_open(const char *dir);
+/* Then, once the layers are set up (isomalloc range, PEs, messaging): maps every rank back, at the same
+ * addresses, onto the PEs of this job (block mapping), ready to return from its AMPI_Migrate.  Fills
+ * ranks[0 .. n-1]. */
+struct vmpi_rank;
+void vmpi_adapt_restart_load(struct vmpi_rank **ranks, int n);
+/* After the job ran (sched returned): puts back what the restart changed in the boot thread. */
+void vmpi_adapt_restart_done(void);
+/* VMPIX_Restarted */
+bool vmpi_adapt_restarted(void);
 int vmpi_adapt_migrate_to_pe(int pe);
 
 void vmpi_adapt_load_stop(void);

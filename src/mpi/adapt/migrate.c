@@ -24,6 +24,7 @@ static struct {
     _Atomic int active;      /* PEs 0 .. active-1 hold ranks after the next step */
     _Atomic long moves;
     _Atomic int arrived;     /* ranks other than 0 waiting at the current migration point */
+    int ckpt_err;            /* the outcome of the current migration point's checkpoint, for every rank */
 } A;
 
 void vmpi_adapt_init(void)
@@ -349,17 +350,53 @@ static void release_all(void)
     }
 }
 
-static void step(void *balance)
+/* Every rank must ask for the same checkpoint at a migration point. */
+static int checkpoint_agreed(vmpi_ckpt_kind *kind, const char **dir)
 {
-    rebalance(balance != NULL);
+    vmpi_adapt_rank *a0 = vmpi_rank_get(0)->adapt;
+    *kind = a0->ckpt;
+    *dir = a0->ckpt_dir;
+    for (int r = 1; r < vmpi_world_size(); r++) {
+        vmpi_adapt_rank *a = vmpi_rank_get(r)->adapt;
+        if (a->ckpt != a0->ckpt || (a0->ckpt == VMPI_CKPT_TO_FILE && strcmp(a->ckpt_dir, a0->ckpt_dir) != 0)) {
+            vmpi_warn("AMPI_Migrate: ranks 0 and %d give different ampi_checkpoint hints: no checkpoint is taken", r);
+            return MPI_ERR_INFO_VALUE;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+typedef struct step_req {
+    bool balance;
+} step_req;
+
+static void step(void *arg)
+{
+    const step_req *q = arg;
+    vmpi_ckpt_kind kind;
+    const char *dir;
+    A.ckpt_err = checkpoint_agreed(&kind, &dir);
+    if (A.ckpt_err == MPI_SUCCESS && kind != VMPI_CKPT_NONE) {
+        char err[512];
+        A.ckpt_err = vmpi_adapt_checkpoint(kind, dir, err, sizeof err);
+        if (A.ckpt_err)
+            vmpi_warn("checkpoint failed: %s", err);
+    }
+    rebalance(q->balance);
     release_all();
 }
 
-int vmpi_adapt_migrate(bool balance)
+int vmpi_adapt_migrate(bool balance, vmpi_ckpt_kind ckpt, const char *dir)
 {
     vmpi_rank *rk = vmpi_rank_self();
     vmpi_adapt_rank *a = vmpi_adapt_self();
     if (a == NULL)
+        return MPI_ERR_NO_MEM;
+    a->restarted = false;
+    a->ckpt = ckpt;
+    free(a->ckpt_dir);
+    a->ckpt_dir = NULL;
+    if (ckpt == VMPI_CKPT_TO_FILE && (a->ckpt_dir = strdup(dir)) == NULL)
         return MPI_ERR_NO_MEM;
     if (balance && a->about_to)
         a->about_to();
@@ -384,14 +421,21 @@ int vmpi_adapt_migrate(bool balance)
         if (err)
             return err;
         atomic_store(&A.arrived, 0);
-        bool now = balance && vmpi_clock_now() - A.last >= vmpi_cfg.lb_period;
-        vmpi_sched_stop_world(step, now ? &A : NULL);
-        if (now)
+        step_req q = {.balance = balance && vmpi_clock_now() - A.last >= vmpi_cfg.lb_period};
+        vmpi_sched_stop_world(step, &q);
+        if (q.balance)
             A.last = vmpi_clock_now();
     }
+    /* here too after a restart from a checkpoint taken at this point (restart.c) */
     if (vmpi_pe_self()->id != before && a->just_migrated)
         a->just_migrated();
-    return MPI_SUCCESS;
+    return a->restarted ? MPI_SUCCESS : A.ckpt_err;
+}
+
+bool vmpi_adapt_restarted(void)
+{
+    vmpi_adapt_rank *a = vmpi_rank_self()->adapt;
+    return a && a->restarted;
 }
 
 int vmpi_adapt_migrate_to_pe(int pe)

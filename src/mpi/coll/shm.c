@@ -9,6 +9,7 @@
 #include "base/copy.h"
 #include "base/fence.h"
 #include "base/log.h"
+#include "ckpt/ckpt.h"
 #include "iso/iso.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
@@ -82,6 +83,7 @@ typedef struct shm {
 } shm;
 
 static shm *registry;
+VMPI_CKPT_STATIC(registry)
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Groups the communicator's ranks by the PE they live on now, numbered in order of their lowest rank. */

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ckpt/ckpt.h"
 #include "dtype/dtype.h"
 #include "mpi/coll/coll.h"
 #include "mpi/comm/comm_create.h"
@@ -172,6 +173,7 @@ typedef struct idup_entry {
 
 static pthread_mutex_t idup_lock = PTHREAD_MUTEX_INITIALIZER;
 static idup_entry *idup_list;
+VMPI_CKPT_STATIC(idup_list)
 
 static int idup_contexts(vmpi_comm *c, int *ctx, int *lctx)
 {

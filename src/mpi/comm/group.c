@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/log.h"
+#include "ckpt/ckpt.h"
 #include "iso/iso.h"
 #include "mpi/comm/group.h"
 #include "mpi/core/handle.h"
@@ -19,6 +20,7 @@ static struct {
     int nfree, cap_free;
     vmpi_group *empty, *world;
 } G = {.lock = PTHREAD_MUTEX_INITIALIZER};
+VMPI_CKPT_STATIC(G)
 
 enum { IDX_EMPTY = 1, IDX_FIRST_FREE = 2 }; /* index 0 is MPI_GROUP_NULL */
 

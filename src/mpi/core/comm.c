@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include "ckpt/ckpt.h"
 #include "mpi/coll/shm.h"
 #include "mpi/comm/group.h"
 #include "mpi/comm/topo.h"
@@ -12,6 +13,7 @@
 enum { IDX_WORLD = 1, IDX_SELF = 2, IDX_FIRST_USER = 3 };
 
 static _Atomic int next_ctx = VMPI_CTX_FIRST_FREE;
+VMPI_CKPT_STATIC(next_ctx)
 
 int vmpi_comm_ctx_alloc(void) { return atomic_fetch_add_explicit(&next_ctx, 2, memory_order_relaxed); }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "ckpt/ckpt.h"
 #include "iso/iso.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/info.h"
@@ -31,6 +32,7 @@ static struct {
     int *freed;      /* stack of free slots */
     int nfreed;
 } T = {.mu = PTHREAD_MUTEX_INITIALIZER};
+VMPI_CKPT_STATIC(T)
 
 static void info_destroy(vmpi_info *o)
 {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/layout.h"
 #include "base/log.h"
 #include "base/tunables.h"
 #include "img/img.h"
@@ -160,7 +161,13 @@ int vmpi_boot_image(int argc, char **argv, vmpi_main_fn main, int method)
 int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
 {
     vmpi_tunables_load();
+    if (!vmpi_cfg.aslr)
+        vmpi_layout_fix(argv);
+    vmpi_adapt_ckpt_boot();
     take_plus_args(&argc, argv);
+    bool restart = vmpi_cfg.restart[0] != '\0';
+    if (restart) /* the checkpoint says how many ranks, and where their slots are */
+        vmpi_adapt_restart_open(vmpi_cfg.restart);
     long n = vmpi_cfg.nranks, p = vmpi_cfg.npes;
     if (n > (1 << 24))
         vmpi_fatal("%ld ranks requested; at most %d are supported", n, 1 << 24);
@@ -186,14 +193,20 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     R.ranks = calloc((size_t)n, sizeof *R.ranks);
     if (R.ranks == NULL)
         vmpi_fatal("out of memory creating %ld ranks", n);
-    for (long r = 0; r < n; r++)
-        R.ranks[r] = rank_new((int)r);
-    long act = vmpi_cfg.pes_active > 0 && vmpi_cfg.pes_active < p ? vmpi_cfg.pes_active : p;
-    vmpi_adapt_set_active((int)act);
-    for (long r = 0; r < n; r++) /* block mapping over the PEs active at the start */
-        rank_init(R.ranks[r], (int)r, (int)n, (int)(r * act / n), argc, argv);
+    if (restart) {
+        vmpi_adapt_restart_load(R.ranks, (int)n);
+    } else {
+        for (long r = 0; r < n; r++)
+            R.ranks[r] = rank_new((int)r);
+        long act = vmpi_cfg.pes_active > 0 && vmpi_cfg.pes_active < p ? vmpi_cfg.pes_active : p;
+        vmpi_adapt_set_active((int)act);
+        for (long r = 0; r < n; r++) /* block mapping over the PEs active at the start */
+            rank_init(R.ranks[r], (int)r, (int)n, (int)(r * act / n), argc, argv);
+    }
     vmpi_stdio_init();
     int code = vmpi_sched_run();
+    if (restart)
+        vmpi_adapt_restart_done();
     vmpi_stdio_fini();
     vmpi_img_close();
     fflush(NULL);
@@ -202,6 +215,8 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
         vmpi_req_table_fini(&rk->reqs);
         free(rk->argv);
         free(rk->errh_user);
+        if (rk->adapt)
+            free(rk->adapt->ckpt_dir);
         free(rk->adapt);
         vmpi_attr_rank_fini(rk);
         vmpi_errcode_rank_fini(rk);

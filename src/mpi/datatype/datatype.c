@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ckpt/ckpt.h"
 #include "iso/iso.h"
 #include "mpi/core/handle.h"
 #include "mpi/datatype/datatype.h"
@@ -25,6 +26,9 @@ static slot *_Atomic chunks[NCHUNKS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int free_head = -1;
 static unsigned next_unused = VMPI_DT_BUILTIN_COUNT;
+VMPI_CKPT_STATIC(chunks)
+VMPI_CKPT_STATIC(free_head)
+VMPI_CKPT_STATIC(next_unused)
 
 static slot *slot_at(unsigned i)
 {

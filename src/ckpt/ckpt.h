@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Checkpoint files: a versioned header, then sections (type, id, address, length, data), then an end
+ * record.  Each section's header and data carry an XXH3 checksum; the header records the file's total size,
+ * so a truncated file is refused before anything is read into memory.
+ *
+ * A checkpoint to a directory is written as DIR/.vmpi-ckpt-SEQ.tmp (mode 0600, SEQ one more than the
+ * newest complete checkpoint there), flushed to disk, then renamed to DIR/vmpi-ckpt-SEQ.ckpt and the
+ * directory flushed: until the rename the previous checkpoint is the newest, and after it the new one is
+ * complete.  Older checkpoints and leftover temporaries are removed only then.  A crash at any point
+ * leaves either the old or the new checkpoint as the newest complete one, never a partial one.
+ *
+ * The same format can be written to memory (an in-memory checkpoint). */
+#ifndef VMPI_CKPT_CKPT_H
+#define VMPI_CKPT_CKPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define VMPI_CKPT_VERSION 1u
+
+typedef struct vmpi_ckpt_sec {
+    uint32_t type, id;
+    uint64_t addr, len;
+} vmpi_ckpt_sec;
+
+/* A memory target, kept between checkpoints (its pages are reused). */
+typedef struct vmpi_ckpt_membuf {
+    char *buf;
+    size_t len, cap;
+} vmpi_ckpt_membuf;
+
+typedef struct vmpi_ckpt_out vmpi_ckpt_out;
+typedef struct vmpi_ckpt_in vmpi_ckpt_in;
+
+/* Starts a checkpoint in directory `dir` (created, mode 0700, if missing).  NULL on failure, with a
+ * message naming the file and the problem in err. */
+vmpi_ckpt_out *vmpi_ckpt_create(const char *dir, char *err, size_t errlen);
+/* Starts a checkpoint in memory, replacing what `mb` held. */
+vmpi_ckpt_out *vmpi_ckpt_create_mem(vmpi_ckpt_membuf *mb);
+/* Appends one section.  0, or an errno value (the checkpoint must then be discarded). */
+int vmpi_ckpt_put(vmpi_ckpt_out *o, uint32_t type, uint32_t id, uint64_t addr, const void *data, size_t len);
+/* Appends a section whose data is given in pieces (one checksum over all of them). */
+typedef struct vmpi_ckpt_piece {
+    const void *data;
+    size_t len;
+} vmpi_ckpt_piece;
+int vmpi_ckpt_putv(vmpi_ckpt_out *o, uint32_t type, uint32_t id, uint64_t addr, const vmpi_ckpt_piece *p, int n);
+/* Bytes written so far. */
+uint64_t vmpi_ckpt_written(const vmpi_ckpt_out *o);
+/* Completes the checkpoint and makes it the newest (see above); frees `o`.  0, or an errno value with a
+ * message in err (the temporary is removed and the previous checkpoint stays the newest). */
+int vmpi_ckpt_commit(vmpi_ckpt_out *o, char *err, size_t errlen);
+/* Abandons it: the temporary is removed; frees `o`. */
+void vmpi_ckpt_discard(vmpi_ckpt_out *o);
+
+/* Opens the newest complete checkpoint in `dir`, checking its header and size.  NULL with a message in err
+ * (naming the file and the problem: missing, not a checkpoint, foreign version, truncated). */
+vmpi_ckpt_in *vmpi_ckpt_open(const char *dir, char *err, size_t errlen);
+vmpi_ckpt_in *vmpi_ckpt_open_mem(const vmpi_ckpt_membuf *mb, char *err, size_t errlen);
+/* The file it reads ("memory" for an in-memory checkpoint) and its sequence number. */
+const char *vmpi_ckpt_name(const vmpi_ckpt_in *in);
+uint64_t vmpi_ckpt_seq(const vmpi_ckpt_in *in);
+/* The next section's header: 1, or 0 at the (checked) end record, or -1 on an error (vmpi_ckpt_error). */
+int vmpi_ckpt_next(vmpi_ckpt_in *in, vmpi_ckpt_sec *s);
+/* The current section's data into dst (s->len bytes), its checksum checked: 0, or -1 on an error. */
+int vmpi_ckpt_read(vmpi_ckpt_in *in, void *dst);
+/* Skips the current section's data (its checksum is checked all the same). */
+int vmpi_ckpt_skip(vmpi_ckpt_in *in);
+const char *vmpi_ckpt_error(const vmpi_ckpt_in *in);
+void vmpi_ckpt_close(vmpi_ckpt_in *in);
+
+/* The XXH3 hash and size of a file's contents (a program's identity); false when it cannot be read. */
+bool vmpi_ckpt_hash_file(const char *path, uint64_t *hash, uint64_t *size);
+
+/* State of the runtime kept in static variables of libvmpi that a checkpoint saves and a restart puts back
+ * (libvmpi is at the same address in both processes).  Registered once per variable at load time with
+ * VMPI_CKPT_STATIC; what they point to must itself be saved (a slot, the job heap, or libvmpi). */
+void vmpi_ckpt_static_register(void *addr, size_t len, const char *name);
+typedef struct vmpi_ckpt_static {
+    void *addr;
+    size_t len;
+    const char *name;
+} vmpi_ckpt_static;
+const vmpi_ckpt_static *vmpi_ckpt_statics(int *n);
+#define VMPI_CKPT_STATIC(var)                                                                               \
+    __attribute__((constructor)) static void vmpi_ckpt_static_##var(void)                                   \
+    {                                                                                                       \
+        vmpi_ckpt_static_register(&(var), sizeof(var), #var " (" __FILE__ ")");                             \
+    }
+
+#endif

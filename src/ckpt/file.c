@@ -1,0 +1,497 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The checkpoint format (ckpt.h) and its two targets, a file in a directory and a memory buffer.
+ *
+ *   header   64 bytes: "VMPICKPT", version, header size, sequence number, total size (set last), time,
+ *            XXH3 of the bytes before it
+ *   section  48 bytes: type, id, address, length, XXH3 of the data, its own offset, XXH3 of the bytes before
+ *            it; then the data
+ *   end      a section of type END whose address is the number of sections before it
+ *
+ * Sections' headers are staged in a buffer with the small pieces of data; large data is written straight
+ * from where it lies. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
+#include <xxhash.h>
+#include "base/sysmem.h"
+#include "ckpt/ckpt.h"
+
+#define MAGIC "VMPICKPT"
+#define END_TYPE 0xffffffffu
+#define STAGE (1u << 20)
+#define DIRECT_MIN (64u << 10) /* data at least this big is written from where it lies */
+
+typedef struct file_hdr {
+    char magic[8];
+    uint32_t version, hdr_size;
+    uint64_t seq, total, created, reserved[2];
+    uint64_t sum;
+} file_hdr;
+typedef struct sec_hdr {
+    uint32_t type, id;
+    uint64_t addr, len, data_sum, offset;
+    uint64_t sum;
+} sec_hdr;
+_Static_assert(sizeof(file_hdr) == 64 && sizeof(sec_hdr) == 48, "checkpoint record layout");
+
+struct vmpi_ckpt_out {
+    int fd;                  /* -1: memory */
+    vmpi_ckpt_membuf *mb;
+    char *stage;
+    size_t staged;
+    uint64_t off, nsec, seq;
+    int err;
+    char dir[4096], tmp[4200], final[4200];
+};
+
+struct vmpi_ckpt_in {
+    int fd;
+    const vmpi_ckpt_membuf *mb;
+    uint64_t off, total, seq, nsec;
+    sec_hdr cur;
+    bool in_data;
+    char name[4200];
+    char err[4400];
+};
+
+/* ---- the directory ---- */
+
+/* The newest complete checkpoint's and temporary's sequence numbers in `dir` (0: none). */
+static void scan(const char *dir, uint64_t *complete, uint64_t *any)
+{
+    *complete = *any = 0;
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        unsigned long long s;
+        char tail[8];
+        if (sscanf(e->d_name, "vmpi-ckpt-%llu.%7s", &s, tail) == 2 && !strcmp(tail, "ckpt")) {
+            if (s > *complete)
+                *complete = s;
+        } else if (sscanf(e->d_name, ".vmpi-ckpt-%llu.%7s", &s, tail) == 2 && !strcmp(tail, "tmp")) {
+        } else {
+            continue;
+        }
+        if (s > *any)
+            *any = s;
+    }
+    closedir(d);
+}
+
+/* Removes every checkpoint and temporary in `dir` other than sequence `keep`. */
+static void prune(const char *dir, uint64_t keep)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        unsigned long long s;
+        char tail[8];
+        if ((sscanf(e->d_name, "vmpi-ckpt-%llu.%7s", &s, tail) == 2 && !strcmp(tail, "ckpt")) ||
+            (sscanf(e->d_name, ".vmpi-ckpt-%llu.%7s", &s, tail) == 2 && !strcmp(tail, "tmp")))
+            if (s != keep)
+                unlinkat(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
+}
+
+/* ---- writing ---- */
+
+static void hdr_fill(file_hdr *h, uint64_t seq, uint64_t total)
+{
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, MAGIC, 8);
+    h->version = VMPI_CKPT_VERSION;
+    h->hdr_size = sizeof *h;
+    h->seq = seq;
+    h->total = total;
+    h->created = (uint64_t)time(NULL);
+    h->sum = XXH3_64bits(h, offsetof(file_hdr, sum));
+}
+
+static int raw_write(vmpi_ckpt_out *o, const void *p, size_t n)
+{
+    if (o->fd < 0) {
+        vmpi_ckpt_membuf *mb = o->mb;
+        if (mb->len + n > mb->cap) {
+            size_t cap = mb->cap ? mb->cap : 1u << 20;
+            while (cap < mb->len + n)
+                cap *= 2;
+            char *b = vmpi_sys_realloc(mb->buf, cap);
+            if (b == NULL)
+                return ENOMEM;
+            mb->buf = b;
+            mb->cap = cap;
+        }
+        memcpy(mb->buf + mb->len, p, n);
+        mb->len += n;
+        return 0;
+    }
+    for (const char *c = p; n > 0;) {
+        ssize_t w = write(o->fd, c, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return w < 0 ? errno : EIO;
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int flush_stage(vmpi_ckpt_out *o)
+{
+    int e = o->staged ? raw_write(o, o->stage, o->staged) : 0;
+    o->staged = 0;
+    return e;
+}
+
+static int out_write(vmpi_ckpt_out *o, const void *p, size_t n)
+{
+    if (o->err)
+        return o->err;
+    if (n >= DIRECT_MIN || o->fd < 0) {
+        if ((o->err = flush_stage(o)) == 0)
+            o->err = raw_write(o, p, n);
+    } else {
+        if (o->staged + n > STAGE && (o->err = flush_stage(o)) != 0)
+            return o->err;
+        memcpy(o->stage + o->staged, p, n);
+        o->staged += n;
+    }
+    o->off += n;
+    return o->err;
+}
+
+static vmpi_ckpt_out *out_new(void)
+{
+    vmpi_ckpt_out *o = vmpi_sys_calloc(1, sizeof *o);
+    if (o && (o->stage = vmpi_sys_malloc(STAGE)) == NULL) {
+        vmpi_sys_free(o);
+        return NULL;
+    }
+    return o;
+}
+
+static void out_free(vmpi_ckpt_out *o)
+{
+    vmpi_sys_free(o->stage);
+    vmpi_sys_free(o);
+}
+
+vmpi_ckpt_out *vmpi_ckpt_create(const char *dir, char *err, size_t errlen)
+{
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "cannot create the checkpoint directory %s: %s", dir, strerror(errno));
+        return NULL;
+    }
+    vmpi_ckpt_out *o = out_new();
+    if (o == NULL) {
+        snprintf(err, errlen, "out of memory starting a checkpoint in %s", dir);
+        return NULL;
+    }
+    uint64_t complete, any;
+    scan(dir, &complete, &any);
+    o->seq = any + 1;
+    snprintf(o->dir, sizeof o->dir, "%s", dir);
+    snprintf(o->tmp, sizeof o->tmp, "%s/.vmpi-ckpt-%" PRIu64 ".tmp", dir, o->seq);
+    snprintf(o->final, sizeof o->final, "%s/vmpi-ckpt-%" PRIu64 ".ckpt", dir, o->seq);
+    o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (o->fd < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", o->tmp, strerror(errno));
+        out_free(o);
+        return NULL;
+    }
+    file_hdr h;
+    hdr_fill(&h, o->seq, 0);
+    out_write(o, &h, sizeof h);
+    return o;
+}
+
+vmpi_ckpt_out *vmpi_ckpt_create_mem(vmpi_ckpt_membuf *mb)
+{
+    vmpi_ckpt_out *o = out_new();
+    if (o == NULL)
+        return NULL;
+    o->fd = -1;
+    o->mb = mb;
+    mb->len = 0;
+    o->seq = 1;
+    file_hdr h;
+    hdr_fill(&h, o->seq, 0);
+    out_write(o, &h, sizeof h);
+    return o;
+}
+
+int vmpi_ckpt_putv(vmpi_ckpt_out *o, uint32_t type, uint32_t id, uint64_t addr, const vmpi_ckpt_piece *p, int n)
+{
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    uint64_t len = 0;
+    for (int i = 0; i < n; i++) {
+        XXH3_64bits_update(&st, p[i].data, p[i].len);
+        len += p[i].len;
+    }
+    sec_hdr s = {type, id, addr, len, XXH3_64bits_digest(&st), o->off, 0};
+    s.sum = XXH3_64bits(&s, offsetof(sec_hdr, sum));
+    out_write(o, &s, sizeof s);
+    for (int i = 0; i < n; i++)
+        out_write(o, p[i].data, p[i].len);
+    o->nsec++;
+    return o->err;
+}
+
+int vmpi_ckpt_put(vmpi_ckpt_out *o, uint32_t type, uint32_t id, uint64_t addr, const void *data, size_t len)
+{
+    vmpi_ckpt_piece p = {data, len};
+    return vmpi_ckpt_putv(o, type, id, addr, &p, 1);
+}
+
+uint64_t vmpi_ckpt_written(const vmpi_ckpt_out *o) { return o->off; }
+
+void vmpi_ckpt_discard(vmpi_ckpt_out *o)
+{
+    if (o->fd >= 0) {
+        close(o->fd);
+        unlink(o->tmp);
+    } else {
+        o->mb->len = 0;
+    }
+    out_free(o);
+}
+
+int vmpi_ckpt_commit(vmpi_ckpt_out *o, char *err, size_t errlen)
+{
+    vmpi_ckpt_put(o, END_TYPE, 0, o->nsec, NULL, 0);
+    int e = o->err ? o->err : flush_stage(o);
+    file_hdr h;
+    hdr_fill(&h, o->seq, o->off);
+    if (o->fd < 0) {
+        if (!e)
+            memcpy(o->mb->buf, &h, sizeof h);
+        else
+            o->mb->len = 0;
+        out_free(o);
+        return e;
+    }
+    const char *what = "writing";
+    if (!e && pwrite(o->fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
+        e = errno ? errno : EIO;
+    if (!e && fsync(o->fd) != 0) {
+        e = errno;
+        what = "flushing";
+    }
+    if (close(o->fd) != 0 && !e)
+        e = errno;
+    o->fd = -1;
+    if (!e && rename(o->tmp, o->final) != 0) {
+        e = errno;
+        what = "renaming";
+    }
+    if (e) {
+        snprintf(err, errlen, "%s %s: %s (the previous checkpoint is kept)", what, o->tmp, strerror(e));
+        unlink(o->tmp);
+        out_free(o);
+        return e;
+    }
+    int dfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) { /* the rename itself must reach the disk before the old checkpoint goes */
+        fsync(dfd);
+        close(dfd);
+    }
+    prune(o->dir, o->seq);
+    out_free(o);
+    return 0;
+}
+
+bool vmpi_ckpt_hash_file(const char *path, uint64_t *hash, uint64_t *size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    char *buf = vmpi_sys_malloc(1 << 20);
+    uint64_t n = 0;
+    ssize_t r = -1;
+    while (buf && (r = read(fd, buf, 1 << 20)) > 0) {
+        XXH3_64bits_update(&st, buf, (size_t)r);
+        n += (uint64_t)r;
+    }
+    vmpi_sys_free(buf);
+    close(fd);
+    *hash = XXH3_64bits_digest(&st);
+    *size = n;
+    return r == 0;
+}
+
+/* ---- reading ---- */
+
+#define FAIL(in, ...) (snprintf((in)->err, sizeof (in)->err, __VA_ARGS__), -1)
+
+static int in_read(vmpi_ckpt_in *in, void *dst, size_t n)
+{
+    if (in->off + n > in->total)
+        return FAIL(in, "checkpoint %s: truncated (a record at byte %" PRIu64 " runs past the end)", in->name,
+                    in->off);
+    if (in->fd < 0) {
+        memcpy(dst, in->mb->buf + in->off, n);
+    } else {
+        for (char *c = dst; n > 0;) {
+            ssize_t r = pread(in->fd, c, n, (off_t)in->off);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0)
+                return FAIL(in, "checkpoint %s: %s at byte %" PRIu64, in->name,
+                            r < 0 ? strerror(errno) : "truncated (unexpected end of file)", in->off);
+            c += r;
+            n -= (size_t)r;
+            in->off += (uint64_t)r;
+        }
+        return 0;
+    }
+    in->off += n;
+    return 0;
+}
+
+static vmpi_ckpt_in *in_open_hdr(vmpi_ckpt_in *in, uint64_t size, char *err, size_t errlen)
+{
+    file_hdr h;
+    in->total = sizeof h;
+    const char *problem = NULL;
+    char buf[128];
+    if (size < sizeof h || in_read(in, &h, sizeof h) != 0 || memcmp(h.magic, MAGIC, 8) != 0) {
+        problem = size < sizeof h ? "truncated (shorter than its header)" : "not a vmpi checkpoint (bad magic)";
+    } else if (h.version != VMPI_CKPT_VERSION) {
+        snprintf(buf, sizeof buf, "written in format version %u; this vmpi reads version %u", h.version,
+                 VMPI_CKPT_VERSION);
+        problem = buf;
+    } else if (h.hdr_size != sizeof h || h.sum != XXH3_64bits(&h, offsetof(file_hdr, sum))) {
+        problem = "checksum mismatch in its header (corrupt)";
+    } else if (h.total != size) {
+        snprintf(buf, sizeof buf, "%s: %" PRIu64 " bytes instead of %" PRIu64,
+                 size < h.total ? "truncated" : "has trailing bytes", size, h.total);
+        problem = buf;
+    }
+    if (problem) {
+        snprintf(err, errlen, "checkpoint %s: %s", in->name, problem);
+        vmpi_ckpt_close(in);
+        return NULL;
+    }
+    in->total = h.total;
+    in->seq = h.seq;
+    return in;
+}
+
+vmpi_ckpt_in *vmpi_ckpt_open(const char *dir, char *err, size_t errlen)
+{
+    uint64_t complete, any;
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "no checkpoint in %s: %s", dir, stat(dir, &st) != 0 ? strerror(errno) : "not a directory");
+        return NULL;
+    }
+    scan(dir, &complete, &any);
+    if (complete == 0) {
+        snprintf(err, errlen, "no checkpoint in %s (no complete vmpi-ckpt-*.ckpt file)", dir);
+        return NULL;
+    }
+    vmpi_ckpt_in *in = vmpi_sys_calloc(1, sizeof *in);
+    if (in == NULL) {
+        snprintf(err, errlen, "out of memory opening a checkpoint");
+        return NULL;
+    }
+    snprintf(in->name, sizeof in->name, "%s/vmpi-ckpt-%" PRIu64 ".ckpt", dir, complete);
+    in->fd = open(in->name, O_RDONLY | O_CLOEXEC);
+    if (in->fd < 0 || fstat(in->fd, &st) != 0) {
+        snprintf(err, errlen, "checkpoint %s: %s", in->name, strerror(errno));
+        vmpi_ckpt_close(in);
+        return NULL;
+    }
+    return in_open_hdr(in, (uint64_t)st.st_size, err, errlen);
+}
+
+vmpi_ckpt_in *vmpi_ckpt_open_mem(const vmpi_ckpt_membuf *mb, char *err, size_t errlen)
+{
+    vmpi_ckpt_in *in = vmpi_sys_calloc(1, sizeof *in);
+    if (in == NULL) {
+        snprintf(err, errlen, "out of memory opening a checkpoint");
+        return NULL;
+    }
+    in->fd = -1;
+    in->mb = mb;
+    snprintf(in->name, sizeof in->name, "(in memory)");
+    return in_open_hdr(in, mb->len, err, errlen);
+}
+
+const char *vmpi_ckpt_name(const vmpi_ckpt_in *in) { return in->name; }
+uint64_t vmpi_ckpt_seq(const vmpi_ckpt_in *in) { return in->seq; }
+const char *vmpi_ckpt_error(const vmpi_ckpt_in *in) { return in->err; }
+
+int vmpi_ckpt_next(vmpi_ckpt_in *in, vmpi_ckpt_sec *s)
+{
+    if (in->in_data && vmpi_ckpt_skip(in) != 0)
+        return -1;
+    sec_hdr h;
+    uint64_t at = in->off;
+    if (in_read(in, &h, sizeof h) != 0)
+        return -1;
+    if (h.sum != XXH3_64bits(&h, offsetof(sec_hdr, sum)) || h.offset != at)
+        return FAIL(in, "checkpoint %s: checksum mismatch in the record at byte %" PRIu64 " (corrupt)", in->name, at);
+    if (h.type == END_TYPE) {
+        if (h.addr != in->nsec || in->off != in->total)
+            return FAIL(in, "checkpoint %s: its end record does not match its contents (corrupt)", in->name);
+        return 0;
+    }
+    in->cur = h;
+    in->in_data = true;
+    in->nsec++;
+    *s = (vmpi_ckpt_sec){h.type, h.id, h.addr, h.len};
+    return 1;
+}
+
+/* Reads (dst) or skips (dst NULL) the current section's data in pieces, hashing as it goes. */
+static int data(vmpi_ckpt_in *in, char *dst)
+{
+    if (!in->in_data)
+        return FAIL(in, "checkpoint %s: internal error: no section to read", in->name);
+    in->in_data = false;
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    char tmp[1 << 16];
+    uint64_t start = in->off;
+    for (uint64_t left = in->cur.len; left > 0;) {
+        size_t n = dst ? (left > (64u << 20) ? (64u << 20) : (size_t)left) : (left > sizeof tmp ? sizeof tmp : (size_t)left);
+        char *to = dst ? dst : tmp;
+        if (in_read(in, to, n) != 0)
+            return -1;
+        XXH3_64bits_update(&st, to, n);
+        if (dst)
+            dst += n;
+        left -= n;
+    }
+    if (XXH3_64bits_digest(&st) != in->cur.data_sum)
+        return FAIL(in, "checkpoint %s: checksum mismatch in the data at byte %" PRIu64 " (corrupt)", in->name, start);
+    return 0;
+}
+
+int vmpi_ckpt_read(vmpi_ckpt_in *in, void *dst) { return data(in, dst); }
+int vmpi_ckpt_skip(vmpi_ckpt_in *in) { return data(in, NULL); }
+
+void vmpi_ckpt_close(vmpi_ckpt_in *in)
+{
+    if (in == NULL)
+        return;
+    if (in->fd >= 0)
+        close(in->fd);
+    vmpi_sys_free(in);
+}

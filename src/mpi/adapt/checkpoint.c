@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Writing a checkpoint: a migration of every rank to disk (or to memory), while the world is stopped at a
+ * migration point.  Nothing runs and nothing is in flight, every rank waits inside its AMPI_Migrate, so a
+ * rank is exactly the used parts of its slot (its stack with its saved context, its heap with its copy of
+ * the program and every MPI object it owns), plus its unexpected messages; what ranks share is the job
+ * heap and a few of libvmpi's statics (ckpt_job.h says what is written). */
+#include <errno.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/log.h"
+#include "base/sysmem.h"
+#include "base/tunables.h"
+#include "ckpt/ckpt.h"
+#include "img/img.h"
+#include "iso/iso.h"
+#include "mpi/adapt/adapt.h"
+#include "mpi/adapt/ckpt_job.h"
+#include "mpi/core/rank.h"
+
+static vmpi_ckpt_membuf in_memory; /* the newest in-memory checkpoint */
+
+const char *vmpi_adapt_checkpoint_unsupported(void)
+{
+    if (VMPI_ASAN)
+        return "checkpoints are not available in sanitizer builds (the ranks' blocks are the sanitizer's, not "
+               "in their slots)";
+    size_t bytes;
+    if (vmpi_img_method() == VMPI_PRIV_TLS)
+        return "the program was built with -privatize=tls: its globals belong to the process, not to the "
+               "ranks' slots, and are not saved; build it with -privatize=auto";
+    if (vmpi_img_method() == VMPI_PRIV_NONE && vmpi_world_size() > 1 && vmpi_img_shared_globals(&bytes) > 0)
+        return "the program was built with -privatize=none: its globals are shared by the ranks and are not "
+               "saved; build it with -privatize=auto";
+    return NULL;
+}
+
+/* The job's description; the program file's identity is computed once per process. */
+static void meta_fill(ck_meta *m)
+{
+    static uint64_t hash, size;
+    static char prog[512];
+    if (prog[0] == '\0') {
+        ssize_t n = readlink("/proc/self/exe", prog, sizeof prog - 1);
+        prog[n > 0 ? n : 0] = '\0';
+        if (!vmpi_ckpt_hash_file("/proc/self/exe", &hash, &size))
+            hash = size = 0;
+    }
+    memset(m, 0, sizeof *m);
+    m->nranks = (uint32_t)vmpi_world_size();
+    m->npes = (uint32_t)vmpi_sched_npes();
+    m->priv = (uint32_t)vmpi_img_method();
+    int ns;
+    vmpi_ckpt_statics(&ns);
+    m->nstatics = (uint32_t)ns;
+    m->iso_base = vmpi_cfg.iso_base;
+    m->slot_size = vmpi_iso_slot_size();
+    m->stack_size = vmpi_cfg.stack_size;
+    m->stack_guard = *ck_stack_guard();
+    m->prog_size = size;
+    m->prog_hash = hash;
+    snprintf(m->prog, sizeof m->prog, "%s", prog);
+}
+
+typedef struct libs {
+    char *buf;
+    size_t len, cap;
+} libs;
+
+static int lib_line(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    libs *L = arg;
+    char line[4200];
+    int n = snprintf(line, sizeof line, "%lx %s\n", (unsigned long)info->dlpi_addr, info->dlpi_name);
+    if (n < 0 || (size_t)n >= sizeof line)
+        return 0;
+    if (L->len + (size_t)n > L->cap) {
+        size_t cap = L->cap ? 2 * L->cap : 4096;
+        while (cap < L->len + (size_t)n)
+            cap *= 2;
+        char *b = vmpi_sys_realloc(L->buf, cap);
+        if (b == NULL)
+            return 1;
+        L->buf = b;
+        L->cap = cap;
+    }
+    memcpy(L->buf + L->len, line, (size_t)n);
+    L->len += (size_t)n;
+    return 0;
+}
+
+/* The objects loaded when the job started, one "address name" line each, in load order, listed once at
+ * boot: with address randomization off they are at the same addresses in every run of the program.  What
+ * is loaded later (hwloc's plugins, at a point that depends on the number of PEs) need not be. */
+static libs boot_libs;
+
+void vmpi_adapt_ckpt_boot(void) { dl_iterate_phdr(lib_line, &boot_libs); }
+
+const char *vmpi_adapt_ckpt_libs(size_t *len)
+{
+    *len = boot_libs.len;
+    return boot_libs.buf;
+}
+
+typedef struct saver {
+    vmpi_ckpt_out *o;
+    uint32_t slot;
+    vmpi_iso_extent holes[4]; /* not written: the rank's copy's code, mapped from the file again */
+    int nholes;
+    uint64_t bytes;
+} saver;
+
+static void put_mem(saver *s, char *lo, char *hi)
+{
+    if (hi > lo) {
+        vmpi_ckpt_put(s->o, CK_MEM, s->slot, (uint64_t)(uintptr_t)lo, lo, (size_t)(hi - lo));
+        s->bytes += (uint64_t)(hi - lo);
+    }
+}
+
+static void put_extent(void *arg, void *addr, size_t len)
+{
+    saver *s = arg;
+    char *lo = addr, *hi = lo + len;
+    for (int i = 0; i < s->nholes && lo < hi; i++) {
+        char *hl = s->holes[i].addr, *hh = hl + s->holes[i].len;
+        if (hh <= lo || hl >= hi)
+            continue;
+        put_mem(s, lo, hl);
+        lo = hh > lo ? hh : lo;
+    }
+    put_mem(s, lo, hi);
+}
+
+static int write_job(vmpi_ckpt_out *o)
+{
+    ck_meta m;
+    meta_fill(&m);
+    vmpi_ckpt_put(o, CK_META, 0, 0, &m, sizeof m);
+    size_t llen;
+    const char *libs = vmpi_adapt_ckpt_libs(&llen);
+    vmpi_ckpt_put(o, CK_LIBS, 0, 0, libs, llen);
+    int ns;
+    const vmpi_ckpt_static *st = vmpi_ckpt_statics(&ns);
+    for (int i = 0; i < ns; i++)
+        vmpi_ckpt_put(o, CK_STATIC, (uint32_t)i, (uint64_t)(uintptr_t)st[i].addr, st[i].addr, st[i].len);
+    int n = vmpi_world_size();
+    saver s = {.o = o, .slot = (uint32_t)n};
+    vmpi_iso_each_extent(vmpi_iso_job_heap(), NULL, put_extent, &s);
+    for (int r = 0; r < n; r++) {
+        vmpi_rank *rk = vmpi_rank_get(r);
+        vmpi_iso_heap *h = rk->vp.heap;
+        s.slot = (uint32_t)r;
+        s.nholes = vmpi_img_file_ranges(h, s.holes, 4);
+        vmpi_iso_each_extent(h, rk->vp.ctx, put_extent, &s);
+        ck_rank rec = {(uint64_t)(uintptr_t)rk, rk->vp.pe->id, 0};
+        vmpi_ckpt_put(o, CK_RANK, (uint32_t)r, 0, &rec, sizeof rec);
+        size_t ulen;
+        void *unexp = vmpi_msg_save_unexpected(&rk->ep, &ulen);
+        if (unexp) {
+            vmpi_ckpt_put(o, CK_UNEXP, (uint32_t)r, 0, unexp, ulen);
+            vmpi_sys_free(unexp);
+        }
+    }
+    return vmpi_ckpt_put(o, CK_META, 1, s.bytes, NULL, 0); /* the total, last: the size of what was saved */
+}
+
+static int err_class(int e)
+{
+    return e == ENOSPC || e == EDQUOT ? MPI_ERR_NO_SPACE : e == EACCES || e == EPERM || e == EROFS ? MPI_ERR_ACCESS
+                                                                                                     : MPI_ERR_IO;
+}
+
+int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_t errlen)
+{
+    const char *why = vmpi_adapt_checkpoint_unsupported();
+    if (why) {
+        snprintf(err, errlen, "%s", why);
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    }
+    vmpi_ckpt_out *o;
+    if (kind == VMPI_CKPT_IN_MEMORY) {
+        if ((o = vmpi_ckpt_create_mem(&in_memory)) == NULL) {
+            snprintf(err, errlen, "out of memory for an in-memory checkpoint");
+            return MPI_ERR_NO_MEM;
+        }
+    } else if ((o = vmpi_ckpt_create(dir, err, errlen)) == NULL) {
+        return err_class(errno);
+    }
+    int e = write_job(o);
+    if (e) {
+        snprintf(err, errlen, "writing the checkpoint in %s: %s (the previous checkpoint is kept)",
+                 kind == VMPI_CKPT_IN_MEMORY ? "memory" : dir, strerror(e));
+        vmpi_ckpt_discard(o);
+        return kind == VMPI_CKPT_IN_MEMORY ? MPI_ERR_NO_MEM : err_class(e);
+    }
+    e = vmpi_ckpt_commit(o, err, errlen);
+    return e ? err_class(e) : MPI_SUCCESS;
+}
+
+const vmpi_ckpt_membuf *vmpi_adapt_in_memory_checkpoint(void) { return &in_memory; }

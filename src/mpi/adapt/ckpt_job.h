@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* What a job checkpoint holds (written by checkpoint.c, read by restart.c), as sections of the checkpoint
+ * format (ckpt/ckpt.h), in this order:
+ *
+ *   META     the job: ranks, isomalloc geometry, privatization method, the program's identity
+ *   LIBS     every loaded object and its address (they must be the same at restart: ranks' stacks and
+ *            data hold addresses of their code and data)
+ *   STATIC   libvmpi's checkpointed static variables (ckpt.h), by registration order
+ *   MEM      memory to put back at its address: the job heap's used parts, then each rank's
+ *   RANK     a rank whose slot is complete: where its state is
+ *   UNEXP    the rank's unexpected messages (msg layer)
+ *
+ * A rank's memory is its slot's used parts (iso layer) less the code of its copy of the program, which a
+ * restart maps from the program file again (img layer). */
+#ifndef VMPI_MPI_ADAPT_CKPT_JOB_H
+#define VMPI_MPI_ADAPT_CKPT_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { CK_META = 1, CK_LIBS, CK_STATIC, CK_MEM, CK_RANK, CK_UNEXP };
+
+typedef struct ck_meta {
+    uint32_t nranks, npes;          /* npes: where it ran (for the record) */
+    uint32_t priv, nstatics;
+    uint64_t iso_base, slot_size, stack_size;
+    uint64_t stack_guard;           /* the process's stack-protector canary: saved frames were made with it */
+    uint64_t prog_size, prog_hash;  /* the program file (XXH3 of its contents) */
+    uint64_t mem_bytes;             /* bytes of MEM sections, for the report */
+    char prog[512];                 /* its path, for messages */
+} ck_meta;
+
+typedef struct ck_rank {
+    uint64_t rank;                  /* the vmpi_rank's address (the bottom of its slot's heap) */
+    int32_t pe;                     /* where it ran */
+    int32_t pad;
+} ck_rank;
+
+/* The objects loaded when the job started and their addresses, one "address name" line each. */
+const char *vmpi_adapt_ckpt_libs(size_t *len);
+/* The newest in-memory checkpoint (empty when none). */
+struct vmpi_ckpt_membuf;
+const struct vmpi_ckpt_membuf *vmpi_adapt_in_memory_checkpoint(void);
+
+/* The stack-protector canary of the calling thread (glibc x86-64: tcbhead_t.stack_guard at %fs:0x28). */
+static inline uint64_t *ck_stack_guard(void)
+{
+    return (uint64_t *)((char *)__builtin_thread_pointer() + 0x28);
+}
+
+#endif

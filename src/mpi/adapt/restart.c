@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Restarting a job from a checkpoint (vmpirun --restart DIR): a migration of every rank from disk into a
+ * fresh process, on however many PEs it has.  Each rank's slot comes back at the addresses it had, so every
+ * pointer in it (its stack's saved context and frames, its heap, its copy of the program, its MPI objects)
+ * is valid again without being rewritten; the objects ranks share come back the same way in the job heap.
+ * What the old process's libraries were is checked (the ranks hold addresses of their code and data), the
+ * code of the ranks' copies is mapped from the program file again, and each rank is placed on a PE, ready
+ * to return from the AMPI_Migrate that took the checkpoint. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/log.h"
+#include "base/sysmem.h"
+#include "base/tunables.h"
+#include "ckpt/ckpt.h"
+#include "img/img.h"
+#include "iso/iso.h"
+#include "mpi/adapt/adapt.h"
+#include "mpi/adapt/ckpt_job.h"
+#include "mpi/coll/shm.h"
+#include "mpi/core/rank.h"
+
+static struct {
+    vmpi_ckpt_in *in;
+    ck_meta meta;
+    uint64_t guard;          /* the boot thread's own stack-protector canary, put back at the end */
+} S;
+
+#define BAD(...) bad(__VA_ARGS__)
+static VMPI_NORETURN void bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void bad(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    vmpi_fatal("checkpoint %s: %s", vmpi_ckpt_name(S.in), msg);
+}
+
+/* The next section, which must be of type `type` (0: any); NULL-safe fatal errors. */
+static int next(vmpi_ckpt_sec *s, uint32_t type, const char *what)
+{
+    int k = vmpi_ckpt_next(S.in, s);
+    if (k < 0)
+        vmpi_fatal("%s", vmpi_ckpt_error(S.in));
+    if (type && (k == 0 || s->type != type))
+        BAD("%s is missing (corrupt or not a job checkpoint)", what);
+    return k;
+}
+
+static void read_into(void *dst)
+{
+    if (vmpi_ckpt_read(S.in, dst) != 0)
+        vmpi_fatal("%s", vmpi_ckpt_error(S.in));
+}
+
+void vmpi_adapt_restart_open(const char *dir)
+{
+    char err[4600];
+    if ((S.in = vmpi_ckpt_open(dir, err, sizeof err)) == NULL)
+        vmpi_fatal("%s", err);
+    vmpi_ckpt_sec s;
+    next(&s, CK_META, "the job's description");
+    if (s.len != sizeof S.meta)
+        BAD("the job's description has %" PRIu64 " bytes, not %zu (written by another vmpi)", s.len, sizeof S.meta);
+    read_into(&S.meta);
+    ck_meta *m = &S.meta;
+    m->prog[sizeof m->prog - 1] = '\0';
+    uint64_t hash, size;
+    char self[512];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[n > 0 ? n : 0] = '\0';
+    if (!vmpi_ckpt_hash_file("/proc/self/exe", &hash, &size) || hash != m->prog_hash || size != m->prog_size)
+        BAD("it was written by the program %s (%" PRIu64 " bytes); %s (%" PRIu64 " bytes) is a different program "
+            "file: restart the same program, unchanged", m->prog, m->prog_size, self, size);
+    int ns;
+    vmpi_ckpt_statics(&ns);
+    if (m->nstatics != (uint32_t)ns)
+        BAD("written by another build of libvmpi (%u saved variables, %d here)", m->nstatics, ns);
+    const char *nr = getenv("VMPI_NRANKS");
+    if (nr && *nr && strtol(nr, NULL, 10) != (long)m->nranks)
+        BAD("it holds %u ranks, and -n %s was given: leave -n out or give -n %u", m->nranks, nr, m->nranks);
+    vmpi_cfg.nranks = m->nranks;
+    vmpi_cfg.iso_base = (uintptr_t)m->iso_base;
+    vmpi_cfg.iso_slot_size = (size_t)m->slot_size;
+    vmpi_cfg.stack_size = (size_t)m->stack_size;
+}
+
+/* Line `*p` of a list of libraries ("address name"): false at its end or on a malformed line. */
+static bool lib_next(const char **p, const char *end, unsigned long *addr, char *name, size_t len)
+{
+    if (*p >= end)
+        return false;
+    const char *eol = memchr(*p, '\n', (size_t)(end - *p));
+    if (eol == NULL)
+        return false;
+    char *sp, line[4200];
+    snprintf(line, sizeof line, "%.*s", (int)(eol - *p), *p);
+    *p = eol + 1;
+    *addr = strtoul(line, &sp, 16);
+    if (sp == line || (*sp != ' ' && *sp != '\0'))
+        return false;
+    snprintf(name, len, "%s", *sp ? sp + 1 : "");
+    return true;
+}
+
+/* Every object loaded when the checkpointed job started must be at the same address here. */
+static void check_libs(const char *saved, size_t len)
+{
+    size_t nlen;
+    const char *now = vmpi_adapt_ckpt_libs(&nlen);
+    const char *p = saved, *end = saved + len;
+    char name[4200], qname[4200];
+    unsigned long addr, qa;
+    while (p < end) {
+        if (!lib_next(&p, end, &addr, name, sizeof name))
+            BAD("its list of libraries is malformed (corrupt)");
+        /* the same name in this process's list, else load it */
+        unsigned long here = 0;
+        bool found = false;
+        for (const char *q = now, *qe = now + nlen; !found && lib_next(&q, qe, &qa, qname, sizeof qname);) {
+            if (!strcmp(qname, name)) {
+                found = true;
+                here = qa;
+            }
+        }
+        if (!found)
+            BAD("the checkpointed job had %s loaded, which this one does not have", name[0] ? name : "(the program)");
+        if (here != addr)
+            BAD("%s is at %#lx in this process and was at %#lx in the checkpointed job: restart with the same "
+                "libraries, without address-space randomization (vmpirun turns it off; see --aslr)",
+                name[0] ? name : "the program", here, addr);
+    }
+}
+
+static void load_statics(void)
+{
+    int ns;
+    const vmpi_ckpt_static *st = vmpi_ckpt_statics(&ns);
+    for (int i = 0; i < ns; i++) {
+        vmpi_ckpt_sec s;
+        next(&s, CK_STATIC, "a saved variable of libvmpi");
+        if (s.id != (uint32_t)i || s.addr != (uint64_t)(uintptr_t)st[i].addr || s.len != st[i].len)
+            BAD("saved variable %u does not match %s here (written by another build of libvmpi)", s.id, st[i].name);
+        read_into(st[i].addr);
+    }
+}
+
+/* A rank whose memory is back: checks it, and makes it runnable on PE `pe` of this job. */
+static vmpi_rank *adopt_rank(const vmpi_ckpt_sec *s, int n, int npes)
+{
+    ck_rank rec;
+    if (s->len != sizeof rec || s->id >= (uint32_t)n)
+        BAD("a rank record is malformed (corrupt)");
+    read_into(&rec);
+    int r = (int)s->id;
+    vmpi_iso_heap *h = vmpi_iso_slot_restored(r);
+    vmpi_rank *rk = (vmpi_rank *)(uintptr_t)rec.rank;
+    if (h == NULL || vmpi_iso_slot_of(rk) != r || rk->world_rank != r || rk->vp.heap != h || rk->vp.id != r)
+        BAD("rank %d's memory is not a rank's (corrupt)", r);
+    vmpi_img_rank_restored(h);
+    int pe = (int)((long)r * npes / n); /* block mapping over this job's PEs */
+    vmpi_sched_adopt_vp(&rk->vp, pe);
+    vmpi_msg_ep_restored(&rk->ep, r, pe, NULL, 0);
+    if (rk->adapt) { /* it waited at the migration point: it returns from it now, restarted */
+        rk->adapt->in_migrate = false;
+        rk->adapt->restarted = true;
+    }
+    return rk;
+}
+
+void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
+{
+    int npes = vmpi_sched_npes();
+    vmpi_ckpt_sec s;
+    next(&s, CK_LIBS, "the list of libraries");
+    char *libs = vmpi_sys_malloc(s.len + 1);
+    if (libs == NULL)
+        vmpi_fatal("out of memory restarting");
+    read_into(libs);
+    check_libs(libs, s.len);
+    vmpi_sys_free(libs);
+    load_statics();
+    for (;;) {
+        if (next(&s, 0, NULL) == 0)
+            break;
+        switch (s.type) {
+        case CK_MEM:
+            if (s.id > (uint32_t)n || (s.id < (uint32_t)n && vmpi_iso_slot_of((void *)(uintptr_t)s.addr) != (int)s.id) ||
+                !vmpi_iso_make_writable((void *)(uintptr_t)s.addr, s.len) ||
+                (s.id == (uint32_t)n && vmpi_iso_slot_of((void *)(uintptr_t)s.addr) != -1))
+                BAD("memory of slot %u at %#" PRIx64 " (%" PRIu64 " bytes) is outside it (corrupt)", s.id, s.addr, s.len);
+            read_into((void *)(uintptr_t)s.addr);
+            break;
+        case CK_RANK:
+            ranks[s.id < (uint32_t)n ? s.id : 0] = adopt_rank(&s, n, npes);
+            break;
+        case CK_UNEXP: {
+            vmpi_rank *rk = s.id < (uint32_t)n ? ranks[s.id] : NULL;
+            char *buf = vmpi_sys_malloc(s.len ? s.len : 1);
+            if (rk == NULL || buf == NULL)
+                BAD("unexpected messages of rank %u come before the rank (corrupt)", s.id);
+            read_into(buf);
+            if (!vmpi_msg_ep_restored(&rk->ep, (int)s.id, rk->vp.pe->id, buf, s.len))
+                BAD("rank %u's unexpected messages are malformed (corrupt)", s.id);
+            vmpi_sys_free(buf);
+            break;
+        }
+        default:
+            vmpi_ckpt_skip(S.in); /* the total at the end; records of a later version are checked and skipped */
+            break;
+        }
+    }
+    for (int r = 0; r < n; r++)
+        if (ranks[r] == NULL)
+            BAD("rank %d is missing", r);
+    if (vmpi_iso_slot_restored(n) != vmpi_iso_job_heap())
+        BAD("the job heap is malformed (corrupt)");
+    vmpi_ckpt_close(S.in);
+    S.in = NULL;
+    vmpi_adapt_set_active(npes);
+    vmpi_shm_relocate(); /* the shared-memory collectives, grouped by this job's PEs */
+    /* the ranks' saved frames were made with the old process's canary: the PE threads (started from here)
+     * and this one run with it until the job ends */
+    S.guard = *ck_stack_guard();
+    *ck_stack_guard() = S.meta.stack_guard;
+}
+
+void vmpi_adapt_restart_done(void) { *ck_stack_guard() = S.guard; }
