@@ -367,7 +367,14 @@ static void fold(const steps *st, char *acc, const void *const *x, int nx)
         vmpi_op_apply(st->op, st->dth, st->dt, x[k], acc, st->count);
 }
 
-static bool hierarchical(const shm *s, const steps *st) { return s->ordered || vmpi_op_commutative(st->op); }
+/* Each PE's part folded first, then the PEs' results: only when the grouping cannot change the bits.  A
+ * floating-point sum is folded over all ranks in rank order, as the sliced algorithm below does, so that
+ * its result does not depend on where the ranks run: a job gives the same bits on any number of PEs,
+ * after any migration, and restarted from a checkpoint on another number of PEs. */
+static bool hierarchical(const shm *s, const steps *st)
+{
+    return (s->ordered || vmpi_op_commutative(st->op)) && vmpi_op_reassociable(st->op, st->dt);
+}
 
 static void reduce_local(shm *s, group *g, const steps *st)
 {

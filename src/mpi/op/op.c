@@ -109,6 +109,11 @@ bool vmpi_op_commutative(MPI_Op op)
     return u ? u->commute : true;
 }
 
+bool vmpi_op_reassociable(MPI_Op op, const vmpi_dtype *dt)
+{
+    return builtin(op) && dt->basic != 0 && vmpi_op_builtin_exact(op, VMPI_HANDLE(VMPI_KIND_DATATYPE, dt->basic));
+}
+
 int vmpi_op_check(MPI_Op op, const vmpi_dtype *dt)
 {
     if (user_get(op))

@@ -18,6 +18,9 @@ int vmpi_op_free(MPI_Op *op);
 /* Whether `op` is a valid predefined or live user operation. */
 bool vmpi_op_valid(MPI_Op op);
 bool vmpi_op_commutative(MPI_Op op);
+/* Whether reducing `dt` with `op` gives the same bits however the operands are grouped (integer sums,
+ * minima, logical ops...; not floating-point sums and products, nor user functions). */
+bool vmpi_op_reassociable(MPI_Op op, const vmpi_dtype *dt);
 /* A pending operation keeps a user op usable after MPI_Op_free (MPI-3.1 5.9.5) until it releases it. */
 void vmpi_op_hold(MPI_Op op);
 void vmpi_op_release(MPI_Op op);

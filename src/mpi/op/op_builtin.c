@@ -242,6 +242,21 @@ _Static_assert(SHRT_MAX == INT16_MAX && USHRT_MAX == UINT16_MAX, "int16_t is not
 
 #define G_BYTE(K, op) ENTRY(MPI_BYTE, K, op, uchar)
 
+int vmpi_op_builtin_exact(MPI_Op op, MPI_Datatype basic)
+{
+    if (op != MPI_SUM && op != MPI_PROD)
+        return 1;
+    static const MPI_Datatype inexact[] = {
+        MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_REAL, MPI_DOUBLE_PRECISION, MPI_REAL4, MPI_REAL8, MPI_REAL16,
+        MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX, MPI_CXX_FLOAT_COMPLEX,
+        MPI_CXX_DOUBLE_COMPLEX, MPI_CXX_LONG_DOUBLE_COMPLEX, MPI_COMPLEX, MPI_DOUBLE_COMPLEX, MPI_COMPLEX8,
+        MPI_COMPLEX16, MPI_COMPLEX32};
+    for (size_t i = 0; i < sizeof inexact / sizeof inexact[0]; i++)
+        if (basic == inexact[i])
+            return 0;
+    return 1;
+}
+
 #define G_MULTI_LANGUAGE(K, op)                                                                              \
     ENTRY(MPI_AINT, K, op, K_AINT), ENTRY(MPI_OFFSET, K, op, llong), ENTRY(MPI_COUNT, K, op, llong)
 

@@ -13,6 +13,10 @@ typedef void vmpi_op_builtin_fn(const void *in, void *inout, MPI_Count count);
  * for a user op, MPI_OP_NULL, a derived or null datatype, or a handle of another kind). */
 int vmpi_op_builtin_check(MPI_Op op, MPI_Datatype basic);
 
+/* Whether the predefined op gives the same bits whatever the grouping of its operands (everything but
+ * sums and products of floating-point and complex types). */
+int vmpi_op_builtin_exact(MPI_Op op, MPI_Datatype basic);
+
 /* The kernel for a valid pair, NULL otherwise: lets a pipelined reduction look it up once. */
 vmpi_op_builtin_fn *vmpi_op_builtin_kernel(MPI_Op op, MPI_Datatype basic);
 

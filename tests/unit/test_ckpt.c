@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit test of the checkpoint file layer (src/ckpt):
+ *   - sections written (whole and in pieces) read back with their types, ids, addresses and bytes, to a
+ *     file and to memory; the end record is reached;
+ *   - files are created 0600 in a directory created 0700; the temporary is invisible to readers until
+ *     commit; after a second commit only the newest file is left; a discarded checkpoint leaves the
+ *     previous one the newest;
+ *   - every kind of damage is refused with its own words: a flipped data byte ("checksum mismatch in the
+ *     data"), a flipped section-header byte ("checksum mismatch in the record"), truncation ("truncated"),
+ *     trailing bytes, a foreign version ("version"), a foreign file ("not a vmpi checkpoint"), an empty
+ *     directory ("no checkpoint");
+ *   - flipping any single byte of a whole file is always detected (every offset of a small file). */
+#include "ckpt/ckpt.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "unit_check.h"
+
+static char dir[256];
+static char big[300000];
+
+static void write_some(vmpi_ckpt_out *o)
+{
+    for (size_t i = 0; i < sizeof big; i++)
+        big[i] = (char)(i * 7 + 3);
+    CHECK(vmpi_ckpt_put(o, 1, 7, 0x1000, "hello", 5) == 0, "put");
+    vmpi_ckpt_piece p[3] = {{"ab", 2}, {big, sizeof big}, {"", 0}};
+    CHECK(vmpi_ckpt_putv(o, 2, 8, 0x2000, p, 3) == 0, "putv");
+    CHECK(vmpi_ckpt_put(o, 3, 9, 0, NULL, 0) == 0, "empty put");
+}
+
+static void read_some(vmpi_ckpt_in *in)
+{
+    vmpi_ckpt_sec s;
+    char buf[5];
+    CHECK(vmpi_ckpt_next(in, &s) == 1 && s.type == 1 && s.id == 7 && s.addr == 0x1000 && s.len == 5, "section 1");
+    CHECK(vmpi_ckpt_read(in, buf) == 0 && !memcmp(buf, "hello", 5), "section 1 data: %s", vmpi_ckpt_error(in));
+    CHECK(vmpi_ckpt_next(in, &s) == 1 && s.type == 2 && s.id == 8 && s.len == 2 + sizeof big, "section 2");
+    char *b = malloc(s.len);
+    CHECK(vmpi_ckpt_read(in, b) == 0 && !memcmp(b, "ab", 2) && !memcmp(b + 2, big, sizeof big), "section 2 data");
+    free(b);
+    CHECK(vmpi_ckpt_next(in, &s) == 1 && s.type == 3 && s.len == 0, "section 3");
+    CHECK(vmpi_ckpt_next(in, &s) == 0, "end: %s", vmpi_ckpt_error(in));
+}
+
+static char *newest(void)
+{
+    static char path[512];
+    char err[4600];
+    vmpi_ckpt_in *in = vmpi_ckpt_open(dir, err, sizeof err);
+    if (in == NULL)
+        return NULL;
+    snprintf(path, sizeof path, "%s", vmpi_ckpt_name(in));
+    vmpi_ckpt_close(in);
+    return path;
+}
+
+/* Opens the newest checkpoint and reads it all; the first error's text, or "" when it is whole. */
+static const char *damage_report(void)
+{
+    static char err[4600];
+    vmpi_ckpt_in *in = vmpi_ckpt_open(dir, err, sizeof err);
+    if (in == NULL)
+        return err;
+    vmpi_ckpt_sec s;
+    int k;
+    while ((k = vmpi_ckpt_next(in, &s)) == 1)
+        if (vmpi_ckpt_skip(in) != 0)
+            break;
+    snprintf(err, sizeof err, "%s", k == 0 ? "" : vmpi_ckpt_error(in));
+    vmpi_ckpt_close(in);
+    return err;
+}
+
+static void flip(const char *path, off_t at)
+{
+    int fd = open(path, O_RDWR);
+    unsigned char c;
+    if (pread(fd, &c, 1, at) == 1) {
+        c ^= 0x5a;
+        if (pwrite(fd, &c, 1, at) != 1)
+            CHECK(0, "cannot write %s", path);
+    }
+    close(fd);
+}
+
+static off_t size_of(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+int main(void)
+{
+    char err[4600];
+    snprintf(dir, sizeof dir, "/tmp/vmpi-test-ckpt-%d/sub", (int)getpid());
+    char parent[256];
+    snprintf(parent, sizeof parent, "/tmp/vmpi-test-ckpt-%d", (int)getpid());
+    mkdir(parent, 0700);
+    CHECK(strstr(damage_report(), "no checkpoint") != NULL, "missing dir: %s", damage_report());
+
+    /* a file: written, invisible until committed, read back */
+    vmpi_ckpt_out *o = vmpi_ckpt_create(dir, err, sizeof err);
+    CHECK(o != NULL, "create: %s", err);
+    struct stat st;
+    CHECK(stat(dir, &st) == 0 && (st.st_mode & 0777) == 0700, "dir mode %o", st.st_mode & 0777);
+    write_some(o);
+    CHECK(newest() == NULL, "a checkpoint is visible before its commit");
+    CHECK(strstr(damage_report(), "no checkpoint") != NULL, "empty dir: %s", damage_report());
+    CHECK(vmpi_ckpt_commit(o, err, sizeof err) == 0, "commit: %s", err);
+    char first[512];
+    snprintf(first, sizeof first, "%s", newest() ? newest() : "");
+    CHECK(strstr(first, "vmpi-ckpt-1.ckpt") != NULL, "newest: %s", first);
+    CHECK(stat(first, &st) == 0 && (st.st_mode & 0777) == 0600, "file mode %o", st.st_mode & 0777);
+    vmpi_ckpt_in *in = vmpi_ckpt_open(dir, err, sizeof err);
+    CHECK(in != NULL, "open: %s", err);
+    if (in) {
+        read_some(in);
+        vmpi_ckpt_close(in);
+    }
+
+    /* a discarded one leaves the first the newest; a second commit removes the first */
+    o = vmpi_ckpt_create(dir, err, sizeof err);
+    write_some(o);
+    vmpi_ckpt_discard(o);
+    CHECK(newest() && !strcmp(newest(), first), "after a discard: %s", newest() ? newest() : "none");
+    o = vmpi_ckpt_create(dir, err, sizeof err);
+    write_some(o);
+    CHECK(vmpi_ckpt_commit(o, err, sizeof err) == 0, "commit 2: %s", err);
+    char *second = newest();
+    CHECK(second && strstr(second, "vmpi-ckpt-2.ckpt") && access(first, F_OK) != 0,
+          "after a second commit: newest %s, first %s", second ? second : "none",
+          access(first, F_OK) == 0 ? "still there" : "gone");
+    char path[512];
+    snprintf(path, sizeof path, "%s", second ? second : "");
+
+    /* memory */
+    vmpi_ckpt_membuf mb = {0};
+    o = vmpi_ckpt_create_mem(&mb);
+    write_some(o);
+    CHECK(vmpi_ckpt_commit(o, err, sizeof err) == 0, "memory commit");
+    in = vmpi_ckpt_open_mem(&mb, err, sizeof err);
+    CHECK(in != NULL, "open memory: %s", err);
+    if (in) {
+        read_some(in);
+        vmpi_ckpt_close(in);
+    }
+
+    /* damage */
+    off_t size = size_of(path);
+    CHECK(strcmp(damage_report(), "") == 0, "whole file refused: %s", damage_report());
+    flip(path, 64 + 48 + 5 + 48 + 1000); /* inside section 2's data */
+    CHECK(strstr(damage_report(), "checksum mismatch in the data"), "flipped data: %s", damage_report());
+    flip(path, 64 + 48 + 5 + 48 + 1000);
+    flip(path, 64 + 48 + 5 + 10); /* section 2's header */
+    CHECK(strstr(damage_report(), "checksum mismatch in the record"), "flipped header: %s", damage_report());
+    flip(path, 64 + 48 + 5 + 10);
+    flip(path, 9); /* the version */
+    CHECK(strstr(damage_report(), "version"), "foreign version: %s", damage_report());
+    flip(path, 9);
+    flip(path, 0);
+    CHECK(strstr(damage_report(), "not a vmpi checkpoint"), "bad magic: %s", damage_report());
+    flip(path, 0);
+    CHECK(truncate(path, size - 100) == 0 && strstr(damage_report(), "truncated"), "truncated: %s", damage_report());
+    CHECK(truncate(path, 30) == 0 && strstr(damage_report(), "truncated"), "truncated header: %s", damage_report());
+
+    /* any single flipped byte of a small file */
+    o = vmpi_ckpt_create(dir, err, sizeof err);
+    vmpi_ckpt_put(o, 1, 1, 0, "abcdefgh", 8);
+    vmpi_ckpt_put(o, 2, 2, 0, "ijkl", 4);
+    CHECK(vmpi_ckpt_commit(o, err, sizeof err) == 0, "commit small: %s", err);
+    snprintf(path, sizeof path, "%s", newest() ? newest() : "");
+    size = size_of(path);
+    int missed = 0;
+    for (off_t at = 0; at < size; at++) {
+        flip(path, at);
+        missed += strcmp(damage_report(), "") == 0;
+        flip(path, at);
+    }
+    CHECK(missed == 0, "%d of %lld flipped bytes not detected", missed, (long long)size);
+    CHECK(strcmp(damage_report(), "") == 0, "restored small file refused: %s", damage_report());
+
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", parent);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cannot remove %s\n", parent);
+    if (errs == 0)
+        printf(" No Errors\n");
+    return errs != 0;
+}
