@@ -27,9 +27,13 @@
  *   - persistent requests made before the first checkpoint and started at every step;
  *   - at every step, a small (200 B, eager) and a large (16 KiB, or 1 MiB from every 8th rank: rendezvous)
  *     message sent to the right neighbour before the step's migration point and received after it (the small
- *     one from MPI_ANY_SOURCE), so that they sit unexpected in the receiver when a checkpoint is taken;
- *   - floating-point reductions: sums of values with few significant bits (exact in any order: the result
- *     does not depend on the PEs the ranks are on, which decide the order of the additions), MAX and MINLOC.
+ *     one from MPI_ANY_SOURCE), so that they sit unexpected in the receiver when a checkpoint is taken; and
+ *     requests in flight across it: a receive posted before (MPI_ANY_SOURCE) for a message sent after, an
+ *     Issend (it cannot complete before the receiver's receive, posted after) and an Iallreduce;
+ *   - floating-point reductions: sums of values with few significant bits (exact in any order), MAX and
+ *     MINLOC, and sums and products of full-precision values, whose rounding depends on the order of the
+ *     operations: vmpi folds them in rank order whatever the ranks' PEs (docs/ARCHITECTURE.md), so they are
+ *     bit-identical after migrations and restarts on other PE counts too.
  * Plain AMPI_Migrate (no checkpoint) at every odd step, so ranks move under VMPI_BALANCER=Rotate.
  * VMPIX_Restarted is checked at every step: 1 from a restart until the next AMPI_Migrate, else 0.
  * Received data is checked where the sender's values are known (patterns, indexed and struct payloads,
@@ -63,6 +67,8 @@ enum {
     TAG_CART0,
     TAG_CART1,
     TAG_PERS,
+    TAG_POSTED,
+    TAG_SSEND,
 };
 
 /* ---- the rank's globals (one copy per rank under -privatize=auto) ---- */
@@ -324,9 +330,14 @@ int main(int argc, char **argv)
         unsigned char *big = mt_malloc(bn);
         mt_fill(small, SMALL, rank, s);
         mt_fill(big, bn, rank, s + 100);
-        MPI_Request sreq[2];
+        MPI_Request sreq[2], fly[3];
         MT_CHECK_RC(errs, MPI_Isend(small, SMALL, MPI_BYTE, right, TAG_SMALL + s, MPI_COMM_WORLD, &sreq[0]));
         MT_CHECK_RC(errs, MPI_Isend(big, (int)bn, MPI_BYTE, right, TAG_BIG + s, MPI_COMM_WORLD, &sreq[1]));
+        /* and requests in flight: a posted receive, an Issend, an Iallreduce */
+        long posted_in = -1, ssend_out = (long)rank * 1000 + s, ia_in = (long)rank * s, ia_sum = -1;
+        MT_CHECK_RC(errs, MPI_Irecv(&posted_in, 1, MPI_LONG, MPI_ANY_SOURCE, TAG_POSTED, dup, &fly[0]));
+        MT_CHECK_RC(errs, MPI_Issend(&ssend_out, 1, MPI_LONG, right, TAG_SSEND, dup, &fly[1]));
+        MT_CHECK_RC(errs, MPI_Iallreduce(&ia_in, &ia_sum, 1, MPI_LONG, MPI_SUM, dup, &fly[2]));
 
         /* the migration point: a checkpoint, or a plain migration at odd steps */
         if (ckpt_at[s] && dir[0]) {
@@ -414,6 +425,19 @@ int main(int argc, char **argv)
         MT_CHECK_RC(errs, MPI_Waitall(2, sreq, MPI_STATUSES_IGNORE));
         free(small);
         free(big);
+        long posted_out = (long)rank * 7 + s, ssend_in = -1;
+        MT_CHECK_RC(errs, MPI_Send(&posted_out, 1, MPI_LONG, right, TAG_POSTED, dup));
+        MT_CHECK_RC(errs, MPI_Recv(&ssend_in, 1, MPI_LONG, left, TAG_SSEND, dup, MPI_STATUS_IGNORE));
+        MPI_Status fst[3];
+        MT_CHECK_RC(errs, MPI_Waitall(3, fly, fst));
+        if (posted_in != (long)left * 7 + s || fst[0].MPI_SOURCE != left)
+            MT_ERR(errs, "step %d: posted receive got %ld from %d, expected %ld from %d", s, posted_in,
+                   fst[0].MPI_SOURCE, (long)left * 7 + s, left);
+        MT_CHECK_INT(errs, "Issend payload", (long)left * 1000 + s, ssend_in);
+        MT_CHECK_INT(errs, "Iallreduce", (long)size * (size - 1) / 2 * s, ia_sum);
+        g_acc = fold(g_acc, &posted_in, sizeof posted_in);
+        g_acc = fold(g_acc, &ssend_in, sizeof ssend_in);
+        g_acc = fold(g_acc, &ia_sum, sizeof ia_sum);
 
         /* the vector type: strided doubles of the heap to the right, contiguous from the left */
         int off = (s * 5) % (NH - VEC_N * VEC_STRIDE);
@@ -528,6 +552,15 @@ int main(int argc, char **argv)
             g_field[48 + i] = 0.5 * g_field[48 + i] + 0.5 * mxo[i];
         }
         g_field[56] = 0.5 * g_field[56] + 0.5 * mlo.v + 0.001 * mlo.i;
+        double fs[4], fso[4], fp[4], fpo[4]; /* rounded sums and products, on the world and the split */
+        for (int i = 0; i < 4; i++) {
+            fs[i] = g_field[57 + i] * (1 + rank % 7) / 3.0;
+            fp[i] = 1.0 + g_field[57 + i] / 4096.0;
+        }
+        MT_CHECK_RC(errs, MPI_Allreduce(fs, fso, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+        MT_CHECK_RC(errs, MPI_Allreduce(fp, fpo, 4, MPI_DOUBLE, MPI_PROD, split));
+        for (int i = 0; i < 4; i++)
+            g_field[57 + i] = 0.5 * g_field[57 + i] + 0.5 * fso[i] / size + 0.25 * (fpo[i] - 1.0);
         double qsum = 0; /* the exact sum again, over integers: it must be the same number */
         long long iq = (long long)(q[0] * 1024.0), iqs = 0;
         MPI_Allreduce(&iq, &iqs, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
