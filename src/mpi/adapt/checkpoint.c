@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <unistd.h>
 #include "base/clock.h"
 #include "base/log.h"
@@ -183,6 +184,13 @@ int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_
         return MPI_ERR_UNSUPPORTED_OPERATION;
     }
     double t0 = vmpi_clock_now();
+    int pers = personality(0xffffffff);
+    if (kind == VMPI_CKPT_TO_FILE && (pers == -1 || !(pers & ADDR_NO_RANDOMIZE))) {
+        snprintf(err, errlen, "address-space randomization is on (%s), so the libraries would be elsewhere in "
+                 "a restarted job: no checkpoint to a file is taken", vmpi_cfg.aslr ? "--aslr 1"
+                 : "it could not be turned off: is personality(2) filtered?");
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    }
     vmpi_ckpt_out *o;
     if (kind == VMPI_CKPT_IN_MEMORY) {
         if ((o = vmpi_ckpt_create_mem(&in_memory)) == NULL) {
