@@ -41,6 +41,8 @@ static const vmpi_tunable table[] = {
     {"restart", "VMPI_RESTART", VMPI_TUNABLE_STRING, "",
      "restart the job from the newest checkpoint in this directory (AMPI_Migrate with ampi_checkpoint=to_file=DIR); "
      "the ranks' count comes from it, the PEs' from -p"},
+    {"ckpt-verbose", "VMPI_CKPT_VERBOSE", VMPI_TUNABLE_BOOL, "0",
+     "report every checkpoint and restart on stderr: bytes, seconds, bandwidth"},
     {"aslr", "VMPI_ASLR", VMPI_TUNABLE_BOOL, "0",
      "keep address-space randomization; checkpoints of such a job cannot be restarted (they need the libraries "
      "at the same addresses)"},
@@ -164,6 +166,7 @@ void vmpi_tunables_load(void)
     vmpi_parse_size(value_of(vmpi_tunable_find("iso-slot-size")), &vmpi_cfg.iso_slot_size);
     vmpi_cfg.restart = value_of(vmpi_tunable_find("restart"));
     parse_bool(value_of(vmpi_tunable_find("aslr")), &vmpi_cfg.aslr);
+    parse_bool(value_of(vmpi_tunable_find("ckpt-verbose")), &vmpi_cfg.ckpt_verbose);
     if (vmpi_cfg.nranks < 1)
         vmpi_fatal("VMPI_NRANKS must be at least 1 (got %ld)", vmpi_cfg.nranks);
 }

@@ -435,6 +435,7 @@ vmpi_ckpt_in *vmpi_ckpt_open_mem(const vmpi_ckpt_membuf *mb, char *err, size_t e
 
 const char *vmpi_ckpt_name(const vmpi_ckpt_in *in) { return in->name; }
 uint64_t vmpi_ckpt_seq(const vmpi_ckpt_in *in) { return in->seq; }
+uint64_t vmpi_ckpt_size(const vmpi_ckpt_in *in) { return in->total; }
 const char *vmpi_ckpt_error(const vmpi_ckpt_in *in) { return in->err; }
 
 int vmpi_ckpt_next(vmpi_ckpt_in *in, vmpi_ckpt_sec *s)

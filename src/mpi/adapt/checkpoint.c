@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <unistd.h>
+#include "base/clock.h"
 #include "base/log.h"
 #include "base/sysmem.h"
 #include "base/tunables.h"
@@ -181,6 +183,14 @@ int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_
         snprintf(err, errlen, "%s", why);
         return MPI_ERR_UNSUPPORTED_OPERATION;
     }
+    double t0 = vmpi_clock_now();
+    int pers = personality(0xffffffff);
+    if (kind == VMPI_CKPT_TO_FILE && (pers == -1 || !(pers & ADDR_NO_RANDOMIZE))) {
+        snprintf(err, errlen, "address-space randomization is on (%s), so the libraries would be elsewhere in "
+                 "a restarted job: no checkpoint to a file is taken", vmpi_cfg.aslr ? "--aslr 1"
+                 : "it could not be turned off: is personality(2) filtered?");
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    }
     vmpi_ckpt_out *o;
     if (kind == VMPI_CKPT_IN_MEMORY) {
         if ((o = vmpi_ckpt_create_mem(&in_memory)) == NULL) {
@@ -197,8 +207,19 @@ int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_
         vmpi_ckpt_discard(o);
         return kind == VMPI_CKPT_IN_MEMORY ? MPI_ERR_NO_MEM : err_class(e);
     }
+    uint64_t bytes = vmpi_ckpt_written(o);
+    double t1 = vmpi_clock_now();
     e = vmpi_ckpt_commit(o, err, errlen);
-    return e ? err_class(e) : MPI_SUCCESS;
+    if (e)
+        return err_class(e);
+    if (vmpi_cfg.ckpt_verbose) {
+        double t2 = vmpi_clock_now();
+        vmpi_warn("checkpoint of %d ranks %s%s: %.3f MB in %.4f s (%.1f MB/s; written in %.4f s, flushed in %.4f s)",
+                  vmpi_world_size(), kind == VMPI_CKPT_IN_MEMORY ? "in memory" : "to ",
+                  kind == VMPI_CKPT_IN_MEMORY ? "" : dir, 1e-6 * (double)bytes, t2 - t0,
+                  1e-6 * (double)bytes / (t2 - t0), t1 - t0, t2 - t1);
+    }
+    return MPI_SUCCESS;
 }
 
 const vmpi_ckpt_membuf *vmpi_adapt_in_memory_checkpoint(void) { return &in_memory; }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/clock.h"
 #include "base/log.h"
 #include "base/sysmem.h"
 #include "base/tunables.h"
@@ -25,6 +26,7 @@
 
 static struct {
     vmpi_ckpt_in *in;
+    double t0;               /* when the restart began */
     ck_meta meta;
     uint64_t guard;          /* the boot thread's own stack-protector canary, put back at the end */
 } S;
@@ -61,6 +63,7 @@ static void read_into(void *dst)
 void vmpi_adapt_restart_open(const char *dir)
 {
     char err[4600];
+    S.t0 = vmpi_clock_now();
     if ((S.in = vmpi_ckpt_open(dir, err, sizeof err)) == NULL)
         vmpi_fatal("%s", err);
     vmpi_ckpt_sec s;
@@ -220,6 +223,12 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
             BAD("rank %d is missing", r);
     if (vmpi_iso_slot_restored(n) != vmpi_iso_job_heap())
         BAD("the job heap is malformed (corrupt)");
+    if (vmpi_cfg.ckpt_verbose) {
+        double t = vmpi_clock_now() - S.t0;
+        uint64_t bytes = vmpi_ckpt_size(S.in);
+        vmpi_warn("restart of %d ranks on %d PEs from %s: %.3f MB in %.4f s (%.1f MB/s)", n, npes,
+                  vmpi_ckpt_name(S.in), 1e-6 * (double)bytes, t, 1e-6 * (double)bytes / t);
+    }
     vmpi_ckpt_close(S.in);
     S.in = NULL;
     vmpi_adapt_set_active(npes);

@@ -213,7 +213,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     for (long r = 0; r < n; r++) {
         vmpi_rank *rk = R.ranks[r];
         vmpi_req_table_fini(&rk->reqs);
-        vmpi_iso_heap_free(rk->vp.heap, rk->argv);
+        vmpi_iso_free_any(rk->argv); /* in its slot, also in sanitizer builds */
         free(rk->errh_user);
         if (rk->adapt)
             free(rk->adapt->ckpt_dir);

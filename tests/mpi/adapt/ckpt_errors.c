@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Checkpoints that cannot be taken: every rank's AMPI_Migrate returns the error (MPI_ERRORS_RETURN), no
+ * rank hangs, the job goes on, and the previous checkpoint stays the newest, whole:
+ *   - a bad ampi_checkpoint value (MPI_ERR_INFO_VALUE), ranks that disagree (MPI_ERR_INFO_VALUE);
+ *   - a directory that cannot be made (MPI_ERR_IO);
+ *   - a disk that fills up while writing (RLIMIT_FSIZE, MPI_ERR_IO) after a good checkpoint: the good one
+ *     is still the only file in the directory, no temporary is left;
+ *   - in_memory works, and VMPIX_Restarted says 0 in a job that was not restarted; VMPIX_Restarted(NULL)
+ *     is MPI_ERR_ARG.
+ * In sanitizer builds every checkpoint is refused with MPI_ERR_UNSUPPORTED_OPERATION. */
+#include <dirent.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include "mtest.h"
+
+static int migrate(const char *value)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "ampi_checkpoint", value);
+    int err = AMPI_Migrate(info);
+    MPI_Info_free(&info);
+    int cls = err;
+    if (err != MPI_SUCCESS)
+        MPI_Error_class(err, &cls);
+    return cls;
+}
+
+/* The names of the entries of `dir` (but . and ..), joined by spaces. */
+static void listing(const char *dir, char *out, size_t len)
+{
+    out[0] = '\0';
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? " " : "", e->d_name);
+    closedir(d);
+}
+
+int main(int argc, char **argv)
+{
+    int errs = 0, rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    char dir[64] = "";
+    if (rank == 0 && mkdtemp(strcpy(dir, "/tmp/vmpi-ckpt-errors-XXXXXX")) == NULL)
+        MT_CHECK(errs, 0, "mkdtemp failed");
+    MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+    char to_dir[96];
+    snprintf(to_dir, sizeof to_dir, "to_file=%s", dir);
+    int unsupported = MT_SANITIZE ? MPI_ERR_UNSUPPORTED_OPERATION : MPI_SUCCESS;
+
+    MT_CHECK_INT(errs, "migrate(\"to_disk\")", MPI_ERR_INFO_VALUE, migrate("to_disk"));
+    MT_CHECK_INT(errs, "migrate(\"to_file=\")", MPI_ERR_INFO_VALUE, migrate("to_file="));
+    MT_CHECK_INT(errs, "migrate(rank == 0 ? to_dir : \"in_memory\")", size > 1 && !MT_SANITIZE ? MPI_ERR_INFO_VALUE : unsupported, migrate(rank == 0 ? to_dir : "in_memory"));
+    MT_CHECK_INT(errs, "migrate(\"to_file=/dev/null/sub\")", MT_SANITIZE ? unsupported : MPI_ERR_IO, migrate("to_file=/dev/null/sub"));
+    MT_CHECK_INT(errs, "migrate(\"in_memory\")", unsupported, migrate("in_memory"));
+    int flag = -1;
+    MT_CHECK_INT(errs, "VMPIX_Restarted(&flag)", MPI_SUCCESS, VMPIX_Restarted(&flag));
+    MT_CHECK_INT(errs, "flag", 0, flag);
+    int cls = MPI_SUCCESS, e = VMPIX_Restarted(NULL);
+    if (e != MPI_SUCCESS)
+        MPI_Error_class(e, &cls);
+    MT_CHECK_INT(errs, "cls", MPI_ERR_ARG, cls);
+
+    /* a good checkpoint, then one that fills the disk */
+    MT_CHECK_INT(errs, "migrate(to_dir)", unsupported, migrate(to_dir));
+    char before[512], after[512];
+    listing(dir, before, sizeof before);
+    struct rlimit old;
+    if (rank == 0) { /* the limit is the process's: set once, while the others wait in the barrier */
+        getrlimit(RLIMIT_FSIZE, &old);
+        struct rlimit small = {4096 * 4, old.rlim_max};
+        signal(SIGXFSZ, SIG_IGN);
+        setrlimit(RLIMIT_FSIZE, &small);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MT_CHECK_INT(errs, "migrate(to_dir)", MT_SANITIZE ? unsupported : MPI_ERR_IO, migrate(to_dir));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        setrlimit(RLIMIT_FSIZE, &old);
+        signal(SIGXFSZ, SIG_DFL);
+        listing(dir, after, sizeof after);
+        MT_CHECK(errs, !strcmp(before, after), "after a failed checkpoint the directory holds '%s', before '%s'",
+                 after, before);
+        MT_CHECK(errs, MT_SANITIZE || (!strncmp(before, "vmpi-ckpt-", 10) && !strchr(before, ' ')),
+                 "the directory holds '%s', not one checkpoint", before);
+    }
+    /* the job goes on: a collective on every rank */
+    int one = 1, sum = 0;
+    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MT_CHECK_INT(errs, "sum", size, sum);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            MT_CHECK(errs, 0, "cannot remove %s", dir);
+    }
+    return mt_finish(errs);
+}
