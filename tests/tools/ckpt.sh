@@ -6,8 +6,10 @@
 #     checkpoint, restarted with -p 1 and -p 2, prints exactly the digests of an uninterrupted run;
 #   - checkpoint files: mode 0600 in a directory created 0700, only the newest kept, a restarted job's
 #     checkpoints are newer than the one it came from;
-#   - refusals, each one line on stderr and exit status 1, never a hang: a corrupted byte, a truncated file,
-#     a foreign version, a bad magic, a -n that differs, a missing or empty directory, a different program;
+#   - a program started without vmpirun checkpoints and restarts too; under --aslr 1 checkpoints are refused;
+#   - refusals, each one line on stderr and exit status 1, never a hang: a corrupted byte, a truncated file
+#     (or one with trailing bytes), a foreign version, a bad magic, a -n that differs, a missing or empty
+#     directory (or one with only a temporary file), a different program (or the same one changed);
 #   - crash safety: a run that checkpoints at every step, killed from outside at random moments, restarts
 #     with the reference digests or is refused with "no checkpoint" (when none had completed), nothing else.
 # Usage: ckpt.sh BUILD_DIR.  Every run is under `timeout`; about 30 s on 2 cores.
@@ -140,6 +142,22 @@ check_ok "$ref" "restart from the restarted job's checkpoint" &&
     { grep -q '^ckpt_state: restarted at step 6$' "$tmp/out" ||
         fail "restart from the restarted job's checkpoint: not from step 6"; }
 
+# ---- a program started without vmpirun (it turns address randomization off and executes itself again) ----
+d=$tmp/direct
+run 60 "$prog" $steps 4 "$d" kill
+if [ "$rc" -ne 137 ]; then
+    fail "started without vmpirun, checkpoint at step 4: exit status $rc, expected 137"
+else
+    run 60 "$vmpirun" --restart "$d" -p 2 "$prog" $steps 4 "$d" kill
+    check_ok "$tmp/ref.1" "started without vmpirun: restart on 2 PEs" &&
+        { grep -q '^ckpt_state: restarted at step 4$' "$tmp/out" || fail "started without vmpirun: not restarted"; }
+fi
+# ---- --aslr 1: a checkpoint to a file is refused (it could not be restarted), the job goes on ----
+d=$tmp/aslr
+run 60 "$vmpirun" --aslr 1 -n 2 -p 1 "$prog" 4 1 "$d"
+[ "$rc" -eq 1 ] && grep -q 'returned' "$tmp/err" || fail "--aslr 1: exit status $rc, expected 1 with AMPI_Migrate's error"
+[ -z "$(ckpts "$d")" ] || fail "--aslr 1: a checkpoint was written: $(ckpts "$d")"
+
 # ---- refusals (from a copy of the 8-rank checkpoint of step 4) ----
 src=$(ckpts "$tmp/ck.8" | head -n 1)
 if [ -z "$src" ]; then
@@ -166,6 +184,9 @@ else
     prep truncated
     truncate -s $((size / 2)) "$tmp/truncated/$base"
     refuse truncated "^vmpi: checkpoint .*$base: .*truncated"
+    prep trailing # longer than its header says
+    printf 'x' >>"$tmp/trailing/$base"
+    refuse trailing "^vmpi: checkpoint .*$base: .*\(truncated\|trailing\)"
     prep short # shorter than its header
     truncate -s 20 "$tmp/short/$base"
     refuse short "^vmpi: checkpoint .*$base: .*truncated"
