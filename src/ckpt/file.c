@@ -157,7 +157,7 @@ static int flush_stage(vmpi_ckpt_out *o)
 
 static int out_write(vmpi_ckpt_out *o, const void *p, size_t n)
 {
-    if (o->err)
+    if (o->err || n == 0) /* an empty section's data may be NULL: no memcpy from it (UBSan) */
         return o->err;
     if (n >= DIRECT_MIN || o->fd < 0) {
         if ((o->err = flush_stage(o)) == 0)
