@@ -120,6 +120,8 @@ static void hdr_fill(file_hdr *h, uint64_t seq, uint64_t total)
 
 static int raw_write(vmpi_ckpt_out *o, const void *p, size_t n)
 {
+    if (n == 0)
+        return 0;
     if (o->fd < 0) {
         vmpi_ckpt_membuf *mb = o->mb;
         if (mb->len + n > mb->cap) {
@@ -157,7 +159,7 @@ static int flush_stage(vmpi_ckpt_out *o)
 
 static int out_write(vmpi_ckpt_out *o, const void *p, size_t n)
 {
-    if (o->err)
+    if (o->err || n == 0)
         return o->err;
     if (n >= DIRECT_MIN || o->fd < 0) {
         if ((o->err = flush_stage(o)) == 0)
