@@ -64,23 +64,35 @@ struct vmpi_ckpt_in {
 
 /* ---- the directory ---- */
 
-/* The newest complete checkpoint's and temporary's sequence numbers in `dir` (0: none). */
+/* Whether `name` is a checkpoint (vmpi-ckpt-SEQ.ckpt) or a temporary (.vmpi-ckpt-SEQ.tmp), and its SEQ. */
+static bool ckpt_name(const char *name, uint64_t *seq, bool *tmp)
+{
+    unsigned long long s;
+    char tail[8];
+    if (sscanf(name, "vmpi-ckpt-%llu.%7s", &s, tail) == 2 && !strcmp(tail, "ckpt"))
+        *tmp = false;
+    else if (sscanf(name, ".vmpi-ckpt-%llu.%7s", &s, tail) == 2 && !strcmp(tail, "tmp"))
+        *tmp = true;
+    else
+        return false;
+    *seq = s;
+    return true;
+}
+
+/* The newest complete checkpoint's sequence number in `dir`, and the highest of any file's (0: none). */
 static void scan(const char *dir, uint64_t *complete, uint64_t *any)
 {
     *complete = *any = 0;
     DIR *d = opendir(dir);
     if (d == NULL)
         return;
+    uint64_t s;
+    bool tmp;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        unsigned long long s;
-        char tail[8];
-        if (sscanf(e->d_name, "vmpi-ckpt-%llu.%7s", &s, tail) == 2 && !strcmp(tail, "ckpt")) {
-            if (s > *complete)
-                *complete = s;
-        } else if (sscanf(e->d_name, ".vmpi-ckpt-%llu.%7s", &s, tail) == 2 && !strcmp(tail, "tmp")) {
-        } else {
+        if (!ckpt_name(e->d_name, &s, &tmp))
             continue;
-        }
+        if (!tmp && s > *complete)
+            *complete = s;
         if (s > *any)
             *any = s;
     }
@@ -93,14 +105,11 @@ static void prune(const char *dir, uint64_t keep)
     DIR *d = opendir(dir);
     if (d == NULL)
         return;
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        unsigned long long s;
-        char tail[8];
-        if ((sscanf(e->d_name, "vmpi-ckpt-%llu.%7s", &s, tail) == 2 && !strcmp(tail, "ckpt")) ||
-            (sscanf(e->d_name, ".vmpi-ckpt-%llu.%7s", &s, tail) == 2 && !strcmp(tail, "tmp")))
-            if (s != keep)
-                unlinkat(dirfd(d), e->d_name, 0);
-    }
+    uint64_t s;
+    bool tmp;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (ckpt_name(e->d_name, &s, &tmp) && s != keep)
+            unlinkat(dirfd(d), e->d_name, 0);
     closedir(d);
 }
 
@@ -120,6 +129,8 @@ static void hdr_fill(file_hdr *h, uint64_t seq, uint64_t total)
 
 static int raw_write(vmpi_ckpt_out *o, const void *p, size_t n)
 {
+    if (n == 0)
+        return 0;
     if (o->fd < 0) {
         vmpi_ckpt_membuf *mb = o->mb;
         if (mb->len + n > mb->cap) {
@@ -157,7 +168,7 @@ static int flush_stage(vmpi_ckpt_out *o)
 
 static int out_write(vmpi_ckpt_out *o, const void *p, size_t n)
 {
-    if (o->err || n == 0) /* an empty section's data may be NULL: no memcpy from it (UBSan) */
+    if (o->err || n == 0)
         return o->err;
     if (n >= DIRECT_MIN || o->fd < 0) {
         if ((o->err = flush_stage(o)) == 0)

@@ -150,7 +150,7 @@ int main(void)
         read_some(in);
         vmpi_ckpt_close(in);
     }
-    free(mb.buf); /* the system allocator's (this program has no other): LeakSanitizer */
+    free(mb.buf); /* the system allocator's: this program does not interpose malloc */
 
     /* damage */
     off_t size = size_of(path);
