@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include "ckpt/ckpt.h"
 #include "mpi/core/handle.h"
 #include "mpi/op/op_builtin.h"
 
@@ -26,6 +27,7 @@ _Static_assert(VMPI_OP_USER_MAX == 1 << SLOT_BITS, "slot field of the handle");
 /* Created and freed under the lock; read without it (a rank only uses handles it was given after the
  * create returned, so the entry is published by then). */
 static user_op users[VMPI_OP_USER_MAX];
+VMPI_CKPT_STATIC(users) /* a restarted job's ranks hold these handles; the functions are in their copies */
 static pthread_mutex_t users_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static user_op *user_get(MPI_Op op)
