@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Checkpoint/restart (issue 6) as a user meets it, with tests/mpi/ckpt/ckpt_state (a deterministic program
-# that prints a digest of each rank's whole state):
+# that prints a digest of each rank's whole state) and ckpt_objects (runtime objects, self-checked):
 #   - for several (ranks, PEs), some under VMPI_BALANCER=Rotate: a run killed (SIGKILL) right after a
 #     checkpoint, restarted with -p 1 and -p 2, prints exactly the digests of an uninterrupted run;
+#   - ckpt_objects killed after its checkpoint and restarted on 1, 2 and 3 PEs finds its objects working;
 #   - checkpoint files: mode 0600 in a directory created 0700, only the newest kept, a restarted job's
 #     checkpoints are newer than the one it came from;
 #   - a program started without vmpirun checkpoints and restarts too; under --aslr 1 checkpoints are refused;
@@ -113,6 +114,20 @@ for cfg in "1 1 4 -" "4 1 5 -" "8 2 4 VMPI_BALANCER=Rotate" "64 2 3 -" "200 2 6 
         check_ok "$ref" "$what: restart on $rp PEs" &&
             { grep -q "^ckpt_state: restarted at step $k\$" "$tmp/out" ||
                 fail "$what: restart on $rp PEs: no 'restarted at step $k' (did it run from the start?)"; }
+    done
+done
+
+# ---- runtime objects made before the checkpoint, used after it (ckpt_objects checks them itself) ----
+objs=$build/tests/mpi/ckpt/ckpt_objects
+for cfg in "1 1" "8 2" "64 2"; do
+    set -- $cfg
+    d=$tmp/objects.$1
+    run 60 VMPI_BALANCER=Rotate "$vmpirun" -n "$1" -p "$2" "$objs" "$d" kill
+    [ "$rc" -eq 137 ] || { fail "ckpt_objects, $1 ranks on $2 PEs: killed run: exit status $rc, expected 137"; continue; }
+    for rp in 1 2 3; do
+        run 60 VMPI_BALANCER=Rotate "$vmpirun" --restart "$d" -p $rp "$objs" "$d" kill
+        check_ok "" "ckpt_objects, $1 ranks: restart on $rp PEs" &&
+            { grep -q '^ckpt_objects: restarted$' "$tmp/out" || fail "ckpt_objects, $1 ranks on $rp PEs: not restarted"; }
     done
 done
 

@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Checkpoint/restart (issue 6): runtime objects made before a checkpoint and used after it, each checked
+ * exactly, in the job that took the checkpoint and in a job restarted from it (tests/tools/ckpt.sh kills the
+ * first and restarts it on other PE counts):
+ *   - a non-commutative user reduction (2x2 matrix products, in rank order), a user error handler on a
+ *     communicator (it must run, with the error), a user error class, code and string;
+ *   - an intercommunicator, a Comm_split_type communicator, a group, names of a communicator and a datatype,
+ *     a datatype attribute whose delete callback runs when the type is freed, an info object;
+ *   - a buffered send whose message is received after the checkpoint, and the attached buffer detached after it;
+ *   - in flight across the checkpoint: an Ibarrier, a Comm_idup, a generalized request completed after it
+ *     (its query and free callbacks run once, with their extra state);
+ *   - AMPI_Set_migratable(0) on rank 1: under VMPI_BALANCER=Rotate a migration after the checkpoint moves
+ *     every other rank and leaves rank 1 where it is.
+ * The callbacks count their calls in globals, which this area's programs may use (privatized: per rank).
+ *
+ *   ckpt_objects DIR [kill]: checkpoint into DIR; with `kill`, a job that was not restarted is killed
+ *   (SIGKILL) right after the checkpoint.  Without arguments (the testlist): into a fresh directory, removed
+ *   at the end, and the job goes on; sanitizer builds, which refuse checkpoints to files, only migrate. */
+#include <dirent.h>
+#include <signal.h>
+#include <unistd.h>
+#include "mtest.h"
+
+enum { MOD = 65521, TAG_BSEND = 3, TAG_INTER = 4 };
+
+/* callbacks' counts (this rank's) */
+static int eh_calls, eh_last_code, tdel_calls, gq_calls, gf_calls;
+
+/* 2x2 matrices mod MOD: in (the lower ranks' product) times inout */
+static void matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    int *a = in, *b = inout;
+    for (int k = 0; k < *len; k += 4) {
+        int r[4] = {(a[k] * b[k] + a[k + 1] * b[k + 2]) % MOD, (a[k] * b[k + 1] + a[k + 1] * b[k + 3]) % MOD,
+                    (a[k + 2] * b[k] + a[k + 3] * b[k + 2]) % MOD, (a[k + 2] * b[k + 1] + a[k + 3] * b[k + 3]) % MOD};
+        memcpy(b + k, r, sizeof r);
+    }
+}
+static void rank_matrix(int r, int m[4])
+{
+    m[0] = r + 1;
+    m[1] = 1;
+    m[2] = 1;
+    m[3] = r % 3;
+}
+
+static void on_error(MPI_Comm *comm, int *code, ...)
+{
+    eh_calls++;
+    eh_last_code = *code;
+}
+
+static int type_delete(MPI_Datatype t, int key, void *val, void *extra)
+{
+    tdel_calls++;
+    return MPI_SUCCESS;
+}
+
+struct gstate {
+    int magic, value;
+};
+static int gquery(void *extra, MPI_Status *st)
+{
+    struct gstate *g = extra;
+    gq_calls++;
+    MPI_Status_set_elements(st, MPI_INT, g->magic == 0x6e9 ? g->value : -1);
+    MPI_Status_set_cancelled(st, 0);
+    st->MPI_SOURCE = MPI_UNDEFINED;
+    st->MPI_TAG = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+static int gfree(void *extra)
+{
+    gf_calls++;
+    free(extra);
+    return MPI_SUCCESS;
+}
+static int gcancel(void *extra, int complete) { return MPI_SUCCESS; }
+
+static int my_pe(void)
+{
+    int *v, flag = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_MY_WTH, &v, &flag);
+    return flag ? *v : -1;
+}
+
+int main(int argc, char **argv)
+{
+    int errs = 0, rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int *npes_p, flag = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_NUM_WTHS, &npes_p, &flag);
+    int npes = flag ? *npes_p : 1;
+    const char *lb = getenv("VMPI_BALANCER");
+    int rotate = lb && !strcmp(lb, "Rotate");
+
+    char dir[512] = "", parent[512] = "";
+    int kill_after = argc >= 3 && !strcmp(argv[2], "kill");
+    if (argc >= 2)
+        snprintf(dir, sizeof dir, "%s", argv[1]);
+    else if (!MT_SANITIZE) {
+        if (rank == 0) {
+            const char *t = getenv("TMPDIR");
+            snprintf(parent, sizeof parent, "%s/vmpi-ckpt-objects-XXXXXX", t && *t ? t : "/tmp");
+            if (!mkdtemp(parent)) {
+                perror("mkdtemp");
+                MPI_Abort(MPI_COMM_WORLD, 2);
+            }
+            snprintf(dir, sizeof dir, "%s/ck", parent);
+        }
+        MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+    }
+
+    /* ---- made before the checkpoint ---- */
+    MPI_Op op;
+    MT_CHECK_RC(errs, MPI_Op_create(matmul, 0, &op));
+    MPI_Errhandler eh;
+    MT_CHECK_RC(errs, MPI_Comm_create_errhandler(on_error, &eh));
+    MPI_Comm dup, half, node, inter = MPI_COMM_NULL, idup = MPI_COMM_NULL;
+    MT_CHECK_RC(errs, MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    MT_CHECK_RC(errs, MPI_Comm_set_errhandler(dup, eh));
+    MT_CHECK_RC(errs, MPI_Comm_set_name(dup, "ckpt-dup"));
+    MT_CHECK_RC(errs, MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half));
+    if (size >= 2)
+        MT_CHECK_RC(errs, MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, TAG_INTER, &inter));
+    MT_CHECK_RC(errs, MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    MPI_Group wg, last;
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    int incl[1] = {size - 1};
+    MT_CHECK_RC(errs, MPI_Group_incl(wg, 1, incl, &last));
+    int eclass, ecode;
+    MT_CHECK_RC(errs, MPI_Add_error_class(&eclass));
+    MT_CHECK_RC(errs, MPI_Add_error_code(eclass, &ecode));
+    MT_CHECK_RC(errs, MPI_Add_error_string(ecode, "ckpt_objects: a user error"));
+    int tkey;
+    MT_CHECK_RC(errs, MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, type_delete, &tkey, NULL));
+    MPI_Datatype three;
+    MT_CHECK_RC(errs, MPI_Type_contiguous(3, MPI_INT, &three));
+    MT_CHECK_RC(errs, MPI_Type_commit(&three));
+    MT_CHECK_RC(errs, MPI_Type_set_attr(three, tkey, (void *)(intptr_t)(rank + 5)));
+    MT_CHECK_RC(errs, MPI_Type_set_name(three, "three-ints"));
+    MPI_Info keep;
+    MPI_Info_create(&keep);
+    MPI_Info_set(keep, "color", "blue");
+    int bsize = 4096 + MPI_BSEND_OVERHEAD;
+    char *bbuf = mt_malloc((size_t)bsize);
+    MT_CHECK_RC(errs, MPI_Buffer_attach(bbuf, bsize));
+    int bout = rank + 1000, bin = -1, right = (rank + 1) % size, left = (rank + size - 1) % size;
+    MT_CHECK_RC(errs, MPI_Bsend(&bout, 1, MPI_INT, right, TAG_BSEND, MPI_COMM_WORLD));
+    if (rank == 1)
+        AMPI_Set_migratable(0);
+    /* in flight */
+    MPI_Request ib, idr, gr;
+    MT_CHECK_RC(errs, MPI_Ibarrier(dup, &ib));
+    MT_CHECK_RC(errs, MPI_Comm_idup(half, &idup, &idr));
+    struct gstate *gs = mt_malloc(sizeof *gs);
+    *gs = (struct gstate){0x6e9, 40 + rank};
+    MT_CHECK_RC(errs, MPI_Grequest_start(gquery, gfree, gcancel, gs, &gr));
+
+    /* ---- the checkpoint ---- */
+    int restarted = 0;
+    if (dir[0]) {
+        MPI_Info info;
+        MPI_Info_create(&info);
+        char val[600];
+        snprintf(val, sizeof val, "to_file=%s", dir);
+        MPI_Info_set(info, "ampi_checkpoint", val);
+        int rc = AMPI_Migrate(info);
+        if (rc != MPI_SUCCESS)
+            MT_ERR(errs, "AMPI_Migrate(ampi_checkpoint=%s) returned %d", val, rc);
+        MPI_Info_free(&info);
+        VMPIX_Restarted(&restarted);
+        if (restarted && rank == 0) {
+            printf("ckpt_objects: restarted\n");
+            fflush(stdout);
+        }
+        if (kill_after && !restarted) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            if (rank == 0) {
+                fflush(stdout);
+                kill(getpid(), SIGKILL);
+            }
+            MPI_Barrier(MPI_COMM_WORLD); /* never completes */
+        }
+    } else
+        mt_migrate();
+
+    /* ---- used after it ---- */
+    MT_CHECK_RC(errs, MPI_Recv(&bin, 1, MPI_INT, left, TAG_BSEND, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    MT_CHECK_INT(errs, "buffered message", left + 1000, bin);
+    void *ob = NULL;
+    int osz = -1;
+    MT_CHECK_RC(errs, MPI_Buffer_detach(&ob, &osz));
+    MT_CHECK(errs, ob == bbuf && osz == bsize, "Buffer_detach: %p, %d bytes; expected %p, %d", ob, osz,
+             (void *)bbuf, bsize);
+    MT_CHECK_RC(errs, MPI_Wait(&ib, MPI_STATUS_IGNORE));
+    MT_CHECK_RC(errs, MPI_Wait(&idr, MPI_STATUS_IGNORE));
+    int isz = -1, hsz = -1, isum = -1, wsum = 0;
+    MPI_Comm_size(idup, &isz);
+    MPI_Comm_size(half, &hsz);
+    MT_CHECK_RC(errs, MPI_Allreduce(&rank, &isum, 1, MPI_INT, MPI_SUM, idup));
+    for (int r = rank % 2; r < size; r += 2)
+        wsum += r;
+    MT_CHECK(errs, isz == hsz && isum == wsum, "Comm_idup's communicator: size %d (expected %d), sum %d (expected %d)",
+             isz, hsz, isum, wsum);
+    MT_CHECK_RC(errs, MPI_Grequest_complete(gr));
+    MPI_Status st;
+    MT_CHECK_RC(errs, MPI_Wait(&gr, &st));
+    int gcount = -1;
+    MPI_Get_elements(&st, MPI_INT, &gcount);
+    MT_CHECK_INT(errs, "generalized request's count (from its query callback)", 40 + rank, gcount);
+    MT_CHECK_INT(errs, "generalized request's query calls", 1, gq_calls);
+    MT_CHECK_INT(errs, "generalized request's free calls", 1, gf_calls);
+
+    int m[4], p[4] = {1, 0, 0, 1}, want[4] = {1, 0, 0, 1};
+    rank_matrix(rank, m);
+    for (int r = 0; r < size; r++) {
+        int mr[4], len = 4;
+        rank_matrix(r, mr);
+        matmul(want, mr, &len, NULL); /* mr = want * mr */
+        memcpy(want, mr, sizeof want);
+    }
+    MT_CHECK_RC(errs, MPI_Allreduce(m, p, 4, MPI_INT, op, MPI_COMM_WORLD));
+    MT_CHECK(errs, !memcmp(p, want, sizeof p), "user operation: [%d %d %d %d], expected [%d %d %d %d]", p[0], p[1],
+             p[2], p[3], want[0], want[1], want[2], want[3]);
+
+    char name[MPI_MAX_OBJECT_NAME];
+    int len;
+    MPI_Comm_get_name(dup, name, &len);
+    MT_CHECK(errs, !strcmp(name, "ckpt-dup"), "communicator name '%s'", name);
+    MPI_Type_get_name(three, name, &len);
+    MT_CHECK(errs, !strcmp(name, "three-ints"), "datatype name '%s'", name);
+    int x = 0, rc = MPI_Send(&x, 1, MPI_INT, size + 5, 0, dup); /* a rank that does not exist */
+    MT_CHECK(errs, eh_calls == 1 && eh_last_code == rc && rc != MPI_SUCCESS,
+             "user error handler: %d calls, code %d, MPI_Send returned %d", eh_calls, eh_last_code, rc);
+    char es[MPI_MAX_ERROR_STRING];
+    int cls = -1;
+    MPI_Error_string(ecode, es, &len);
+    MPI_Error_class(ecode, &cls);
+    MT_CHECK(errs, !strcmp(es, "ckpt_objects: a user error") && cls == eclass,
+             "user error code: string '%s', class %d (expected %d)", es, cls, eclass);
+    void *av = NULL;
+    flag = 0;
+    MPI_Type_get_attr(three, tkey, &av, &flag);
+    MT_CHECK(errs, flag && (intptr_t)av == rank + 5, "datatype attribute: flag %d, value %ld", flag, (long)(intptr_t)av);
+    int grank = -2;
+    MPI_Group_rank(last, &grank);
+    MT_CHECK_INT(errs, "rank in the group of the last rank", rank == size - 1 ? 0 : MPI_UNDEFINED, grank);
+    if (inter != MPI_COMM_NULL) {
+        int rsize = -1, rsum = -1, want_size = 0, want_sum = 0;
+        MPI_Comm_remote_size(inter, &rsize);
+        MT_CHECK_RC(errs, MPI_Allreduce(&rank, &rsum, 1, MPI_INT, MPI_SUM, inter));
+        for (int r = 1 - rank % 2; r < size; r += 2) {
+            want_size++;
+            want_sum += r;
+        }
+        MT_CHECK(errs, rsize == want_size && rsum == want_sum,
+                 "intercommunicator: remote size %d (expected %d), remote sum %d (expected %d)", rsize, want_size,
+                 rsum, want_sum);
+    }
+    int nsize = -1, nsum = -1;
+    MPI_Comm_size(node, &nsize);
+    MT_CHECK_RC(errs, MPI_Allreduce(&rank, &nsum, 1, MPI_INT, MPI_SUM, node));
+    MT_CHECK(errs, nsize == size && nsum == size * (size - 1) / 2, "split_type communicator: size %d, sum %d",
+             nsize, nsum);
+    char iv[64] = "";
+    flag = 0;
+    MPI_Info_get(keep, "color", sizeof iv, iv, &flag);
+    MT_CHECK(errs, flag && !strcmp(iv, "blue"), "info value '%s' (flag %d)", iv, flag);
+
+    /* rank 1 is still not migratable: a migration under Rotate moves every rank but it (on this job's PEs:
+     * a restarted job may have others) */
+    flag = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_NUM_WTHS, &npes_p, &flag);
+    npes = flag ? *npes_p : 1;
+    int pe0 = my_pe();
+    mt_migrate();
+    int pe1 = my_pe();
+    if (rotate && npes > 1 && (rank == 1 ? pe1 != pe0 : pe1 == pe0))
+        MT_ERR(errs, "after the checkpoint (restarted %d), Rotate: PE %d -> %d", restarted, pe0, pe1);
+
+    MT_CHECK_RC(errs, MPI_Type_free(&three));
+    MT_CHECK_INT(errs, "datatype attribute delete calls", 1, tdel_calls);
+    MPI_Type_free_keyval(&tkey);
+    MPI_Info_free(&keep);
+    MPI_Group_free(&last);
+    MPI_Group_free(&wg);
+    if (inter != MPI_COMM_NULL)
+        MPI_Comm_free(&inter);
+    MPI_Comm_free(&idup);
+    MPI_Comm_free(&node);
+    MPI_Comm_free(&half);
+    MPI_Comm_free(&dup);
+    MPI_Errhandler_free(&eh);
+    MPI_Op_free(&op);
+    free(bbuf);
+    if (parent[0] && rank == 0) { /* the directory holds checkpoint files only */
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        char path[1100];
+        while (d && (e = readdir(d)) != NULL)
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                unlink(path);
+            }
+        if (d)
+            closedir(d);
+        rmdir(dir);
+        rmdir(parent);
+    }
+    return mt_finish(errs);
+}
