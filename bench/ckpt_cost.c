@@ -12,7 +12,8 @@
  *   file     AMPI_Migrate with ampi_checkpoint=to_file=DIR (DIR/vmpi-ckpt-SEQ.ckpt, fsync'ed, renamed);
  *   raw      rank 0 alone: open a new file in DIR, write() as many bytes as the newest checkpoint file holds
  *            (from a buffer of that size, mapped and filled beforehand), fsync(), close(); then it is
- *            removed (not timed).  The disk's bandwidth for the same bytes, in the same run.
+ *            removed.  The disk's bandwidth for the same bytes, in the same run; the fsync part and the
+ *            removal are reported on their own (raw_fsync, raw_unlink: a checkpoint removes the previous one).
  * Rank 0 prints the minimum and the median of each (ms), the newest checkpoint file's size and sequence
  * number, and the raw write's bytes.  Every rank then checks its state (a checkpoint must not change it).
  *
@@ -147,8 +148,9 @@ static void newest_ckpt(const char *dir, unsigned long long *seq, long long *byt
     closedir(d);
 }
 
-/* Seconds of open + write + fsync + close of a new file of n bytes from buf in dir (then removed). */
-static double raw_write(const char *dir, const unsigned char *buf, size_t n)
+/* Seconds of open + write + fsync + close of a new file of n bytes from buf in dir; *fsync_s the part of
+ * it in fsync, *unlink_s the file's removal after (not in the result). */
+static double raw_write(const char *dir, const unsigned char *buf, size_t n, double *fsync_s, double *unlink_s)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/ckpt_cost-raw-write.tmp", dir);
@@ -165,12 +167,16 @@ static double raw_write(const char *dir, const unsigned char *buf, size_t n)
             die("raw write: write() failed");
         done += (size_t)w;
     }
+    double t1 = MPI_Wtime();
     if (fsync(fd) != 0)
         die("raw write: fsync() failed");
+    *fsync_s = MPI_Wtime() - t1;
     if (close(fd) != 0)
         die("raw write: close() failed");
     double t = MPI_Wtime() - t0;
+    t1 = MPI_Wtime();
     unlink(path);
+    *unlink_s = MPI_Wtime() - t1;
     return t;
 }
 
@@ -271,8 +277,8 @@ int main(int argc, char **argv)
     MPI_Info_set(to_file, "ampi_checkpoint", where);
 
     /* times on rank 0 (heap: a rank's stack may be small) */
-    double *t = calloc(4 * (size_t)reps, sizeof *t), *t_point = t, *t_mem = t + reps, *t_file = t + 2 * reps,
-           *t_raw = t + 3 * reps;
+    double *t = calloc(6 * (size_t)reps, sizeof *t), *t_point = t, *t_mem = t + reps, *t_file = t + 2 * reps,
+           *t_raw = t + 3 * reps, *t_fsync = t + 4 * reps, *t_unlink = t + 5 * reps;
     if (!t)
         die("out of memory");
     unsigned long long seq = 0;
@@ -307,7 +313,7 @@ int main(int argc, char **argv)
                     die("out of memory for the raw-write buffer");
                 fill(raw, raw_len, size);
             }
-            t_raw[r] = raw_write(dir, raw, raw_len);
+            t_raw[r] = raw_write(dir, raw, raw_len, &t_fsync[r], &t_unlink[r]);
         }
         check_mpi(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
     }
@@ -321,14 +327,17 @@ int main(int argc, char **argv)
         printf("# vmpi-bench " PROG "\n# ranks: %d\n# pes: %d\n# reps: %d\n# dir: %s\n", size, flag ? *pes : -1,
                reps, dir);
         for (int r = 0; r < reps; r++)
-            printf("# rep %d ms: migrate %.4f inmem %.4f file %.4f raw %.4f\n", r + 1, 1e3 * t_point[r],
-                   1e3 * t_mem[r], 1e3 * t_file[r], 1e3 * t_raw[r]);
+            printf("# rep %d ms: migrate %.4f inmem %.4f file %.4f raw %.4f (fsync %.4f; unlink after %.4f)\n", r + 1,
+                   1e3 * t_point[r], 1e3 * t_mem[r], 1e3 * t_file[r], 1e3 * t_raw[r], 1e3 * t_fsync[r],
+                   1e3 * t_unlink[r]);
         printf("bytes_per_job %llu\nbytes_per_rank %zu\n", job_bytes, n);
         printf("inmem_first_ms %.4f\nfile_first_ms %.4f\n", 1e3 * t_mem[0], 1e3 * t_file[0]);
         report("migrate", t_point, reps);
         report("inmem", t_mem, reps);
         report("file", t_file, reps);
         report("raw", t_raw, reps);
+        report("raw_fsync", t_fsync, reps);
+        report("raw_unlink", t_unlink, reps);
         printf("ckpt_file_bytes %lld\nckpt_seq %llu\nraw_bytes %zu\n# done\n", file_bytes, seq, raw_len);
         fflush(stdout);
     }
