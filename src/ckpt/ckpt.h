@@ -6,7 +6,7 @@
  * A checkpoint to a directory is written as DIR/.vmpi-ckpt-SEQ.tmp (mode 0600, SEQ one more than the
  * newest complete checkpoint there), flushed to disk, then renamed to DIR/vmpi-ckpt-SEQ.ckpt and the
  * directory flushed: until the rename the previous checkpoint is the newest, and after it the new one is
- * complete.  Older checkpoints and leftover temporaries are removed only then.  A crash at any point
+ * complete.  Older checkpoints and leftover temporaries are removed only then (vmpi_ckpt_prune).  A crash at any point
  * leaves either the old or the new checkpoint as the newest complete one, never a partial one.
  *
  * The same format can be written to memory (an in-memory checkpoint). */
@@ -53,6 +53,9 @@ uint64_t vmpi_ckpt_written(const vmpi_ckpt_out *o);
 int vmpi_ckpt_commit(vmpi_ckpt_out *o, char *err, size_t errlen);
 /* Abandons it: the temporary is removed; frees `o`. */
 void vmpi_ckpt_discard(vmpi_ckpt_out *o);
+/* Removes from `dir` every checkpoint but the newest complete one, and every temporary (leftovers of
+ * crashed jobs).  Separate from the commit, so that it can be done off the critical path. */
+void vmpi_ckpt_prune(const char *dir);
 
 /* Opens the newest complete checkpoint in `dir`, checking its header and size.  NULL with a message in err
  * (naming the file and the problem: missing, not a checkpoint, foreign version, truncated). */

@@ -52,9 +52,14 @@ struct vmpi_ckpt_out {
     char dir[4096], tmp[4200], final[4200];
 };
 
+#define READ_AHEAD (1u << 20)
+
 struct vmpi_ckpt_in {
     int fd;
     const vmpi_ckpt_membuf *mb;
+    char *rb;                /* read-ahead of a file: rb_len bytes from offset rb_off */
+    uint64_t rb_off;
+    size_t rb_len;
     uint64_t off, total, seq, nsec;
     sec_hdr cur;
     bool in_data;
@@ -99,9 +104,12 @@ static void scan(const char *dir, uint64_t *complete, uint64_t *any)
     closedir(d);
 }
 
-/* Removes every checkpoint and temporary in `dir` other than sequence `keep`. */
-static void prune(const char *dir, uint64_t keep)
+void vmpi_ckpt_prune(const char *dir)
 {
+    uint64_t keep, any;
+    scan(dir, &keep, &any);
+    if (keep == 0)
+        return;
     DIR *d = opendir(dir);
     if (d == NULL)
         return;
@@ -319,7 +327,6 @@ int vmpi_ckpt_commit(vmpi_ckpt_out *o, char *err, size_t errlen)
         fsync(dfd);
         close(dfd);
     }
-    prune(o->dir, o->seq);
     out_free(o);
     return 0;
 }
@@ -357,7 +364,30 @@ static int in_read(vmpi_ckpt_in *in, void *dst, size_t n)
     if (in->fd < 0) {
         memcpy(dst, in->mb->buf + in->off, n);
     } else {
-        for (char *c = dst; n > 0;) {
+        /* small records come from a read-ahead buffer (a restart reads tens of thousands of them); what the
+         * buffer holds of a large one is taken from it, the rest read straight into its destination */
+        char *c = dst;
+        if (in->off >= in->rb_off && in->off < in->rb_off + in->rb_len) {
+            size_t have = (size_t)(in->rb_off + in->rb_len - in->off), k = have < n ? have : n;
+            memcpy(c, in->rb + (in->off - in->rb_off), k);
+            c += k;
+            n -= k;
+            in->off += k;
+        }
+        if (n > 0 && n < READ_AHEAD / 4 && in->rb) {
+            uint64_t want = in->total - in->off < READ_AHEAD ? in->total - in->off : READ_AHEAD;
+            ssize_t r;
+            while ((r = pread(in->fd, in->rb, (size_t)want, (off_t)in->off)) < 0 && errno == EINTR)
+                ;
+            in->rb_off = in->off;
+            in->rb_len = r > 0 ? (size_t)r : 0;
+            if ((size_t)in->rb_len >= n) {
+                memcpy(c, in->rb, n);
+                in->off += n;
+                return 0;
+            }
+        }
+        for (; n > 0;) {
             ssize_t r = pread(in->fd, c, n, (off_t)in->off);
             if (r < 0 && errno == EINTR)
                 continue;
@@ -422,6 +452,7 @@ vmpi_ckpt_in *vmpi_ckpt_open(const char *dir, char *err, size_t errlen)
         return NULL;
     }
     snprintf(in->name, sizeof in->name, "%s/vmpi-ckpt-%" PRIu64 ".ckpt", dir, complete);
+    in->rb = vmpi_sys_malloc(READ_AHEAD); /* without it, every record is a system call */
     in->fd = open(in->name, O_RDONLY | O_CLOEXEC);
     if (in->fd < 0 || fstat(in->fd, &st) != 0) {
         snprintf(err, errlen, "checkpoint %s: %s", in->name, strerror(errno));
@@ -505,5 +536,6 @@ void vmpi_ckpt_close(vmpi_ckpt_in *in)
         return;
     if (in->fd >= 0)
         close(in->fd);
+    vmpi_sys_free(in->rb);
     vmpi_sys_free(in);
 }

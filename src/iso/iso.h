@@ -69,9 +69,11 @@ int vmpi_iso_extents(const vmpi_iso_heap *h, const void *sp, vmpi_iso_extent out
  * the first page of each, which holds the run's links).  `sp` NULL: from the header (the job heap). */
 typedef void (*vmpi_iso_extent_fn)(void *arg, void *addr, size_t len);
 void vmpi_iso_each_extent(const vmpi_iso_heap *h, const void *sp, vmpi_iso_extent_fn fn, void *arg);
-/* Restart: slot `id`'s header once its contents are back (what was written of it, at the same addresses;
- * the caller made those pages writable with vmpi_iso_make_writable); makes the rest of what it had
- * committed writable again (the stack below the saved part, heap pages not written). */
+/* The part of a slot that is committed (readable and writable): its stack, header, map and heap pages
+ * made writable so far.  A restart makes the same part writable before putting the contents back. */
+vmpi_iso_extent vmpi_iso_slot_committed(const vmpi_iso_heap *h);
+/* Restart: slot `id`'s header once its contents are back (at the same addresses, its committed part made
+ * writable with vmpi_iso_make_writable first), checked; NULL when it is not a slot header of this range. */
 vmpi_iso_heap *vmpi_iso_slot_restored(int id);
 /* Makes [addr, addr + len) of the range readable and writable (pages rounded out); false outside it. */
 bool vmpi_iso_make_writable(void *addr, size_t len);

@@ -180,11 +180,14 @@ vmpi_iso_heap *vmpi_iso_slot_restored(int id)
     char *slot = (char *)vmpi_iso_range_.base + ((size_t)id << vmpi_iso_range_.shift);
     vmpi_iso_heap *h = (vmpi_iso_heap *)(slot + vmpi_iso_range_.hdr_off);
     if (h->magic != ISO_MAGIC || h->slot != id || h->slot_lo != slot || h->heap_lo != slot + L.heap_off ||
-        h->commit > L.max_pages)
+        h->commit > L.max_pages || h->stack_lo != slot + L.page)
         return NULL;
-    if (mprotect(slot + L.page, L.heap_off - L.page + (h->commit << L.pshift), PROT_READ | PROT_WRITE) != 0)
-        vmpi_fatal("cannot commit slot %d's memory again: %s (vm.max_map_count?)", id, strerror(errno));
     return h;
+}
+
+vmpi_iso_extent vmpi_iso_slot_committed(const vmpi_iso_heap *h)
+{
+    return (vmpi_iso_extent){h->stack_lo, (size_t)(h->heap_lo - h->stack_lo) + (h->commit << h->pshift)};
 }
 
 int vmpi_iso_extents(const vmpi_iso_heap *h, const void *sp, vmpi_iso_extent out[2])

@@ -3,7 +3,7 @@
  *   - sections written (whole and in pieces) read back with their types, ids, addresses and bytes, to a
  *     file and to memory; the end record is reached;
  *   - files are created 0600 in a directory created 0700; the temporary is invisible to readers until
- *     commit; after a second commit only the newest file is left; a discarded checkpoint leaves the
+ *     commit; after a second commit and a prune only the newest file is left; a discarded checkpoint leaves the
  *     previous one the newest;
  *   - every kind of damage is refused with its own words: a flipped data byte ("checksum mismatch in the
  *     data"), a flipped section-header byte ("checksum mismatch in the record"), truncation ("truncated"),
@@ -132,6 +132,8 @@ int main(void)
     o = vmpi_ckpt_create(dir, err, sizeof err);
     write_some(o);
     CHECK(vmpi_ckpt_commit(o, err, sizeof err) == 0, "commit 2: %s", err);
+    CHECK(access(first, F_OK) == 0, "the previous checkpoint went before vmpi_ckpt_prune");
+    vmpi_ckpt_prune(dir);
     char *second = newest();
     CHECK(second && strstr(second, "vmpi-ckpt-2.ckpt") && access(first, F_OK) != 0,
           "after a second commit: newest %s, first %s", second ? second : "none",

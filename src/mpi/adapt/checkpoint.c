@@ -137,6 +137,13 @@ static void put_extent(void *arg, void *addr, size_t len)
     put_mem(s, lo, hi);
 }
 
+static void put_slot(vmpi_ckpt_out *o, uint32_t id, const vmpi_iso_heap *h)
+{
+    vmpi_iso_extent c = vmpi_iso_slot_committed(h);
+    uint64_t len = c.len;
+    vmpi_ckpt_put(o, CK_SLOT, id, (uint64_t)(uintptr_t)c.addr, &len, sizeof len);
+}
+
 static int write_job(vmpi_ckpt_out *o)
 {
     ck_meta m;
@@ -151,11 +158,13 @@ static int write_job(vmpi_ckpt_out *o)
         vmpi_ckpt_put(o, CK_STATIC, (uint32_t)i, (uint64_t)(uintptr_t)st[i].addr, st[i].addr, st[i].len);
     int n = vmpi_world_size();
     saver s = {.o = o, .slot = (uint32_t)n};
+    put_slot(o, (uint32_t)n, vmpi_iso_job_heap());
     vmpi_iso_each_extent(vmpi_iso_job_heap(), NULL, put_extent, &s);
     for (int r = 0; r < n; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
         vmpi_iso_heap *h = rk->vp.heap;
         s.slot = (uint32_t)r;
+        put_slot(o, (uint32_t)r, h);
         s.nholes = vmpi_img_file_ranges(h, s.holes, 4);
         vmpi_iso_each_extent(h, rk->vp.ctx, put_extent, &s);
         ck_rank rec = {(uint64_t)(uintptr_t)rk, rk->vp.pe->id, 0};

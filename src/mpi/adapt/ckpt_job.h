@@ -6,6 +6,7 @@
  *   LIBS     every loaded object and its address (they must be the same at restart: ranks' stacks and
  *            data hold addresses of their code and data)
  *   STATIC   libvmpi's checkpointed static variables (ckpt.h), by registration order
+ *   SLOT     a slot's committed part (made writable at once at restart), before its MEM sections
  *   MEM      memory to put back at its address: the job heap's used parts, then each rank's
  *   RANK     a rank whose slot is complete: where its state is
  *   UNEXP    the rank's unexpected messages (msg layer)
@@ -18,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { CK_META = 1, CK_LIBS, CK_STATIC, CK_MEM, CK_RANK, CK_UNEXP };
+enum { CK_META = 1, CK_LIBS, CK_STATIC, CK_MEM, CK_RANK, CK_UNEXP, CK_SLOT };
 
 typedef struct ck_meta {
     uint32_t nranks, npes;          /* npes: where it ran (for the record) */

@@ -7,6 +7,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "base/tunables.h"
+#include "ckpt/ckpt.h"
 #include "lb/lb.h"
 #include "mpi/coll/coll.h"
 #include "mpi/coll/shm.h"
@@ -423,6 +424,8 @@ int vmpi_adapt_migrate(bool balance, vmpi_ckpt_kind ckpt, const char *dir)
         atomic_store(&A.arrived, 0);
         step_req q = {.balance = balance && vmpi_clock_now() - A.last >= vmpi_cfg.lb_period};
         vmpi_sched_stop_world(step, &q);
+        if (ckpt == VMPI_CKPT_TO_FILE && A.ckpt_err == MPI_SUCCESS && !a->restarted)
+            vmpi_ckpt_prune(dir); /* the previous checkpoint, once the others are on their way again */
         if (q.balance)
             A.last = vmpi_clock_now();
     }

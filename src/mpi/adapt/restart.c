@@ -188,14 +188,28 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
     check_libs(libs, s.len);
     vmpi_sys_free(libs);
     load_statics();
+    uint64_t span_lo = 0, span_hi = 0; /* the current slot's committed part, writable */
+    uint32_t span_id = UINT32_MAX;
     for (;;) {
         if (next(&s, 0, NULL) == 0)
             break;
         switch (s.type) {
+        case CK_SLOT: {
+            uint64_t len;
+            if (s.len != sizeof len || s.id > (uint32_t)n)
+                BAD("a slot record is malformed (corrupt)");
+            read_into(&len);
+            int in = vmpi_iso_slot_of((void *)(uintptr_t)s.addr), last = len ? vmpi_iso_slot_of((void *)(uintptr_t)(s.addr + len - 1)) : in;
+            if (in != last || (s.id < (uint32_t)n ? in != (int)s.id : in != -1) ||
+                !vmpi_iso_make_writable((void *)(uintptr_t)s.addr, len))
+                BAD("slot %u's memory at %#" PRIx64 " (%" PRIu64 " bytes) is outside it (corrupt)", s.id, s.addr, len);
+            span_id = s.id;
+            span_lo = s.addr;
+            span_hi = s.addr + len;
+            break;
+        }
         case CK_MEM:
-            if (s.id > (uint32_t)n || (s.id < (uint32_t)n && vmpi_iso_slot_of((void *)(uintptr_t)s.addr) != (int)s.id) ||
-                !vmpi_iso_make_writable((void *)(uintptr_t)s.addr, s.len) ||
-                (s.id == (uint32_t)n && vmpi_iso_slot_of((void *)(uintptr_t)s.addr) != -1))
+            if (s.id != span_id || s.addr < span_lo || s.addr + s.len > span_hi || s.addr + s.len < s.addr)
                 BAD("memory of slot %u at %#" PRIx64 " (%" PRIu64 " bytes) is outside it (corrupt)", s.id, s.addr, s.len);
             read_into((void *)(uintptr_t)s.addr);
             break;
