@@ -74,6 +74,8 @@ int vmpi_ckpt_skip(vmpi_ckpt_in *in);
 const char *vmpi_ckpt_error(const vmpi_ckpt_in *in);
 void vmpi_ckpt_close(vmpi_ckpt_in *in);
 
+/* The XXH3 hash of `len` bytes. */
+uint64_t vmpi_ckpt_hash(const void *p, size_t len);
 /* The XXH3 hash and size of a file's contents (a program's identity); false when it cannot be read. */
 bool vmpi_ckpt_hash_file(const char *path, uint64_t *hash, uint64_t *size);
 

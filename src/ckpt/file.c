@@ -331,6 +331,8 @@ int vmpi_ckpt_commit(vmpi_ckpt_out *o, char *err, size_t errlen)
     return 0;
 }
 
+uint64_t vmpi_ckpt_hash(const void *p, size_t len) { return XXH3_64bits(p, len); }
+
 bool vmpi_ckpt_hash_file(const char *path, uint64_t *hash, uint64_t *size)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);

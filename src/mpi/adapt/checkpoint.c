@@ -71,12 +71,44 @@ typedef struct libs {
     size_t len, cap;
 } libs;
 
+/* What the loaded object is, as a hex string: its GNU build id (in its notes, in memory: the identity of
+ * the code as loaded), or else a hash of its read-only segments as loaded. */
+static void object_id(const struct dl_phdr_info *info, char *out, size_t len)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+        if (p->p_type != PT_NOTE)
+            continue;
+        const char *n = (const char *)(info->dlpi_addr + p->p_vaddr), *end = n + p->p_memsz;
+        while (n + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *h = (const ElfW(Nhdr) *)n;
+            const char *name = n + sizeof *h, *desc = name + ((h->n_namesz + 3) & ~3u);
+            if (h->n_type == NT_GNU_BUILD_ID && h->n_namesz == 4 && !memcmp(name, "GNU", 4) &&
+                desc + h->n_descsz <= end) {
+                size_t k = 0;
+                for (unsigned j = 0; j < h->n_descsz && k + 3 <= len; j++)
+                    k += (size_t)snprintf(out + k, len - k, "%02x", (unsigned char)desc[j]);
+                return;
+            }
+            n = desc + ((h->n_descsz + 3) & ~3u);
+        }
+    }
+    uint64_t sum = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+        if (p->p_type == PT_LOAD && !(p->p_flags & PF_W))
+            sum = sum * 31 + vmpi_ckpt_hash((const void *)(info->dlpi_addr + p->p_vaddr), p->p_memsz);
+    }
+    snprintf(out, len, "h%016llx", (unsigned long long)sum);
+}
+
 static int lib_line(struct dl_phdr_info *info, size_t size, void *arg)
 {
     (void)size;
     libs *L = arg;
-    char line[4200];
-    int n = snprintf(line, sizeof line, "%lx %s\n", (unsigned long)info->dlpi_addr, info->dlpi_name);
+    char line[4300], id[80];
+    object_id(info, id, sizeof id);
+    int n = snprintf(line, sizeof line, "%lx %s %s\n", (unsigned long)info->dlpi_addr, id, info->dlpi_name);
     if (n < 0 || (size_t)n >= sizeof line)
         return 0;
     if (L->len + (size_t)n > L->cap) {
@@ -94,7 +126,7 @@ static int lib_line(struct dl_phdr_info *info, size_t size, void *arg)
     return 0;
 }
 
-/* The objects loaded when the job started, one "address name" line each, in load order, listed once at
+/* The objects loaded when the job started, one "address id name" line each, in load order, listed once at
  * boot: with address randomization off they are at the same addresses in every run of the program.  What
  * is loaded later (hwloc's plugins, at a point that depends on the number of PEs) need not be. */
 static libs boot_libs;

@@ -3,8 +3,8 @@
  * format (ckpt/ckpt.h), in this order:
  *
  *   META     the job: ranks, isomalloc geometry, privatization method, the program's identity
- *   LIBS     every loaded object and its address (they must be the same at restart: ranks' stacks and
- *            data hold addresses of their code and data)
+ *   LIBS     every object loaded at start-up, its address and its build id (they must be the same at
+ *            restart: ranks' stacks and data hold addresses of their code and data)
  *   STATIC   libvmpi's checkpointed static variables (ckpt.h), by registration order
  *   SLOT     a slot's committed part (made writable at once at restart), before its MEM sections
  *   MEM      memory to put back at its address: the job heap's used parts, then each rank's
@@ -37,7 +37,8 @@ typedef struct ck_rank {
     int32_t pad;
 } ck_rank;
 
-/* The objects loaded when the job started and their addresses, one "address name" line each. */
+/* The objects loaded when the job started, their addresses and identities (GNU build id, or a hash of
+ * their code), one "address id name" line each. */
 const char *vmpi_adapt_ckpt_libs(size_t *len);
 /* The newest in-memory checkpoint (empty when none). */
 struct vmpi_ckpt_membuf;

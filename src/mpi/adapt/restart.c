@@ -93,8 +93,8 @@ void vmpi_adapt_restart_open(const char *dir)
     vmpi_cfg.stack_size = (size_t)m->stack_size;
 }
 
-/* Line `*p` of a list of libraries ("address name"): false at its end or on a malformed line. */
-static bool lib_next(const char **p, const char *end, unsigned long *addr, char *name, size_t len)
+/* Line `*p` of a list of libraries ("address id name"): false at its end or on a malformed line. */
+static bool lib_next(const char **p, const char *end, unsigned long *addr, char id[80], char *name, size_t len)
 {
     if (*p >= end)
         return false;
@@ -105,9 +105,13 @@ static bool lib_next(const char **p, const char *end, unsigned long *addr, char 
     snprintf(line, sizeof line, "%.*s", (int)(eol - *p), *p);
     *p = eol + 1;
     *addr = strtoul(line, &sp, 16);
-    if (sp == line || (*sp != ' ' && *sp != '\0'))
+    if (sp == line || *sp != ' ')
         return false;
-    snprintf(name, len, "%s", *sp ? sp + 1 : "");
+    char *ide = strchr(sp + 1, ' ');
+    if (ide == NULL || ide - sp - 1 >= 80)
+        return false;
+    snprintf(id, 80, "%.*s", (int)(ide - sp - 1), sp + 1);
+    snprintf(name, len, "%s", ide + 1);
     return true;
 }
 
@@ -117,22 +121,26 @@ static void check_libs(const char *saved, size_t len)
     size_t nlen;
     const char *now = vmpi_adapt_ckpt_libs(&nlen);
     const char *p = saved, *end = saved + len;
-    char name[4200], qname[4200];
+    char name[4200], qname[4200], id[80], qid[80], here_id[80] = "";
     unsigned long addr, qa;
     while (p < end) {
-        if (!lib_next(&p, end, &addr, name, sizeof name))
+        if (!lib_next(&p, end, &addr, id, name, sizeof name))
             BAD("its list of libraries is malformed (corrupt)");
-        /* the same name in this process's list, else load it */
+        /* the same name in this process's list */
         unsigned long here = 0;
         bool found = false;
-        for (const char *q = now, *qe = now + nlen; !found && lib_next(&q, qe, &qa, qname, sizeof qname);) {
+        for (const char *q = now, *qe = now + nlen; !found && lib_next(&q, qe, &qa, qid, qname, sizeof qname);) {
             if (!strcmp(qname, name)) {
                 found = true;
                 here = qa;
+                snprintf(here_id, sizeof here_id, "%s", qid);
             }
         }
         if (!found)
             BAD("the checkpointed job had %s loaded, which this one does not have", name[0] ? name : "(the program)");
+        if (strcmp(here_id, id) != 0)
+            BAD("%s is not the one the checkpointed job ran with (build id %s, now %s): restart with the same "
+                "libraries", name[0] ? name : "the program", id, here_id);
         if (here != addr)
             BAD("%s is at %#lx in this process and was at %#lx in the checkpointed job: restart with the same "
                 "libraries, without address-space randomization (vmpirun turns it off; see --aslr)",

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// C++ state across a checkpoint, in the job that took it and in a job restarted from it (tests/tools/ckpt.sh
+// kills the first and restarts it on other PE counts):
+//   - globals with constructors (std::map, std::string, std::vector), a function-static object, a
+//     thread_local, an object reached through a virtual call, all changed per rank before the checkpoint;
+//   - exceptions thrown and caught after it (a restarted job registers its copies' frames with the unwinder
+//     again: without that, the first throw terminates the program), and one pending in a catch block across
+//     the checkpoint itself (the rank's caught-exception state is part of it).
+//   ckpt_cxx DIR [kill]: checkpoint into DIR; with `kill`, a job that was not restarted is killed with
+//   SIGKILL right after the checkpoint.  Without arguments: into a fresh directory, and the job goes on.
+//   In sanitizer builds (no checkpoints) it migrates instead.
+#include <dirent.h>
+#include <signal.h>
+#include <unistd.h>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include "mtest.h"
+
+std::map<int, std::string> table;
+std::vector<double> values(100, 1.5);
+thread_local int tl_count = 7;
+struct Base {
+    virtual ~Base() = default;
+    virtual double f(double x) const = 0;
+};
+struct Twice : Base {
+    double f(double x) const override { return 2 * x; }
+};
+static std::string &name()
+{
+    static std::string s("static-" + std::to_string(42));
+    return s;
+}
+
+static bool checkpoint(const char *dir, int rank, bool kill_after)
+{
+    int restarted = 0;
+    if (!dir[0]) {
+        mt_migrate();
+        return false;
+    }
+    MPI_Info info;
+    MPI_Info_create(&info);
+    std::string val = std::string("to_file=") + dir;
+    MPI_Info_set(info, "ampi_checkpoint", val.c_str());
+    int rc = AMPI_Migrate(info);
+    MPI_Info_free(&info);
+    if (rc != MPI_SUCCESS)
+        mt_report(__FILE__, __LINE__, "AMPI_Migrate(%s) returned %d", val.c_str(), rc);
+    VMPIX_Restarted(&restarted);
+    if (restarted && rank == 0) {
+        printf("ckpt_cxx: restarted\n");
+        fflush(stdout);
+    }
+    if (kill_after && !restarted) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0) {
+            fflush(stdout);
+            kill(getpid(), SIGKILL);
+        }
+        MPI_Barrier(MPI_COMM_WORLD); /* never completes */
+    }
+    return restarted;
+}
+
+int main(int argc, char **argv)
+{
+    int errs = 0, rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    char dir[512] = "", parent[512] = "";
+    bool kill_after = argc >= 3 && !strcmp(argv[2], "kill");
+    if (argc >= 2) {
+        snprintf(dir, sizeof dir, "%s", argv[1]);
+    } else if (!MT_SANITIZE) {
+        if (rank == 0) {
+            const char *t = getenv("TMPDIR");
+            snprintf(parent, sizeof parent, "%s/vmpi-ckpt-cxx-XXXXXX", t && *t ? t : "/tmp");
+            if (!mkdtemp(parent))
+                MPI_Abort(MPI_COMM_WORLD, 2);
+            snprintf(dir, sizeof dir, "%s/ck", parent);
+        }
+        MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+    }
+
+    std::unique_ptr<Base> obj(new Twice);
+    for (int i = 0; i < 50; i++)
+        table[i] = std::to_string(i * rank);
+    for (auto &v : values)
+        v *= rank + 1;
+    tl_count += rank;
+    name() += "-r" + std::to_string(rank);
+    try {
+        throw std::runtime_error("held across the checkpoint " + std::to_string(rank));
+    } catch (const std::exception &e) {
+        checkpoint(dir, rank, kill_after); // inside the catch block: the exception is the rank's, caught
+        if (std::string(e.what()) != "held across the checkpoint " + std::to_string(rank))
+            MT_ERR(errs, "the caught exception says '%s'", e.what());
+    }
+    try {
+        table.at(1000);
+        MT_ERR(errs, "std::map::at did not throw");
+    } catch (const std::out_of_range &) {
+    }
+    try {
+        throw std::runtime_error("after");
+    } catch (const std::exception &e) {
+        MT_CHECK(errs, std::string(e.what()) == "after", "exception after the checkpoint: %s", e.what());
+    }
+    MT_CHECK(errs, table.at(7) == std::to_string(7 * rank), "table[7] = %s", table.at(7).c_str());
+    double s = 0;
+    for (auto v : values)
+        s += v;
+    MT_CHECK(errs, s == 150.0 * (rank + 1), "sum of values %g, expected %g", s, 150.0 * (rank + 1));
+    MT_CHECK_INT(errs, "thread_local", 7 + rank, tl_count);
+    MT_CHECK(errs, name() == "static-42-r" + std::to_string(rank), "function-static: %s", name().c_str());
+    MT_CHECK(errs, obj->f(3) == 6, "virtual call: %g", obj->f(3));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (parent[0] && rank == 0) {
+        DIR *d = opendir(dir);
+        char path[1100];
+        for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                unlink(path);
+            }
+        if (d)
+            closedir(d);
+        rmdir(dir);
+        rmdir(parent);
+    }
+    return mt_finish(errs);
+}
