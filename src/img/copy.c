@@ -4,6 +4,7 @@
  * thread_local block, its constructors and destructors.  A rank's copy is made on the rank itself, so its
  * allocations land in its slot. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include "base/log.h"
@@ -92,15 +93,23 @@ static int ro_ranges(uintptr_t base, vmpi_iso_extent *out, int max)
     return n;
 }
 
+/* The copy whose code is in slot `h`: the rank's own, or, in the job heap, the tls method's shared one. */
+static img_rank *copy_in(const vmpi_iso_heap *h)
+{
+    if (h->img)
+        return h->img;
+    return I.method == VMPI_PRIV_TLS && !VMPI_ASAN && h == vmpi_iso_job_heap() ? &I.shared : NULL;
+}
+
 int vmpi_img_file_ranges(const vmpi_iso_heap *h, vmpi_iso_extent *out, int max)
 {
-    const img_rank *r = h->img;
+    const img_rank *r = copy_in(h);
     return r && r->copy ? ro_ranges(r->base, out, max) : 0;
 }
 
 void vmpi_img_rank_restored(vmpi_iso_heap *h)
 {
-    img_rank *r = h->img;
+    img_rank *r = copy_in(h);
     if (r == NULL || !r->copy)
         return;
     for (int i = 0; i < I.nph; i++) {
@@ -114,12 +123,14 @@ void vmpi_img_rank_restored(vmpi_iso_heap *h)
             vmpi_fatal("cannot map the program's segment at %#lx again for rank %d: %s (vm.max_map_count?)",
                        (unsigned long)va, h->slot, strerror(errno));
     }
+    if (r == &I.shared)
+        return; /* registered at load, in this process */
     memset(r->eh_object, 0, sizeof r->eh_object); /* the unwinder's record of the old process */
     if (r->started)
         register_frames(r);
 }
 
-void vmpi_img_run_ctors(img_rank *r, int argc, char **argv, char **envp)
+void vmpi_img_run_ctors(img_rank *r, int argc, char **argv, char **envp, bool ctors)
 {
     if (r->copy)
         register_frames(r);
@@ -131,7 +142,7 @@ void vmpi_img_run_ctors(img_rank *r, int argc, char **argv, char **envp)
             I.lsan_root(r->tls, I.tls_memsz);
     }
     r->started = true;
-    if (r->copy) {
+    if (r->copy && ctors) {
         if (I.init)
             ((void (*)(void))(r->base + I.init))();
         for (size_t i = 0; i < I.ninit; i++)
@@ -153,7 +164,7 @@ void vmpi_img_run_dtors(img_rank *r)
         for (size_t i = I.nfini; i-- > 0;)
             ((void (**)(void))(r->base + I.fini_array))[i]();
     if (r->dtor && r->proc)
-        vmpi_sys_free(r->dtor);
+        free(r->dtor); /* the job heap's (hooks.c), or the sanitizer's */
     else if (r->dtor)
         vmpi_iso_free_any(r->dtor);
     r->dtor = NULL;
@@ -187,7 +198,7 @@ vmpi_img_main_fn vmpi_img_rank_start(vmpi_iso_heap *h, int argc, char **argv, ch
         vmpi_img_tls_fill(r, r->base);
     h->img = r;
     h->img_tls = r->tls;
-    vmpi_img_run_ctors(r, argc, argv, envp);
+    vmpi_img_run_ctors(r, argc, argv, envp, true);
     return (vmpi_img_main_fn)(r->base + I.main_off);
 }
 

@@ -45,7 +45,7 @@ static int record(img_rank *r, void (*fn)(void *), void *arg)
     if (r->ndtor == r->cap) {
         int cap = r->cap ? 2 * r->cap : 16;
         size_t n = (size_t)cap * sizeof(img_dtor);
-        img_dtor *d = r->proc   ? vmpi_sys_realloc(r->dtor, n)
+        img_dtor *d = r->proc   ? vmpi_iso_job_realloc(r->dtor, n) /* saved with a checkpoint */
                       : r->dtor ? vmpi_iso_heap_realloc(vmpi_iso_cur_, r->dtor, n) /* it takes no NULL */
                                 : vmpi_iso_heap_malloc(vmpi_iso_cur_, n);
         if (d == NULL)

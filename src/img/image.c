@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "base/log.h"
+#include "ckpt/ckpt.h"
 #include "base/sysmem.h"
 #include "img/image.h"
 
@@ -188,7 +189,16 @@ static void disable_proc_fini(uintptr_t fini_array, size_t n)
     mprotect((void *)lo, hi - lo, PROT_READ);
 }
 
-void vmpi_img_open(vmpi_priv_method m, vmpi_img_main_fn main, int nranks, int argc, char **argv)
+/* The tls method's process-wide destructors are part of a checkpoint (their objects are in the job heap);
+ * registered in every process, whatever the method, so that every process has the same list. */
+__attribute__((constructor)) static void register_shared_dtors(void)
+{
+    vmpi_ckpt_static_register(&I.shared.dtor, sizeof I.shared.dtor, "vmpi_img_.shared.dtor (img/image.c)");
+    vmpi_ckpt_static_register(&I.shared.ndtor, sizeof I.shared.ndtor, "vmpi_img_.shared.ndtor (img/image.c)");
+    vmpi_ckpt_static_register(&I.shared.cap, sizeof I.shared.cap, "vmpi_img_.shared.cap (img/image.c)");
+}
+
+void vmpi_img_open(vmpi_priv_method m, vmpi_img_main_fn main, int nranks, int argc, char **argv, bool restart)
 {
     I.method = m;
     struct dl_phdr_info pi;
@@ -297,25 +307,38 @@ void vmpi_img_open(vmpi_priv_method m, vmpi_img_main_fn main, int nranks, int ar
                        "(%ld); raise it (sysctl -w vm.max_map_count=%ld) or build with -privatize=tls", nranks,
                        need, max, need * 2);
     } else if (m == VMPI_PRIV_TLS) {
-        /* the process's one copy, anywhere */
-        size_t len = I.span + I.align;
-        char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p == MAP_FAILED)
-            vmpi_fatal("cannot reserve room for the program's copy: %s", strerror(errno));
-        uintptr_t base = ((uintptr_t)p + I.align - 1) & ~(uintptr_t)(I.align - 1);
+        /* The process's one copy, in the job heap (its first block, so at the same address in every run)
+         * with everything its constructors allocate: its globals are the job's, saved with a checkpoint.
+         * Sanitizer builds (no checkpoints) map it anywhere: their job heap is the sanitizer's. */
+        uintptr_t base;
+        if (VMPI_ASAN) {
+            size_t len = I.span + I.align;
+            char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (p == MAP_FAILED)
+                vmpi_fatal("cannot reserve room for the program's copy: %s", strerror(errno));
+            base = ((uintptr_t)p + I.align - 1) & ~(uintptr_t)(I.align - 1);
+        } else {
+            void *room = vmpi_iso_job_memalign(I.align, I.span);
+            if (room == NULL)
+                vmpi_fatal("no room for the program's copy (%zu bytes) in the job heap", I.span);
+            base = (uintptr_t)room;
+        }
         I.shared.base = base;
         I.shared.proc = true;
         I.shared.copy = true;
         vmpi_img_map(base);
         vmpi_img_relocate(base, NULL);
         if (I.has_tls) { /* the block thread_locals use outside any rank (constructors of the copy) */
-            I.shared.tls = vmpi_sys_memalign(I.tls_align, I.tls_memsz ? I.tls_memsz : 1);
+            I.shared.tls = vmpi_iso_job_memalign(I.tls_align, I.tls_memsz ? I.tls_memsz : 1);
             if (I.shared.tls == NULL)
                 vmpi_fatal("out of memory for the program's thread_local block");
             vmpi_img_tls_fill(&I.shared, base);
         }
         extern char **environ;
-        vmpi_img_run_ctors(&I.shared, argc, argv, environ);
+        /* a restart puts back what the constructors made (checkpoint of the job heap): only the frames */
+        vmpi_iso_enter(VMPI_ASAN ? NULL : vmpi_iso_job_heap());
+        vmpi_img_run_ctors(&I.shared, argc, argv, environ, !restart);
+        vmpi_iso_leave();
     }
 }
 

@@ -73,7 +73,8 @@ void vmpi_img_map(uintptr_t base);
 void vmpi_img_relocate(uintptr_t base, const char *tls);
 /* Fills `r->tls` (room the caller gave it) from the relocated initialization image of the copy at `base`. */
 void vmpi_img_tls_fill(const img_rank *r, uintptr_t base);
-void vmpi_img_run_ctors(img_rank *r, int argc, char **argv, char **envp);
+/* Registers the copy's frames (and LSan roots), then runs its constructors if `ctors`. */
+void vmpi_img_run_ctors(img_rank *r, int argc, char **argv, char **envp, bool ctors);
 void vmpi_img_run_dtors(img_rank *r);
 
 /* hooks.c: the functions bound in place of some of the image's undefined symbols, or NULL. */

@@ -30,9 +30,11 @@ typedef enum { VMPI_PRIV_NONE, VMPI_PRIV_AUTO, VMPI_PRIV_TLS } vmpi_priv_method;
 /* Reads the running program's image (the executable, built as an image; `main` is its main in the process's
  * copy), checks that every relocation can be applied per copy and resolves its undefined symbols.  Anything
  * that cannot be privatized is a fatal error naming it.  `nranks` checks the mappings all copies need
- * against vm.max_map_count.  tls: also loads the process's one copy and runs its constructors (with the
- * program's arguments). */
-void vmpi_img_open(vmpi_priv_method m, vmpi_img_main_fn main, int nranks, int argc, char **argv);
+ * against vm.max_map_count.  tls: also loads the process's one copy into the job heap and runs its
+ * constructors (with the program's arguments) with the job heap current, so that the copy's globals and
+ * what they point to are saved with a checkpoint; `restart`: not the constructors (a restart puts back
+ * what they made). */
+void vmpi_img_open(vmpi_priv_method m, vmpi_img_main_fn main, int nranks, int argc, char **argv, bool restart);
 /* The method of the running program (NONE when it was not built as an image). */
 vmpi_priv_method vmpi_img_method(void);
 const char *vmpi_img_method_name(vmpi_priv_method m);
@@ -47,7 +49,8 @@ void vmpi_img_rank_exit(vmpi_iso_heap *h);
  * number. */
 int vmpi_img_file_ranges(const vmpi_iso_heap *h, vmpi_iso_extent *out, int max);
 /* Restart: the rank's slot is back; maps those parts from the file again and registers the copy's frames
- * with the unwinder. */
+ * with the unwinder.  For the job heap (tls: the process's copy is there), the code only (its frames were
+ * registered when it was loaded). */
 void vmpi_img_rank_restored(vmpi_iso_heap *h);
 /* The number of mutable globals and statics in the running program's symbol table and their total size
  * (0 when it has none or no symbol table): what ranks share with -privatize=none. */

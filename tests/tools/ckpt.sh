@@ -5,7 +5,8 @@
 #   - for several (ranks, PEs), some under VMPI_BALANCER=Rotate: a run killed (SIGKILL) right after a
 #     checkpoint, restarted with -p 1 and -p 2, prints exactly the digests of an uninterrupted run;
 #   - ckpt_objects killed after its checkpoint and restarted on 1, 2 and 3 PEs finds its objects working;
-#     ckpt_cxx (C++ globals, a function-static, thread_local, exceptions) on 1 and 2 PEs likewise;
+#     ckpt_cxx (C++ globals, a function-static, thread_local, exceptions) and ckpt_tls (the same built with
+#     -privatize=tls: shared globals, per-rank thread_locals) on 1 and 2 PEs likewise;
 #   - checkpoint files: mode 0600 in a directory created 0700, only the newest kept, a restarted job's
 #     checkpoints are newer than the one it came from;
 #   - a program started without vmpirun checkpoints and restarts too; under --aslr 1 checkpoints are refused;
@@ -133,16 +134,18 @@ for cfg in "1 1" "8 2" "64 2"; do
 done
 
 # ---- C++: globals with constructors, a function-static, thread_local, exceptions after the restart ----
-cxx=$build/tests/mpi/ckpt/ckpt_cxx
-for cfg in "1 1" "8 2"; do
-    set -- $cfg
-    d=$tmp/cxx.$1
-    run 60 "$vmpirun" -n "$1" -p "$2" "$cxx" "$d" kill
-    [ "$rc" -eq 137 ] || { fail "ckpt_cxx, $1 ranks on $2 PEs: killed run: exit status $rc, expected 137"; continue; }
-    for rp in 1 2; do
-        run 60 "$vmpirun" --restart "$d" -p $rp "$cxx" "$d" kill
-        check_ok "" "ckpt_cxx, $1 ranks: restart on $rp PEs" &&
-            { grep -q '^ckpt_cxx: restarted$' "$tmp/out" || fail "ckpt_cxx, $1 ranks on $rp PEs: not restarted"; }
+# (and ckpt_tls, built with -privatize=tls: its shared globals come back with the job heap)
+for cprog in ckpt_cxx ckpt_tls; do
+    for cfg in "1 1" "8 2"; do
+        set -- $cfg
+        d=$tmp/$cprog.$1
+        run 60 "$vmpirun" -n "$1" -p "$2" "$build/tests/mpi/ckpt/$cprog" "$d" kill
+        [ "$rc" -eq 137 ] || { fail "$cprog, $1 ranks on $2 PEs: killed run: exit status $rc, expected 137"; continue; }
+        for rp in 1 2; do
+            run 60 "$vmpirun" --restart "$d" -p $rp "$build/tests/mpi/ckpt/$cprog" "$d" kill
+            check_ok "" "$cprog, $1 ranks: restart on $rp PEs" &&
+                { grep -q "^$cprog: restarted\$" "$tmp/out" || fail "$cprog, $1 ranks on $rp PEs: not restarted"; }
+        done
     done
 done
 

@@ -30,9 +30,6 @@ const char *vmpi_adapt_checkpoint_unsupported(void)
         return "checkpoints are not available in sanitizer builds (the ranks' blocks are the sanitizer's, not "
                "in their slots)";
     size_t bytes;
-    if (vmpi_img_method() == VMPI_PRIV_TLS)
-        return "the program was built with -privatize=tls: its globals belong to the process, not to the "
-               "ranks' slots, and are not saved; build it with -privatize=auto";
     if (vmpi_img_method() == VMPI_PRIV_NONE && vmpi_world_size() > 1 && vmpi_img_shared_globals(&bytes) > 0)
         return "the program was built with -privatize=none: its globals are shared by the ranks and are not "
                "saved; build it with -privatize=auto";
@@ -190,6 +187,7 @@ static int write_job(vmpi_ckpt_out *o)
         vmpi_ckpt_put(o, CK_STATIC, (uint32_t)i, (uint64_t)(uintptr_t)st[i].addr, st[i].addr, st[i].len);
     int n = vmpi_world_size();
     saver s = {.o = o, .slot = (uint32_t)n};
+    s.nholes = vmpi_img_file_ranges(vmpi_iso_job_heap(), s.holes, 4); /* tls: the shared copy's code */
     put_slot(o, (uint32_t)n, vmpi_iso_job_heap());
     vmpi_iso_each_extent(vmpi_iso_job_heap(), NULL, put_extent, &s);
     for (int r = 0; r < n; r++) {

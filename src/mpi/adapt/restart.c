@@ -245,6 +245,7 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
             BAD("rank %d is missing", r);
     if (vmpi_iso_slot_restored(n) != vmpi_iso_job_heap())
         BAD("the job heap is malformed (corrupt)");
+    vmpi_img_rank_restored(vmpi_iso_job_heap()); /* tls: the shared copy's code, made writable above */
     if (vmpi_cfg.ckpt_verbose) {
         double t = vmpi_clock_now() - S.t0;
         uint64_t bytes = vmpi_ckpt_size(S.in);

@@ -179,7 +179,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     R.main = main;
     vmpi_iso_init((int)n, vmpi_cfg.stack_size, vmpi_cfg.iso_base, vmpi_cfg.iso_slot_size);
     if (R.priv != VMPI_PRIV_NONE) {
-        vmpi_img_open(R.priv, main, (int)n, argc, argv);
+        vmpi_img_open(R.priv, main, (int)n, argc, argv, restart);
     } else if (n > 1) {
         size_t bytes, globals = vmpi_img_shared_globals(&bytes);
         if (globals)

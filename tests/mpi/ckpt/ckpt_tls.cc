@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A -privatize=tls program across a checkpoint (built with that method: the name ends in _tls).  Its
+// globals are the process's, one copy shared by all ranks, in the job heap with what its constructors
+// allocated; its thread_locals are per rank, in the ranks' slots.  Checked after the checkpoint, in the job
+// that took it and in a job restarted from it (tests/tools/ckpt.sh):
+//   - a global std::map filled by its constructor, still whole (its nodes came from the job heap);
+//   - a global atomic counter every rank added to before the checkpoint: the sum of the ranks;
+//   - a function-static std::string built by the first rank that called it;
+//   - each rank's thread_local std::vector and int, its own;
+//   - an exception thrown and caught after the checkpoint.
+//   ckpt_tls DIR [kill]: checkpoint into DIR; with `kill`, a job that was not restarted is killed right
+//   after the checkpoint.  Without arguments: into a fresh directory, and the job goes on.  In sanitizer
+//   builds (no checkpoints) it migrates instead.
+#include <dirent.h>
+#include <signal.h>
+#include <unistd.h>
+#include <atomic>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include "mtest.h"
+
+static std::map<int, std::string> make_table()
+{
+    std::map<int, std::string> m;
+    for (int i = 0; i < 100; i++)
+        m[i] = "value " + std::to_string(i * i);
+    return m;
+}
+const std::map<int, std::string> table = make_table();
+std::atomic<long> total{0};
+thread_local std::vector<int> mine;
+thread_local int tl_rank = -1;
+static const std::string &shared_name()
+{
+    static const std::string s(std::string("shared-") + std::to_string(table.size()));
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    int errs = 0, rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    char dir[512] = "", parent[512] = "";
+    bool kill_after = argc >= 3 && !strcmp(argv[2], "kill");
+    if (argc >= 2) {
+        snprintf(dir, sizeof dir, "%s", argv[1]);
+    } else if (!MT_SANITIZE) {
+        if (rank == 0) {
+            const char *t = getenv("TMPDIR");
+            snprintf(parent, sizeof parent, "%s/vmpi-ckpt-tls-XXXXXX", t && *t ? t : "/tmp");
+            if (!mkdtemp(parent))
+                MPI_Abort(MPI_COMM_WORLD, 2);
+            snprintf(dir, sizeof dir, "%s/ck", parent);
+        }
+        MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+    }
+
+    total += rank + 1;
+    tl_rank = rank;
+    for (int i = 0; i < 1000; i++)
+        mine.push_back(i * (rank + 1));
+    (void)shared_name();
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    int restarted = 0;
+    if (dir[0]) {
+        MPI_Info info;
+        MPI_Info_create(&info);
+        std::string val = std::string("to_file=") + dir;
+        MPI_Info_set(info, "ampi_checkpoint", val.c_str());
+        MT_CHECK_RC(errs, AMPI_Migrate(info));
+        MPI_Info_free(&info);
+        VMPIX_Restarted(&restarted);
+        if (restarted && rank == 0) {
+            printf("ckpt_tls: restarted\n");
+            fflush(stdout);
+        }
+        if (kill_after && !restarted) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            if (rank == 0) {
+                fflush(stdout);
+                kill(getpid(), SIGKILL);
+            }
+            MPI_Barrier(MPI_COMM_WORLD); /* never completes */
+        }
+    } else {
+        mt_migrate();
+    }
+
+    MT_CHECK(errs, table.size() == 100 && table.at(7) == "value 49" && table.at(99) == "value 9801",
+             "the shared table (%zu entries) is not whole", table.size());
+    MT_CHECK_INT(errs, "the shared counter", (long)size * (size + 1) / 2, total.load());
+    MT_CHECK(errs, shared_name() == "shared-100", "function-static: %s", shared_name().c_str());
+    MT_CHECK_INT(errs, "thread_local int", rank, tl_rank);
+    bool ok = mine.size() == 1000;
+    for (int i = 0; ok && i < 1000; i++)
+        ok = mine[i] == i * (rank + 1);
+    MT_CHECK(errs, ok, "thread_local vector of %zu elements is not this rank's", mine.size());
+    try {
+        throw std::runtime_error("after");
+    } catch (const std::exception &e) {
+        MT_CHECK(errs, std::string(e.what()) == "after", "exception after the checkpoint: %s", e.what());
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (parent[0] && rank == 0) {
+        DIR *d = opendir(dir);
+        char path[1100];
+        for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                unlink(path);
+            }
+        if (d)
+            closedir(d);
+        rmdir(dir);
+        rmdir(parent);
+    }
+    return mt_finish(errs);
+}
