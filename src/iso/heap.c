@@ -52,26 +52,41 @@ void vmpi_iso_heap_reset(vmpi_iso_heap *h)
 
 size_t vmpi_iso_heap_used(const vmpi_iso_heap *h) { return h->top << h->pshift; }
 
-/* Whole pages of the classes' current spans not handed out yet: [lo, hi) page numbers, sorted. */
-static int unused_span_pages(const vmpi_iso_heap *h, size_t lo[ISO_NCLASS], size_t hi[ISO_NCLASS])
+/* The bytes of the classes' current spans not handed out yet, [lo, hi) sorted by address: a checkpoint
+ * leaves them out (a restart finds them zero, and nothing reads them before handing them out). */
+typedef struct span_holes {
+    const char *lo[ISO_NCLASS], *hi[ISO_NCLASS];
+    int n;
+} span_holes;
+
+static void unused_spans(const vmpi_iso_heap *h, span_holes *H)
 {
-    int n = 0;
-    size_t ps = (size_t)1 << h->pshift;
+    H->n = 0;
     for (int c = 0; c < ISO_NCLASS; c++) {
-        if (h->bump[c] == NULL)
+        if (h->bump[c] == NULL || h->bump[c] >= h->bump_end[c])
             continue;
-        size_t a = ((size_t)(h->bump[c] - h->heap_lo) + ps - 1) >> h->pshift, b = (size_t)(h->bump_end[c] - h->heap_lo) >> h->pshift;
-        if (a >= b)
-            continue;
-        int k = n++;
-        for (; k > 0 && lo[k - 1] > a; k--) {
-            lo[k] = lo[k - 1];
-            hi[k] = hi[k - 1];
+        int k = H->n++;
+        for (; k > 0 && H->lo[k - 1] > h->bump[c]; k--) {
+            H->lo[k] = H->lo[k - 1];
+            H->hi[k] = H->hi[k - 1];
         }
-        lo[k] = a;
-        hi[k] = b;
+        H->lo[k] = h->bump[c];
+        H->hi[k] = h->bump_end[c];
     }
-    return n;
+}
+
+/* fn on [lo, hi) less the holes. */
+static void emit(const span_holes *H, const char *lo, const char *hi, vmpi_iso_extent_fn fn, void *arg)
+{
+    for (int k = 0; k < H->n && lo < hi; k++) {
+        if (H->hi[k] <= lo || H->lo[k] >= hi)
+            continue;
+        if (H->lo[k] > lo)
+            fn(arg, (void *)lo, (size_t)(H->lo[k] - lo));
+        lo = H->hi[k] > lo ? H->hi[k] : lo;
+    }
+    if (hi > lo)
+        fn(arg, (void *)lo, (size_t)(hi - lo));
 }
 
 void vmpi_iso_each_extent(const vmpi_iso_heap *h, const void *sp, vmpi_iso_extent_fn fn, void *arg)
@@ -79,33 +94,20 @@ void vmpi_iso_each_extent(const vmpi_iso_heap *h, const void *sp, vmpi_iso_exten
     vmpi_iso_extent e[2];
     vmpi_iso_extents(h, sp ? sp : (const void *)((const char *)h + 128), e);
     fn(arg, e[0].addr, e[0].len);
-    size_t ulo[ISO_NCLASS], uhi[ISO_NCLASS];
-    int nu = unused_span_pages(h, ulo, uhi), u = 0;
+    span_holes H;
+    unused_spans(h, &H);
     size_t from = 0; /* the pending extent: pages [from, i) */
     for (size_t i = 0; i < h->top;) {
         uint32_t m = h->map[i];
-        size_t n = iso_tag(m) == ISO_LARGE || iso_tag(m) == ISO_FREE ? iso_val(m) : 1, skip_from = i, skip_to = i;
+        size_t n = iso_tag(m) == ISO_LARGE || iso_tag(m) == ISO_FREE ? iso_val(m) : 1;
         if (iso_tag(m) == ISO_FREE && n > 1) { /* a free run: its first page only (the run's links) */
-            skip_from = i + 1;
-            skip_to = i + n;
-        } else if (iso_tag(m) == ISO_SMALL) { /* a span's pages never handed out */
-            while (u < nu && uhi[u] <= i)
-                u++;
-            if (u < nu && ulo[u] <= i) {
-                skip_from = i;
-                skip_to = n = uhi[u] - i;
-                skip_to += i;
-            }
-        }
-        if (skip_to > skip_from) {
-            if (skip_from > from)
-                fn(arg, page_addr(h, from), (skip_from - from) << h->pshift);
-            from = skip_to;
+            emit(&H, page_addr(h, from), page_addr(h, i + 1), fn, arg);
+            from = i + n;
         }
         i += n;
     }
     if (from < h->top)
-        fn(arg, page_addr(h, from), (h->top - from) << h->pshift);
+        emit(&H, page_addr(h, from), page_addr(h, h->top), fn, arg);
 }
 size_t vmpi_iso_heap_limit(const vmpi_iso_heap *h) { return h->max_pages << h->pshift; }
 

@@ -144,12 +144,38 @@ typedef struct saver {
     uint64_t bytes;
 } saver;
 
-static void put_mem(saver *s, char *lo, char *hi)
+static void put_raw(saver *s, char *lo, char *hi)
 {
     if (hi > lo) {
         vmpi_ckpt_put(s->o, CK_MEM, s->slot, (uint64_t)(uintptr_t)lo, lo, (size_t)(hi - lo));
         s->bytes += (uint64_t)(hi - lo);
     }
+}
+
+#define PAGE 4096u
+
+static bool zero_page(const char *p)
+{
+    const uint64_t *w = (const uint64_t *)(const void *)p;
+    if (w[0] | w[PAGE / 8 - 1])
+        return false;
+    uint64_t any = 0;
+    for (unsigned i = 1; i < PAGE / 8 - 1; i++)
+        any |= w[i];
+    return any == 0;
+}
+
+/* [lo, hi) less its whole pages of zeros: a restart makes a slot's committed part writable first, so
+ * they are zeros there already (bss, stacks never used deep, blocks never written). */
+static void put_mem(saver *s, char *lo, char *hi)
+{
+    char *run = lo, *p = (char *)(((uintptr_t)lo + PAGE - 1) & ~(uintptr_t)(PAGE - 1));
+    for (; p + PAGE <= hi; p += PAGE)
+        if (zero_page(p)) {
+            put_raw(s, run, p);
+            run = p + PAGE;
+        }
+    put_raw(s, run, hi);
 }
 
 static void put_extent(void *arg, void *addr, size_t len)
