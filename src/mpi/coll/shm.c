@@ -71,6 +71,11 @@ typedef struct shm {
     bool ordered;            /* groups are contiguous rank ranges, in group order */
     VMPI_ALIGNED_CL _Atomic int garrived;
     VMPI_ALIGNED_CL _Atomic unsigned gen;
+    /* a reduction folded in slices of elements by every leader that is awake (see fold_claim) */
+    VMPI_ALIGNED_CL _Atomic unsigned fold_go; /* gen + 1 while the slices of generation gen are handed out */
+    VMPI_ALIGNED_CL _Atomic int fold_next;    /* the next slice to take */
+    VMPI_ALIGNED_CL _Atomic int fold_done;    /* slices folded */
+    int fold_slices;
     char *result;            /* the combined data (scratch, grows) */
     MPI_Count result_bytes;  /* a medium broadcast's packed bytes in it */
     size_t result_cap;
@@ -273,7 +278,10 @@ typedef struct steps {
     MPI_Op op;
     int root;
     int err;
+    bool split;              /* the last leader's fold is shared out in slices (fold_claim) */
 } steps;
+
+static void fold_claim(shm *s, const steps *st);
 
 /* A leader waits for the last leader: it spins on the generation for a while (running anything else its
  * PE has meanwhile), then asks for a release message and blocks on it like any receive.  Exactly one of
@@ -292,13 +300,15 @@ static inline void spin_once(int i)
         __builtin_ia32_pause();
 }
 
-static int wait_release(shm *s, group *g, unsigned gen, vmpi_comm *c)
+static int wait_release(shm *s, group *g, unsigned gen, vmpi_comm *c, const steps *st)
 {
     vmpi_vp_wait_begin(); /* spinning is waiting, not load */
     bool released = false;
     for (int i = 0; i < SPIN_POLLS && !released; i++) {
         released = atomic_load_explicit(&s->gen, memory_order_acquire) != gen;
-        if (!released)
+        if (!released && st && st->split && atomic_load_explicit(&s->fold_go, memory_order_acquire) == gen + 1)
+            fold_claim(s, st); /* help the last leader fold */
+        else if (!released)
             spin_once(i);
     }
     vmpi_vp_wait_end();
@@ -332,6 +342,12 @@ static int sync_all(shm *s, vmpi_comm *c, steps *st, const char *why)
         atomic_store_explicit(&s->garrived, 0, memory_order_relaxed);
         if (st && st->global)
             st->global(s, st);
+        if (st && st->split && st->err == MPI_SUCCESS) {
+            atomic_store_explicit(&s->fold_go, gen + 1, memory_order_release);
+            fold_claim(s, st);
+            while (atomic_load_explicit(&s->fold_done, memory_order_acquire) < s->fold_slices)
+                __builtin_ia32_pause(); /* only leaders awake and folding a slice are waited for */
+        }
         atomic_store(&s->gen, gen + 1);
         for (int k = 0; k < s->ngroups; k++) { /* a message only to the leaders that stopped spinning */
             unsigned want = gen + 1;
@@ -340,7 +356,7 @@ static int sync_all(shm *s, vmpi_comm *c, steps *st, const char *why)
                           VMPI_SHM_TAG, c, 1, VMPI_SENDK_STD);
         }
     } else {
-        int err = wait_release(s, g, gen, c);
+        int err = wait_release(s, g, gen, c, st);
         if (err != MPI_SUCCESS)
             return err;
     }
@@ -390,6 +406,24 @@ static void reduce_local(shm *s, group *g, const steps *st)
     fold(st, g->partial - st->dt->true_lb, x, g->nlocal);
 }
 
+/* Slices of a fold over all ranks in rank order, taken by the last leader and by the leaders still
+ * spinning in wait_release: each element's value is the same fold whoever computes it, and the PEs share
+ * the work (a sleeping leader takes none; the last leader takes what is left). */
+static void fold_claim(shm *s, const steps *st)
+{
+    const vmpi_dtype *dt = st->dt;
+    int n = s->size, ns = s->fold_slices;
+    for (int j; (j = atomic_fetch_add_explicit(&s->fold_next, 1, memory_order_relaxed)) < ns;) {
+        MPI_Count lo = st->count * j / ns, cnt = st->count * (j + 1) / ns - lo;
+        MPI_Aint off = lo * dt->extent;
+        char *acc = s->result - dt->true_lb + off;
+        vmpi_dtype_copy((const char *)s->slots[n - 1].sbuf + off, cnt, dt, acc, cnt, dt);
+        for (int r = n - 2; r >= 0; r--)
+            vmpi_op_apply(st->op, st->dth, dt, (const char *)s->slots[r].sbuf + off, acc, cnt);
+        atomic_fetch_add_explicit(&s->fold_done, 1, memory_order_release);
+    }
+}
+
 static void reduce_global(shm *s, const steps *st)
 {
     if (!grow(&s->result, &s->result_cap, span(st->count, st->dt))) {
@@ -397,6 +431,12 @@ static void reduce_global(shm *s, const steps *st)
         return;
     }
     char *res = s->result - st->dt->true_lb;
+    if (st->split) { /* sync_all hands the slices out */
+        s->fold_slices = 2 * s->ngroups;
+        atomic_store_explicit(&s->fold_next, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->fold_done, 0, memory_order_relaxed);
+        return;
+    }
     if (s->ngroups == 1 || !hierarchical(s, st)) {
         const void **x = malloc(sizeof *x * (size_t)s->size);
         if (x == NULL) {
@@ -419,6 +459,7 @@ static void reduce_global(shm *s, const steps *st)
  * the result does not depend on the PEs) and writes it where it belongs, between two synchronizations:
  * both PEs work and no partial results are staged. */
 enum { SLICE_MIN = 32768 }; /* bytes of data from which the sliced algorithm is used */
+enum { FOLD_SPLIT_MIN = 1024 }; /* below SLICE_MIN: bytes from which the leaders share a rank-order fold */
 
 static int reduce_sliced(shm *s, const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt,
                          MPI_Datatype dth, MPI_Op op, int root, vmpi_comm *c, const char *why)
@@ -453,7 +494,10 @@ int vmpi_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dt
     if (count * dt->size >= SLICE_MIN && c->size > 1)
         return reduce_sliced(s, sbuf, rbuf, count, dt, dth, op, root, c, why);
     s->slots[c->rank].sbuf = sbuf;
-    steps st = {reduce_local, reduce_global, count, dt, dth, op, root, MPI_SUCCESS};
+    steps st = {reduce_local, reduce_global, count, dt, dth, op, root, MPI_SUCCESS, false};
+    /* a fold over all ranks (not per PE) big enough to share between the PEs */
+    st.split = s->ngroups > 1 && !hierarchical(s, &st) && count * dt->size >= FOLD_SPLIT_MIN &&
+               count >= 2 * s->ngroups;
     int err = sync_all(s, c, &st, why);
     if (err != MPI_SUCCESS)
         return err;
