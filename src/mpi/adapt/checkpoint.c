@@ -141,6 +141,7 @@ typedef struct saver {
     uint32_t slot;
     vmpi_iso_extent holes[4]; /* not written: the rank's copy's code, mapped from the file again */
     int nholes;
+    bool fresh;               /* a restart finds the slot all zeros: its pages of zeros need not be written */
     uint64_t bytes;
 } saver;
 
@@ -165,12 +166,14 @@ static bool zero_page(const char *p)
     return any == 0;
 }
 
-/* [lo, hi) less its whole pages of zeros: a restart makes a slot's committed part writable first, so
- * they are zeros there already (bss, stacks never used deep, blocks never written). */
+/* [lo, hi) less its whole pages of zeros: a restart makes a rank's slot's committed part writable first, so
+ * they are zeros there already (bss, stacks never used deep, blocks never written).  Not the job heap: the
+ * restarted process has used it before the checkpoint is read (the tls method's copy, the predefined
+ * groups), so its pages hold what that boot wrote, which the checkpoint must overwrite. */
 static void put_mem(saver *s, char *lo, char *hi)
 {
     char *run = lo, *p = (char *)(((uintptr_t)lo + PAGE - 1) & ~(uintptr_t)(PAGE - 1));
-    for (; p + PAGE <= hi; p += PAGE)
+    for (; s->fresh && p + PAGE <= hi; p += PAGE)
         if (zero_page(p)) {
             put_raw(s, run, p);
             run = p + PAGE;
@@ -220,6 +223,7 @@ static int write_job(vmpi_ckpt_out *o)
         vmpi_rank *rk = vmpi_rank_get(r);
         vmpi_iso_heap *h = rk->vp.heap;
         s.slot = (uint32_t)r;
+        s.fresh = true;
         put_slot(o, (uint32_t)r, h);
         s.nholes = vmpi_img_file_ranges(h, s.holes, 4);
         vmpi_iso_each_extent(h, rk->vp.ctx, put_extent, &s);

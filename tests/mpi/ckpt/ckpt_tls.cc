@@ -5,6 +5,9 @@
 // that took it and in a job restarted from it (tests/tools/ckpt.sh):
 //   - a global std::map filled by its constructor, still whole (its nodes came from the job heap);
 //   - a global atomic counter every rank added to before the checkpoint: the sum of the ranks;
+//   - a global vector of 8 MiB of zeros (a constructor's block in the job heap) but its last element: still
+//     zeros (a restarted process writes its boot's objects in the job heap before the checkpoint is read,
+//     so the checkpoint must hold the job heap's pages of zeros too);
 //   - a function-static std::string built by the first rank that called it;
 //   - each rank's thread_local std::vector and int, its own;
 //   - an exception thrown and caught after the checkpoint.
@@ -30,6 +33,7 @@ static std::map<int, std::string> make_table()
 }
 const std::map<int, std::string> table = make_table();
 std::atomic<long> total{0};
+std::vector<double> zeros(1 << 20);
 thread_local std::vector<int> mine;
 thread_local int tl_rank = -1;
 static const std::string &shared_name()
@@ -60,6 +64,8 @@ int main(int argc, char **argv)
     }
 
     total += rank + 1;
+    if (rank == 0)
+        zeros.back() = 1;
     tl_rank = rank;
     for (int i = 0; i < 1000; i++)
         mine.push_back(i * (rank + 1));
@@ -96,6 +102,12 @@ int main(int argc, char **argv)
     MT_CHECK_INT(errs, "the shared counter", (long)size * (size + 1) / 2, total.load());
     MT_CHECK(errs, shared_name() == "shared-100", "function-static: %s", shared_name().c_str());
     MT_CHECK_INT(errs, "thread_local int", rank, tl_rank);
+    size_t nonzero = 0, first = 0;
+    for (size_t i = 0; i + 1 < zeros.size(); i++)
+        if (zeros[i] != 0 && nonzero++ == 0)
+            first = i;
+    MT_CHECK(errs, nonzero == 0 && zeros.back() == 1, "global vector of zeros: %zu elements are not (the first at %zu), the last is %g",
+             nonzero, first, zeros.back());
     bool ok = mine.size() == 1000;
     for (int i = 0; ok && i < 1000; i++)
         ok = mine[i] == i * (rank + 1);
