@@ -3,6 +3,7 @@
  * the page cache, data copy-on-write, .bss anonymous), relocated from the reduced table of image.c, its
  * thread_local block, its constructors and destructors.  A rank's copy is made on the rank itself, so its
  * allocations land in its slot. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,16 @@ void vmpi_img_rank_restored(vmpi_iso_heap *h)
     memset(r->eh_object, 0, sizeof r->eh_object); /* the unwinder's record of the old process */
     if (r->started)
         register_frames(r);
+}
+
+void vmpi_img_restarted(void)
+{
+    /* std::ios_base::Init::Init(), when libstdc++ is loaded.  Its object (an empty class) is never destroyed:
+     * the copies' own ones are, when their ranks exit, and the last flushes the streams. */
+    static char ios_init;
+    void (*init)(void *) = (void (*)(void *))dlsym(RTLD_DEFAULT, "_ZNSt8ios_base4InitC1Ev");
+    if (init)
+        init(&ios_init);
 }
 
 void vmpi_img_run_ctors(img_rank *r, int argc, char **argv, char **envp, bool ctors)

@@ -52,6 +52,11 @@ int vmpi_img_file_ranges(const vmpi_iso_heap *h, vmpi_iso_extent *out, int max);
  * with the unwinder.  For the job heap (tls: the process's copy is there), the code only (its frames were
  * registered when it was loaded). */
 void vmpi_img_rank_restored(vmpi_iso_heap *h);
+/* Restart, once the ranks are back and stdout is set up, before any runs: redoes what the constructors of the
+ * copies did to the process's libraries, which a restart does not run again: the C++ standard streams
+ * (before GCC 13, libstdc++ builds std::cout and the others only in the constructor of a program's
+ * std::ios_base::Init object, which <iostream> puts in every file that includes it). */
+void vmpi_img_restarted(void);
 /* The number of mutable globals and statics in the running program's symbol table and their total size
  * (0 when it has none or no symbol table): what ranks share with -privatize=none. */
 size_t vmpi_img_shared_globals(size_t *bytes);

@@ -204,6 +204,8 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
             rank_init(R.ranks[r], (int)r, (int)n, (int)(r * act / n), argc, argv);
     }
     vmpi_stdio_init();
+    if (restart)
+        vmpi_img_restarted(); /* after stdio: the C++ streams write to the ranks' line buffers */
     int code = vmpi_sched_run();
     if (restart)
         vmpi_adapt_restart_done();

@@ -3,6 +3,8 @@
 // kills the first and restarts it on other PE counts):
 //   - globals with constructors (std::map, std::string, std::vector), a function-static object, a
 //     thread_local, an object reached through a virtual call, all changed per rank before the checkpoint;
+//   - std::cout used after it (before GCC 13, libstdc++ builds the standard streams only in the constructors
+//     of the program's copies, which a restart does not run: a restarted job builds them itself);
 //   - exceptions thrown and caught after it (a restarted job registers its copies' frames with the unwinder
 //     again: without that, the first throw terminates the program), and one pending in a catch block across
 //     the checkpoint itself (the rank's caught-exception state is part of it).
@@ -12,6 +14,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <unistd.h>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -119,6 +122,9 @@ int main(int argc, char **argv)
     MT_CHECK_INT(errs, "thread_local", 7 + rank, tl_count);
     MT_CHECK(errs, name() == "static-42-r" + std::to_string(rank), "function-static: %s", name().c_str());
     MT_CHECK(errs, obj->f(3) == 6, "virtual call: %g", obj->f(3));
+    if (rank == 0)
+        std::cout << "ckpt_cxx: std::cout after the checkpoint" << std::endl;
+    MT_CHECK(errs, std::cout.good(), "std::cout is not good after the checkpoint");
     MPI_Barrier(MPI_COMM_WORLD);
     if (parent[0] && rank == 0) {
         DIR *d = opendir(dir);

@@ -10,7 +10,7 @@
 //     so the checkpoint must hold the job heap's pages of zeros too);
 //   - a function-static std::string built by the first rank that called it;
 //   - each rank's thread_local std::vector and int, its own;
-//   - an exception thrown and caught after the checkpoint.
+//   - an exception thrown and caught after the checkpoint, std::cout used after it (ckpt_cxx says why).
 //   ckpt_tls DIR [kill]: checkpoint into DIR; with `kill`, a job that was not restarted is killed right
 //   after the checkpoint.  Without arguments: into a fresh directory, and the job goes on.  In sanitizer
 //   builds (no checkpoints) it migrates instead.
@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <unistd.h>
 #include <atomic>
+#include <iostream>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -117,6 +118,9 @@ int main(int argc, char **argv)
     } catch (const std::exception &e) {
         MT_CHECK(errs, std::string(e.what()) == "after", "exception after the checkpoint: %s", e.what());
     }
+    if (rank == 0)
+        std::cout << "ckpt_tls: std::cout after the checkpoint" << std::endl;
+    MT_CHECK(errs, std::cout.good(), "std::cout is not good after the checkpoint");
     MPI_Barrier(MPI_COMM_WORLD);
     if (parent[0] && rank == 0) {
         DIR *d = opendir(dir);
