@@ -210,6 +210,9 @@ bool vmpi_msg_ep_restored(vmpi_ep *ep, int world_rank, int pe, const void *buf, 
 {
     vmpi_list_init(&ep->unexpected); /* its envelopes were the old process's */
     ep->probing = false;
+    /* so may its send counts be (a table grown by a handler outside any rank is the PE's system memory):
+     * they are measurements, which start again */
+    ep->sent = (vmpi_commstat){0};
     M.eps[world_rank] = ep;
     M.loc[world_rank] = (vmpi_loc){0, pe};
     for (const char *p = buf, *end = p + len; p < end;) {

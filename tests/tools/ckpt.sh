@@ -5,6 +5,7 @@
 #   - for several (ranks, PEs), some under VMPI_BALANCER=Rotate: a run killed (SIGKILL) right after a
 #     checkpoint, restarted with -p 1 and -p 2, prints exactly the digests of an uninterrupted run;
 #   - ckpt_objects killed after its checkpoint and restarted on 1, 2 and 3 PEs finds its objects working;
+#     ckpt_adapt (send counts a graph balancer measured, a placement request) restarted on 4 and 1 PEs likewise;
 #     ckpt_cxx (C++ globals, a function-static, thread_local, exceptions) and ckpt_tls (the same built with
 #     -privatize=tls: shared globals, per-rank thread_locals) on 1 and 2 PEs likewise;
 #   - checkpoint files: mode 0600 in a directory created 0700, only the newest kept, a restarted job's
@@ -132,6 +133,20 @@ for cfg in "1 1" "8 2" "64 2"; do
             { grep -q '^ckpt_objects: restarted$' "$tmp/out" || fail "ckpt_objects, $1 ranks on $rp PEs: not restarted"; }
     done
 done
+
+# ---- adaptivity state: send counts grown outside any rank (Metis measures them), a placement request ----
+adapt=$build/tests/mpi/ckpt/ckpt_adapt
+d=$tmp/adapt
+run 60 VMPI_BALANCER=Metis "$vmpirun" -n 64 -p 4 "$adapt" "$d" kill
+if [ "$rc" -ne 137 ]; then
+    fail "ckpt_adapt, 64 ranks on 4 PEs: killed run: exit status $rc, expected 137"
+else
+    for rp in 4 1; do
+        run 60 VMPI_BALANCER=Metis "$vmpirun" --restart "$d" -p $rp "$adapt" "$d" kill
+        check_ok "" "ckpt_adapt, 64 ranks: restart on $rp PEs" &&
+            { grep -q '^ckpt_adapt: restarted$' "$tmp/out" || fail "ckpt_adapt on $rp PEs: not restarted"; }
+    done
+fi
 
 # ---- C++: globals with constructors, a function-static, thread_local, exceptions after the restart ----
 # (and ckpt_tls, built with -privatize=tls: its shared globals come back with the job heap)

@@ -180,6 +180,10 @@ static vmpi_rank *adopt_rank(const vmpi_ckpt_sec *s, int n, int npes)
     if (rk->adapt) { /* it waited at the migration point: it returns from it now, restarted */
         rk->adapt->in_migrate = false;
         rk->adapt->restarted = true;
+        /* an AMPI_Migrate_to_pe was for that point (applied after the checkpoint was written; this job places
+         * by blocks, maybe on fewer PEs), and the load measured in busy ticks starts again with the VP's */
+        rk->adapt->want_pe = -1;
+        rk->adapt->excluded = rk->adapt->off_at = 0;
     }
     return rk;
 }
