@@ -30,9 +30,9 @@ const char *vmpi_adapt_checkpoint_unsupported(void)
         return "checkpoints are not available in sanitizer builds (the ranks' blocks are the sanitizer's, not "
                "in their slots)";
     size_t bytes;
-    if (vmpi_img_method() == VMPI_PRIV_NONE && vmpi_world_size() > 1 && vmpi_img_shared_globals(&bytes) > 0)
-        return "the program was built with -privatize=none: its globals are shared by the ranks and are not "
-               "saved; build it with -privatize=auto";
+    if (vmpi_img_method() == VMPI_PRIV_NONE && vmpi_img_shared_globals(&bytes) > 0) /* one rank too */
+        return "the program was built with -privatize=none: its globals are the process's, shared by the ranks, "
+               "and are not saved; build it with -privatize=auto";
     return NULL;
 }
 
