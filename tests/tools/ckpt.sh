@@ -4,7 +4,8 @@
 # that prints a digest of each rank's whole state) and ckpt_objects (runtime objects, self-checked):
 #   - for several (ranks, PEs), some under VMPI_BALANCER=Rotate: a run killed (SIGKILL) right after a
 #     checkpoint, restarted with -p 1 and -p 2, prints exactly the digests of an uninterrupted run;
-#   - ckpt_objects killed after its checkpoint and restarted on 1, 2 and 3 PEs finds its objects working;
+#   - ckpt_objects killed after its checkpoint and restarted on 1, 2 and 3 PEs finds its objects working
+#     (and the killed run's output has the line it printed before the checkpoint);
 #     ckpt_adapt (send counts a graph balancer measured, a placement request) restarted on 4 and 1 PEs likewise;
 #     ckpt_cxx (C++ globals, a function-static, thread_local, exceptions) and ckpt_tls (the same built with
 #     -privatize=tls: shared globals, per-rank thread_locals) on 1 and 2 PEs likewise;
@@ -127,6 +128,8 @@ for cfg in "1 1" "8 2" "64 2"; do
     d=$tmp/objects.$1
     run 60 VMPI_BALANCER=Rotate "$vmpirun" -n "$1" -p "$2" "$objs" "$d" kill
     [ "$rc" -eq 137 ] || { fail "ckpt_objects, $1 ranks on $2 PEs: killed run: exit status $rc, expected 137"; continue; }
+    grep -q '^ckpt_objects: before the checkpoint$' "$tmp/out" ||
+        fail "ckpt_objects, $1 ranks on $2 PEs: the line printed before the checkpoint was lost with the killed run"
     for rp in 1 2 3; do
         run 60 VMPI_BALANCER=Rotate "$vmpirun" --restart "$d" -p $rp "$objs" "$d" kill
         check_ok "" "ckpt_objects, $1 ranks: restart on $rp PEs" &&

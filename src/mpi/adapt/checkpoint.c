@@ -21,6 +21,7 @@
 #include "mpi/adapt/adapt.h"
 #include "mpi/adapt/ckpt_job.h"
 #include "mpi/core/rank.h"
+#include "mpi/core/stdio.h"
 
 static vmpi_ckpt_membuf in_memory; /* the newest in-memory checkpoint */
 
@@ -283,6 +284,9 @@ int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_
                  : "it could not be turned off: is personality(2) filtered?");
         return MPI_ERR_UNSUPPORTED_OPERATION;
     }
+    /* the ranks' whole lines still in the real streams' buffers belong to no rank and no checkpoint: out now,
+     * or a job killed after the checkpoint loses them and the restarted one does not print them again */
+    vmpi_stdio_flush();
     vmpi_ckpt_out *o;
     if (kind == VMPI_CKPT_IN_MEMORY) {
         if ((o = vmpi_ckpt_create_mem(&in_memory)) == NULL) {

@@ -86,6 +86,13 @@ void vmpi_stdio_init(void)
     vmpi_log_set_die_hook(flush_all_ranks);
 }
 
+void vmpi_stdio_flush(void)
+{
+    for (int i = 0; i < 2; i++)
+        if (streams[i].mine)
+            fflush(streams[i].real);
+}
+
 void vmpi_stdio_rank_done(vmpi_rank *rk)
 {
     for (int i = 0; i < 2; i++) {

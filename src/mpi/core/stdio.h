@@ -19,6 +19,9 @@ struct vmpi_rank;
 void vmpi_stdio_init(void);
 /* Writes out the unfinished lines of `rk` and frees its buffers. */
 void vmpi_stdio_rank_done(struct vmpi_rank *rk);
+/* Passes what the ranks' whole lines left in the real streams' buffers on to their files (a checkpoint: a job
+ * killed after it must not lose what it printed before; ranks' unfinished lines stay theirs, and are saved). */
+void vmpi_stdio_flush(void);
 /* Puts the original streams back after writing out every rank's unfinished lines. */
 void vmpi_stdio_fini(void);
 

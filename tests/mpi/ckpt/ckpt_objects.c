@@ -9,6 +9,7 @@
  *   - a buffered send whose message is received after the checkpoint, and the attached buffer detached after it;
  *   - in flight across the checkpoint: an Ibarrier, a Comm_idup, a generalized request completed after it
  *     (its query and free callbacks run once, with their extra state);
+ *   - a line printed before the checkpoint is out when the job is killed after it (tools/ckpt.sh);
  *   - AMPI_Set_migratable(0) on rank 1: under VMPI_BALANCER=Rotate a migration after the checkpoint moves
  *     every other rank and leaves rank 1 where it is.
  * The callbacks count their calls in globals, which this area's programs may use (privatized: per rank).
@@ -162,6 +163,10 @@ int main(int argc, char **argv)
 
     /* ---- the checkpoint ---- */
     int restarted = 0;
+    if (rank == 0) { /* written out by the checkpoint: a job killed after it keeps this line */
+        printf("ckpt_objects: before the checkpoint\n");
+        fflush(stdout);
+    }
     if (dir[0]) {
         MPI_Info info;
         MPI_Info_create(&info);
