@@ -38,7 +38,10 @@ int AMPI_Migrate(MPI_Info hints)
             ckpt = VMPI_CKPT_IN_MEMORY;
         } else {
             snprintf(ck.why, sizeof ck.why, "ampi_checkpoint = '%.60s': expected to_file=DIR or in_memory", v);
-            err = MPI_ERR_INFO_VALUE;
+            if (why) /* every rank returns at once (the reason is the same on every rank) */
+                err = MPI_ERR_INFO_VALUE;
+            else /* the others may have given good values and be in the collective: refused there, everywhere */
+                ckpt = VMPI_CKPT_INVALID;
         }
         if (!err && why) {
             snprintf(ck.why, sizeof ck.why, "%s", why);

@@ -18,8 +18,9 @@
 
 typedef void (*vmpi_migrate_fn)(void);
 
-/* What a migration point does besides balancing: nothing, or a checkpoint (AMPI's ampi_checkpoint hint). */
-typedef enum { VMPI_CKPT_NONE, VMPI_CKPT_TO_FILE, VMPI_CKPT_IN_MEMORY } vmpi_ckpt_kind;
+/* What a migration point does besides balancing: nothing, or a checkpoint (AMPI's ampi_checkpoint hint);
+ * INVALID: the rank gave a value that is neither, and no rank's checkpoint is taken. */
+typedef enum { VMPI_CKPT_NONE, VMPI_CKPT_TO_FILE, VMPI_CKPT_IN_MEMORY, VMPI_CKPT_INVALID } vmpi_ckpt_kind;
 
 typedef struct vmpi_adapt_rank {
     bool fixed;                  /* AMPI_Set_migratable(0) */

@@ -351,12 +351,18 @@ static void release_all(void)
     }
 }
 
-/* Every rank must ask for the same checkpoint at a migration point. */
+/* Every rank must ask for the same, valid, checkpoint at a migration point. */
 static int checkpoint_agreed(vmpi_ckpt_kind *kind, const char **dir)
 {
     vmpi_adapt_rank *a0 = vmpi_rank_get(0)->adapt;
     *kind = a0->ckpt;
     *dir = a0->ckpt_dir;
+    for (int r = 0; r < vmpi_world_size(); r++)
+        if (vmpi_rank_get(r)->adapt->ckpt == VMPI_CKPT_INVALID) {
+            vmpi_warn("AMPI_Migrate: rank %d gives an ampi_checkpoint value that is neither to_file=DIR nor "
+                      "in_memory: no checkpoint is taken", r);
+            return MPI_ERR_INFO_VALUE;
+        }
     for (int r = 1; r < vmpi_world_size(); r++) {
         vmpi_adapt_rank *a = vmpi_rank_get(r)->adapt;
         if (a->ckpt != a0->ckpt || (a0->ckpt == VMPI_CKPT_TO_FILE && strcmp(a->ckpt_dir, a0->ckpt_dir) != 0)) {

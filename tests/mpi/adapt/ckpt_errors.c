@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Checkpoints that cannot be taken: every rank's AMPI_Migrate returns the error (MPI_ERRORS_RETURN), no
  * rank hangs, the job goes on, and the previous checkpoint stays the newest, whole:
- *   - a bad ampi_checkpoint value (MPI_ERR_INFO_VALUE), ranks that disagree (MPI_ERR_INFO_VALUE);
+ *   - a bad ampi_checkpoint value (MPI_ERR_INFO_VALUE), ranks that disagree (MPI_ERR_INFO_VALUE), a bad
+ *     value on one rank only (MPI_ERR_INFO_VALUE on every rank, none hangs);
  *   - a directory that cannot be made (MPI_ERR_IO);
  *   - a rank holding a message matched by MPI_Mprobe, not received yet (MPI_ERR_UNSUPPORTED_OPERATION: a
  *     checkpoint cannot carry it); the message is still there to MPI_Mrecv;
@@ -61,6 +62,9 @@ int main(int argc, char **argv)
     MT_CHECK_INT(errs, "migrate(\"to_disk\")", MPI_ERR_INFO_VALUE, migrate("to_disk"));
     MT_CHECK_INT(errs, "migrate(\"to_file=\")", MPI_ERR_INFO_VALUE, migrate("to_file="));
     MT_CHECK_INT(errs, "migrate(rank == 0 ? to_dir : \"in_memory\")", size > 1 && !MT_SANITIZE ? MPI_ERR_INFO_VALUE : unsupported, migrate(rank == 0 ? to_dir : "in_memory"));
+    MT_CHECK_INT(errs, "migrate(rank == size - 1 ? \"to_disk\" : to_dir)",
+                 MT_SANITIZE && rank != size - 1 ? unsupported : MPI_ERR_INFO_VALUE,
+                 migrate(rank == size - 1 ? "to_disk" : to_dir));
     MT_CHECK_INT(errs, "migrate(\"to_file=/dev/null/sub\")", MT_SANITIZE ? unsupported : MPI_ERR_IO, migrate("to_file=/dev/null/sub"));
     MT_CHECK_INT(errs, "migrate(\"in_memory\")", unsupported, migrate("in_memory"));
     int flag = -1;
