@@ -5,6 +5,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "binding/check.h"
+#include "mpi/adapt/adapt.h"
 #include "mpi/coll/coll.h"
 
 VMPI_WEAK(Init_thread)
@@ -129,7 +130,7 @@ int PMPI_Get_processor_name(char *name, int *resultlen)
 }
 
 VMPI_WEAK(Wtime)
-double PMPI_Wtime(void) { return vmpi_clock_now(); }
+double PMPI_Wtime(void) { return vmpi_wtime(); }
 
 VMPI_WEAK(Wtick)
 double PMPI_Wtick(void) { return 1e-9; }

@@ -72,15 +72,15 @@ struct vmpi_ckpt_in {
 /* Whether `name` is a checkpoint (vmpi-ckpt-SEQ.ckpt) or a temporary (.vmpi-ckpt-SEQ.tmp), and its SEQ. */
 static bool ckpt_name(const char *name, uint64_t *seq, bool *tmp)
 {
-    unsigned long long s;
-    char tail[8];
-    if (sscanf(name, "vmpi-ckpt-%llu.%7s", &s, tail) == 2 && !strcmp(tail, "ckpt"))
-        *tmp = false;
-    else if (sscanf(name, ".vmpi-ckpt-%llu.%7s", &s, tail) == 2 && !strcmp(tail, "tmp"))
-        *tmp = true;
-    else
+    *tmp = name[0] == '.';
+    const char *p = name + *tmp;
+    if (strncmp(p, "vmpi-ckpt-", 10) != 0 || p[10] < '1' || p[10] > '9')
+        return false; /* digits only, no sign, no leading zero */
+    p += 10;
+    size_t nd = strspn(p, "0123456789");
+    if (nd > 19 || strcmp(p + nd, *tmp ? ".tmp" : ".ckpt") != 0)
         return false;
-    *seq = s;
+    *seq = strtoull(p, NULL, 10);
     return true;
 }
 
@@ -322,13 +322,18 @@ int vmpi_ckpt_commit(vmpi_ckpt_out *o, char *err, size_t errlen)
         out_free(o);
         return e;
     }
+    /* the rename itself must reach the disk before the old checkpoint goes: if it may not have, the new
+     * one is complete and visible, but the old one is kept (the caller prunes only on success) */
     int dfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) { /* the rename itself must reach the disk before the old checkpoint goes */
-        fsync(dfd);
-        close(dfd);
+    if (dfd < 0 || fsync(dfd) != 0) {
+        e = errno ? errno : EIO;
+        snprintf(err, errlen, "flushing the directory %s after renaming %s: %s (the previous checkpoint is kept)",
+                 o->dir, o->final, strerror(e));
     }
+    if (dfd >= 0)
+        close(dfd);
     out_free(o);
-    return 0;
+    return e;
 }
 
 uint64_t vmpi_ckpt_hash(const void *p, size_t len) { return XXH3_64bits(p, len); }

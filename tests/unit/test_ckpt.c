@@ -141,6 +141,29 @@ int main(void)
     char path[512];
     snprintf(path, sizeof path, "%s", second ? second : "");
 
+    /* names that only look like checkpoints are neither the newest nor removed (a negative or signed
+     * sequence number would wrap the next one) */
+    static const char *const odd[] = {"vmpi-ckpt--1.ckpt", "vmpi-ckpt-+9.ckpt", "vmpi-ckpt-05.ckpt",
+                                      "vmpi-ckpt-7.ckpt.bak", ".vmpi-ckpt-x.tmp"};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        char p2[600];
+        snprintf(p2, sizeof p2, "%s/%s", dir, odd[i]);
+        fclose(fopen(p2, "w"));
+    }
+    o = vmpi_ckpt_create(dir, err, sizeof err);
+    write_some(o);
+    CHECK(vmpi_ckpt_commit(o, err, sizeof err) == 0, "commit 3: %s", err);
+    vmpi_ckpt_prune(dir);
+    CHECK(newest() && strstr(newest(), "vmpi-ckpt-3.ckpt"), "with odd names around, the newest is %s",
+          newest() ? newest() : "none");
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        char p2[600];
+        snprintf(p2, sizeof p2, "%s/%s", dir, odd[i]);
+        CHECK(access(p2, F_OK) == 0, "%s was removed", odd[i]);
+        unlink(p2);
+    }
+    snprintf(path, sizeof path, "%s", newest() ? newest() : "");
+
     /* memory */
     vmpi_ckpt_membuf mb = {0};
     o = vmpi_ckpt_create_mem(&mb);

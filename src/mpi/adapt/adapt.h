@@ -15,6 +15,7 @@
 
 #include <mpi.h>
 #include <stdbool.h>
+#include "base/clock.h"
 
 typedef void (*vmpi_migrate_fn)(void);
 
@@ -67,6 +68,11 @@ struct vmpi_rank;
 void vmpi_adapt_restart_load(struct vmpi_rank **ranks, int n);
 /* After the job ran (sched returned): puts back what the restart changed in the boot thread. */
 void vmpi_adapt_restart_done(void);
+/* MPI_Wtime: the monotonic clock, and after a restart offset so that it goes on from the checkpoint's
+ * value (a time kept in a rank's memory never comes out ahead of the clock on another node or after a
+ * reboot). */
+extern double vmpi_wtime_offset;
+static inline double vmpi_wtime(void) { return vmpi_clock_now() + vmpi_wtime_offset; }
 /* VMPIX_Restarted */
 bool vmpi_adapt_restarted(void);
 int vmpi_adapt_migrate_to_pe(int pe);

@@ -23,7 +23,10 @@
 #include "mpi/core/rank.h"
 #include "mpi/core/stdio.h"
 
-static vmpi_ckpt_membuf in_memory; /* the newest in-memory checkpoint */
+/* In-memory checkpoints: the newest in one buffer, the next written into the other, so that a failed one
+ * leaves the newest whole (both buffers' pages are reused). */
+static vmpi_ckpt_membuf in_memory[2];
+static int newest_mem;
 
 const char *vmpi_adapt_checkpoint_unsupported(void)
 {
@@ -59,6 +62,7 @@ static void meta_fill(ck_meta *m)
     m->slot_size = vmpi_iso_slot_size();
     m->stack_size = vmpi_cfg.stack_size;
     m->stack_guard = *ck_stack_guard();
+    m->wtime = vmpi_wtime();
     m->prog_size = size;
     m->prog_hash = hash;
     snprintf(m->prog, sizeof m->prog, "%s", prog);
@@ -289,7 +293,7 @@ int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_
     vmpi_stdio_flush();
     vmpi_ckpt_out *o;
     if (kind == VMPI_CKPT_IN_MEMORY) {
-        if ((o = vmpi_ckpt_create_mem(&in_memory)) == NULL) {
+        if ((o = vmpi_ckpt_create_mem(&in_memory[1 - newest_mem])) == NULL) {
             snprintf(err, errlen, "out of memory for an in-memory checkpoint");
             return MPI_ERR_NO_MEM;
         }
@@ -308,6 +312,8 @@ int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_
     e = vmpi_ckpt_commit(o, err, errlen);
     if (e)
         return err_class(e);
+    if (kind == VMPI_CKPT_IN_MEMORY)
+        newest_mem = 1 - newest_mem;
     if (vmpi_cfg.ckpt_verbose) {
         double t2 = vmpi_clock_now();
         vmpi_warn("checkpoint of %d ranks %s%s: %.3f MB in %.4f s (%.1f MB/s; written in %.4f s, flushed in %.4f s)",
@@ -318,4 +324,4 @@ int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_
     return MPI_SUCCESS;
 }
 
-const vmpi_ckpt_membuf *vmpi_adapt_in_memory_checkpoint(void) { return &in_memory; }
+const vmpi_ckpt_membuf *vmpi_adapt_in_memory_checkpoint(void) { return &in_memory[newest_mem]; }

@@ -28,6 +28,7 @@ typedef struct ck_meta {
     uint64_t stack_guard;           /* the process's stack-protector canary: saved frames were made with it */
     uint64_t prog_size, prog_hash;  /* the program file (XXH3 of its contents) */
     uint64_t mem_bytes;             /* bytes of MEM sections, for the report */
+    double wtime;                   /* MPI_Wtime when it was taken: a restarted job's clock goes on from it */
     char prog[512];                 /* its path, for messages */
 } ck_meta;
 

@@ -126,6 +126,9 @@ static void check_libs(const char *saved, size_t len)
     while (p < end) {
         if (!lib_next(&p, end, &addr, id, name, sizeof name))
             BAD("its list of libraries is malformed (corrupt)");
+        if (name[0] && name[0] != '/')
+            continue; /* the kernel's vDSO: nothing of a rank points into it at a migration point, and a
+                       * kernel update changes it (when that moves the libraries, their addresses say so) */
         /* the same name in this process's list */
         unsigned long here = 0;
         bool found = false;
@@ -264,6 +267,9 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
      * and this one run with it until the job ends */
     S.guard = *ck_stack_guard();
     *ck_stack_guard() = S.meta.stack_guard;
+    vmpi_wtime_offset = S.meta.wtime - vmpi_clock_now();
 }
+
+double vmpi_wtime_offset;
 
 void vmpi_adapt_restart_done(void) { *ck_stack_guard() = S.guard; }
