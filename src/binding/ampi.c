@@ -14,7 +14,7 @@ int AMPI_Migrate(MPI_Info hints)
         err = vmpi_chk_info(&ck, hints);
     bool balance = true, lb_key = false;
     char v[MPI_MAX_INFO_VAL];
-    int flag = 0;
+    int flag = 0, late = MPI_SUCCESS;
     if (!err && hints != MPI_INFO_NULL &&
         vmpi_info_get(hints, "ampi_load_balance", sizeof v, v, &flag) == MPI_SUCCESS && flag) {
         lb_key = true;
@@ -22,7 +22,7 @@ int AMPI_Migrate(MPI_Info hints)
             balance = false;
         else if (strcasecmp(v, "sync") && strcasecmp(v, "async") && strcasecmp(v, "true")) {
             snprintf(ck.why, sizeof ck.why, "ampi_load_balance = '%.60s': expected sync, async, true or false", v);
-            err = MPI_ERR_INFO;
+            late = MPI_ERR_INFO; /* the others may be in the collective: take part, then report it */
         }
     }
     vmpi_ckpt_kind ckpt = VMPI_CKPT_NONE;
@@ -51,6 +51,8 @@ int AMPI_Migrate(MPI_Info hints)
     }
     if (!err)
         err = vmpi_adapt_migrate(balance, ckpt, dir);
+    if (!err)
+        err = late;
     return err ? fail(err, "AMPI_Migrate", &ck) : MPI_SUCCESS;
 }
 

@@ -138,6 +138,10 @@ int main(int argc, char **argv)
     MPI_Info_set(bad, "ampi_load_balance", "sometimes");
     if (AMPI_Migrate(bad) != MPI_ERR_INFO)
         MT_ERR(errs, "a bad ampi_load_balance value did not give MPI_ERR_INFO");
+    /* on one rank only: it takes part in the migration point all the same (no deadlock), then says so */
+    int rc = AMPI_Migrate(rank == size - 1 ? bad : MPI_INFO_NULL);
+    if (rc != (rank == size - 1 ? MPI_ERR_INFO : MPI_SUCCESS))
+        MT_ERR(errs, "a bad ampi_load_balance value on rank %d only: AMPI_Migrate returned %d", size - 1, rc);
     MPI_Info_free(&bad);
     MPI_Comm_free_keyval(&key);
     MPI_Comm_free(&node);
