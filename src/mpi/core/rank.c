@@ -106,6 +106,29 @@ void vmpi_job_abort(int code)
     vmpi_die(code);
 }
 
+/* The environment is copied into the job heap, and `environ` (what getenv reads, what main gets as envp)
+ * points at the copy: the strings a rank got before a checkpoint come back with the job heap in a job
+ * restarted from it, where they would otherwise point into the old process's stack.  A restarted job
+ * copies its own environment again, after the checkpoint is read (the old copy stays for old pointers).
+ * Last of the job heap's boot allocations: the tls method's copy must be its first block in every run. */
+static void environ_to_job_heap(void)
+{
+    size_t n = 0, bytes = 0;
+    for (char **e = environ; *e; e++, n++)
+        bytes += strlen(*e) + 1;
+    char **copy = vmpi_iso_job_malloc(sizeof(char *) * (n + 1) + bytes);
+    if (copy == NULL)
+        return; /* the process's own, as before */
+    char *str = (char *)(copy + n + 1);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(environ[i]) + 1;
+        copy[i] = memcpy(str, environ[i], len);
+        str += len;
+    }
+    copy[n] = NULL;
+    environ = copy;
+}
+
 /* Rank r's state lives at the bottom of its slot's heap, with everything the rank allocates later: what
  * is copied with the slot is the rank, whole. */
 static vmpi_rank *rank_new(int r)
@@ -203,6 +226,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
         for (long r = 0; r < n; r++) /* block mapping over the PEs active at the start */
             rank_init(R.ranks[r], (int)r, (int)n, (int)(r * act / n), argc, argv);
     }
+    environ_to_job_heap();
     vmpi_stdio_init();
     if (restart)
         vmpi_img_restarted(); /* after stdio: the C++ streams write to the ranks' line buffers */

@@ -5,6 +5,7 @@
 //     thread_local, an object reached through a virtual call, all changed per rank before the checkpoint;
 //   - std::cout used after it (before GCC 13, libstdc++ builds the standard streams only in the constructors
 //     of the program's copies, which a restart does not run: a restarted job builds them itself);
+//   - strings of the environment (getenv's, main's envp) kept across it;
 //   - exceptions thrown and caught after it (a restarted job registers its copies' frames with the unwinder
 //     again: without that, the first throw terminates the program), and one pending in a catch block across
 //     the checkpoint itself (the rank's caught-exception state is part of it).
@@ -69,9 +70,12 @@ static bool checkpoint(const char *dir, int rank, bool kill_after)
     return restarted;
 }
 
-int main(int argc, char **argv)
+int main(int argc, char **argv, char **envp)
 {
     int errs = 0, rank, size;
+    /* strings of the environment kept across the checkpoint (they come back with the job heap) */
+    const char *path = getenv("PATH"), *env0 = envp[0];
+    std::string path_was = path ? path : "", env0_was = env0 ? env0 : "";
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -122,6 +126,8 @@ int main(int argc, char **argv)
     MT_CHECK_INT(errs, "thread_local", 7 + rank, tl_count);
     MT_CHECK(errs, name() == "static-42-r" + std::to_string(rank), "function-static: %s", name().c_str());
     MT_CHECK(errs, obj->f(3) == 6, "virtual call: %g", obj->f(3));
+    MT_CHECK(errs, !path || path_was == path, "getenv(\"PATH\") kept across the checkpoint reads '%.40s'", path);
+    MT_CHECK(errs, !env0 || env0_was == env0, "envp[0] kept across the checkpoint reads '%.40s'", env0);
     if (rank == 0)
         std::cout << "ckpt_cxx: std::cout after the checkpoint" << std::endl;
     MT_CHECK(errs, std::cout.good(), "std::cout is not good after the checkpoint");
