@@ -11,10 +11,7 @@
  *   ckpt_adapt DIR [kill]: checkpoint into DIR; with `kill`, a job that was not restarted is killed with
  *   SIGKILL right after the checkpoint.  Without arguments: into a fresh directory, and the job goes on.
  *   In sanitizer builds (no checkpoints) it migrates instead. */
-#include <dirent.h>
-#include <signal.h>
-#include <unistd.h>
-#include "mtest.h"
+#include "ckpt_test.h"
 
 enum { NCOMM = 8 };
 
@@ -60,20 +57,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    char dir[512] = "", parent[512] = "";
-    int kill_after = argc >= 3 && !strcmp(argv[2], "kill");
-    if (argc >= 2)
-        snprintf(dir, sizeof dir, "%s", argv[1]);
-    else if (!MT_SANITIZE) {
-        if (rank == 0) {
-            const char *t = getenv("TMPDIR");
-            snprintf(parent, sizeof parent, "%s/vmpi-ckpt-adapt-XXXXXX", t && *t ? t : "/tmp");
-            if (!mkdtemp(parent))
-                MPI_Abort(MPI_COMM_WORLD, 2);
-            snprintf(dir, sizeof dir, "%s/ck", parent);
-        }
-        MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
-    }
+    ckpt_test t;
+    ckpt_test_open(&t, argc, argv, "ckpt_adapt");
     MPI_Comm comms[NCOMM];
     for (int k = 0; k < NCOMM; k++)
         MPI_Comm_split(MPI_COMM_WORLD, 0, (rank * (2 * k + 1) + 5 * k) % size, &comms[k]);
@@ -86,28 +71,7 @@ int main(int argc, char **argv)
     int npes = attr_int(AMPI_NUM_WTHS), restarted = 0;
     if (rank == 0)
         MT_CHECK_RC(errs, AMPI_Migrate_to_pe(npes - 1));
-    if (dir[0]) {
-        char val[600];
-        snprintf(val, sizeof val, "to_file=%s", dir);
-        int rc = migrate("ampi_checkpoint", val);
-        if (rc != MPI_SUCCESS)
-            MT_ERR(errs, "AMPI_Migrate(ampi_checkpoint=%s) returned %d", val, rc);
-        VMPIX_Restarted(&restarted);
-        if (restarted && rank == 0) {
-            printf("ckpt_adapt: restarted\n");
-            fflush(stdout);
-        }
-        if (kill_after && !restarted) {
-            MPI_Barrier(MPI_COMM_WORLD);
-            if (rank == 0) {
-                fflush(stdout);
-                kill(getpid(), SIGKILL);
-            }
-            MPI_Barrier(MPI_COMM_WORLD); /* never completes */
-        }
-    } else {
-        mt_migrate();
-    }
+    restarted = ckpt_test_point(&t, MPI_INFO_NULL, "ckpt_adapt", &errs);
 
     /* ---- after it: no placement request is pending, the send counts are measured and used again ---- */
     npes = attr_int(AMPI_NUM_WTHS);
@@ -125,19 +89,6 @@ int main(int argc, char **argv)
         MPI_Comm_free(&comms[k]);
     free(v);
     free(q);
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (parent[0] && rank == 0) { /* the directory holds checkpoint files only */
-        DIR *d = opendir(dir);
-        char path[1100];
-        for (struct dirent *e; d && (e = readdir(d)) != NULL;)
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-                unlink(path);
-            }
-        if (d)
-            closedir(d);
-        rmdir(dir);
-        rmdir(parent);
-    }
+    ckpt_test_close(&t);
     return mt_finish(errs);
 }

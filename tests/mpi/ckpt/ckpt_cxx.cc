@@ -12,16 +12,13 @@
 //   ckpt_cxx DIR [kill]: checkpoint into DIR; with `kill`, a job that was not restarted is killed with
 //   SIGKILL right after the checkpoint.  Without arguments: into a fresh directory, and the job goes on.
 //   In sanitizer builds (no checkpoints) it migrates instead.
-#include <dirent.h>
-#include <signal.h>
-#include <unistd.h>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
-#include "mtest.h"
+#include "ckpt_test.h"
 
 std::map<int, std::string> table;
 std::vector<double> values(100, 1.5);
@@ -39,37 +36,6 @@ static std::string &name()
     return s;
 }
 
-static bool checkpoint(const char *dir, int rank, bool kill_after)
-{
-    int restarted = 0;
-    if (!dir[0]) {
-        mt_migrate();
-        return false;
-    }
-    MPI_Info info;
-    MPI_Info_create(&info);
-    std::string val = std::string("to_file=") + dir;
-    MPI_Info_set(info, "ampi_checkpoint", val.c_str());
-    int rc = AMPI_Migrate(info);
-    MPI_Info_free(&info);
-    if (rc != MPI_SUCCESS)
-        mt_report(__FILE__, __LINE__, "AMPI_Migrate(%s) returned %d", val.c_str(), rc);
-    VMPIX_Restarted(&restarted);
-    if (restarted && rank == 0) {
-        printf("ckpt_cxx: restarted\n");
-        fflush(stdout);
-    }
-    if (kill_after && !restarted) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        if (rank == 0) {
-            fflush(stdout);
-            kill(getpid(), SIGKILL);
-        }
-        MPI_Barrier(MPI_COMM_WORLD); /* never completes */
-    }
-    return restarted;
-}
-
 int main(int argc, char **argv, char **envp)
 {
     int errs = 0, rank, size;
@@ -79,20 +45,8 @@ int main(int argc, char **argv, char **envp)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    char dir[512] = "", parent[512] = "";
-    bool kill_after = argc >= 3 && !strcmp(argv[2], "kill");
-    if (argc >= 2) {
-        snprintf(dir, sizeof dir, "%s", argv[1]);
-    } else if (!MT_SANITIZE) {
-        if (rank == 0) {
-            const char *t = getenv("TMPDIR");
-            snprintf(parent, sizeof parent, "%s/vmpi-ckpt-cxx-XXXXXX", t && *t ? t : "/tmp");
-            if (!mkdtemp(parent))
-                MPI_Abort(MPI_COMM_WORLD, 2);
-            snprintf(dir, sizeof dir, "%s/ck", parent);
-        }
-        MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
-    }
+    ckpt_test t;
+    ckpt_test_open(&t, argc, argv, "ckpt_cxx");
 
     std::unique_ptr<Base> obj(new Twice);
     for (int i = 0; i < 50; i++)
@@ -104,7 +58,7 @@ int main(int argc, char **argv, char **envp)
     try {
         throw std::runtime_error("held across the checkpoint " + std::to_string(rank));
     } catch (const std::exception &e) {
-        checkpoint(dir, rank, kill_after); // inside the catch block: the exception is the rank's, caught
+        ckpt_test_point(&t, MPI_INFO_NULL, "ckpt_cxx", &errs); // inside the catch block: the exception is the rank's
         if (std::string(e.what()) != "held across the checkpoint " + std::to_string(rank))
             MT_ERR(errs, "the caught exception says '%s'", e.what());
     }
@@ -131,19 +85,6 @@ int main(int argc, char **argv, char **envp)
     if (rank == 0)
         std::cout << "ckpt_cxx: std::cout after the checkpoint" << std::endl;
     MT_CHECK(errs, std::cout.good(), "std::cout is not good after the checkpoint");
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (parent[0] && rank == 0) {
-        DIR *d = opendir(dir);
-        char path[1100];
-        for (struct dirent *e; d && (e = readdir(d)) != NULL;)
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-                unlink(path);
-            }
-        if (d)
-            closedir(d);
-        rmdir(dir);
-        rmdir(parent);
-    }
+    ckpt_test_close(&t);
     return mt_finish(errs);
 }

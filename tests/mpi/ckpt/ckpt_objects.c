@@ -17,10 +17,7 @@
  *   ckpt_objects DIR [kill]: checkpoint into DIR; with `kill`, a job that was not restarted is killed
  *   (SIGKILL) right after the checkpoint.  Without arguments (the testlist): into a fresh directory, removed
  *   at the end, and the job goes on; sanitizer builds, which refuse checkpoints to files, only migrate. */
-#include <dirent.h>
-#include <signal.h>
-#include <unistd.h>
-#include "mtest.h"
+#include "ckpt_test.h"
 
 enum { MOD = 65521, TAG_BSEND = 3, TAG_INTER = 4 };
 
@@ -98,22 +95,8 @@ int main(int argc, char **argv)
     const char *lb = getenv("VMPI_BALANCER");
     int rotate = lb && !strcmp(lb, "Rotate");
 
-    char dir[512] = "", parent[512] = "";
-    int kill_after = argc >= 3 && !strcmp(argv[2], "kill");
-    if (argc >= 2)
-        snprintf(dir, sizeof dir, "%s", argv[1]);
-    else if (!MT_SANITIZE) {
-        if (rank == 0) {
-            const char *t = getenv("TMPDIR");
-            snprintf(parent, sizeof parent, "%s/vmpi-ckpt-objects-XXXXXX", t && *t ? t : "/tmp");
-            if (!mkdtemp(parent)) {
-                perror("mkdtemp");
-                MPI_Abort(MPI_COMM_WORLD, 2);
-            }
-            snprintf(dir, sizeof dir, "%s/ck", parent);
-        }
-        MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
-    }
+    ckpt_test t;
+    ckpt_test_open(&t, argc, argv, "ckpt_objects");
 
     /* ---- made before the checkpoint ---- */
     MPI_Op op;
@@ -167,31 +150,7 @@ int main(int argc, char **argv)
         printf("ckpt_objects: before the checkpoint\n");
         fflush(stdout);
     }
-    if (dir[0]) {
-        MPI_Info info;
-        MPI_Info_create(&info);
-        char val[600];
-        snprintf(val, sizeof val, "to_file=%s", dir);
-        MPI_Info_set(info, "ampi_checkpoint", val);
-        int rc = AMPI_Migrate(info);
-        if (rc != MPI_SUCCESS)
-            MT_ERR(errs, "AMPI_Migrate(ampi_checkpoint=%s) returned %d", val, rc);
-        MPI_Info_free(&info);
-        VMPIX_Restarted(&restarted);
-        if (restarted && rank == 0) {
-            printf("ckpt_objects: restarted\n");
-            fflush(stdout);
-        }
-        if (kill_after && !restarted) {
-            MPI_Barrier(MPI_COMM_WORLD);
-            if (rank == 0) {
-                fflush(stdout);
-                kill(getpid(), SIGKILL);
-            }
-            MPI_Barrier(MPI_COMM_WORLD); /* never completes */
-        }
-    } else
-        mt_migrate();
+    restarted = ckpt_test_point(&t, MPI_INFO_NULL, "ckpt_objects", &errs);
 
     /* ---- used after it ---- */
     MT_CHECK_RC(errs, MPI_Recv(&bin, 1, MPI_INT, left, TAG_BSEND, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
@@ -302,19 +261,6 @@ int main(int argc, char **argv)
     MPI_Errhandler_free(&eh);
     MPI_Op_free(&op);
     free(bbuf);
-    if (parent[0] && rank == 0) { /* the directory holds checkpoint files only */
-        DIR *d = opendir(dir);
-        struct dirent *e;
-        char path[1100];
-        while (d && (e = readdir(d)) != NULL)
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-                unlink(path);
-            }
-        if (d)
-            closedir(d);
-        rmdir(dir);
-        rmdir(parent);
-    }
+    ckpt_test_close(&t);
     return mt_finish(errs);
 }

@@ -14,16 +14,13 @@
 //   ckpt_tls DIR [kill]: checkpoint into DIR; with `kill`, a job that was not restarted is killed right
 //   after the checkpoint.  Without arguments: into a fresh directory, and the job goes on.  In sanitizer
 //   builds (no checkpoints) it migrates instead.
-#include <dirent.h>
-#include <signal.h>
-#include <unistd.h>
 #include <atomic>
 #include <iostream>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
-#include "mtest.h"
+#include "ckpt_test.h"
 
 static std::map<int, std::string> make_table()
 {
@@ -49,20 +46,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    char dir[512] = "", parent[512] = "";
-    bool kill_after = argc >= 3 && !strcmp(argv[2], "kill");
-    if (argc >= 2) {
-        snprintf(dir, sizeof dir, "%s", argv[1]);
-    } else if (!MT_SANITIZE) {
-        if (rank == 0) {
-            const char *t = getenv("TMPDIR");
-            snprintf(parent, sizeof parent, "%s/vmpi-ckpt-tls-XXXXXX", t && *t ? t : "/tmp");
-            if (!mkdtemp(parent))
-                MPI_Abort(MPI_COMM_WORLD, 2);
-            snprintf(dir, sizeof dir, "%s/ck", parent);
-        }
-        MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
-    }
+    ckpt_test t;
+    ckpt_test_open(&t, argc, argv, "ckpt_tls");
 
     total += rank + 1;
     if (rank == 0)
@@ -73,30 +58,7 @@ int main(int argc, char **argv)
     (void)shared_name();
     MPI_Barrier(MPI_COMM_WORLD);
 
-    int restarted = 0;
-    if (dir[0]) {
-        MPI_Info info;
-        MPI_Info_create(&info);
-        std::string val = std::string("to_file=") + dir;
-        MPI_Info_set(info, "ampi_checkpoint", val.c_str());
-        MT_CHECK_RC(errs, AMPI_Migrate(info));
-        MPI_Info_free(&info);
-        VMPIX_Restarted(&restarted);
-        if (restarted && rank == 0) {
-            printf("ckpt_tls: restarted\n");
-            fflush(stdout);
-        }
-        if (kill_after && !restarted) {
-            MPI_Barrier(MPI_COMM_WORLD);
-            if (rank == 0) {
-                fflush(stdout);
-                kill(getpid(), SIGKILL);
-            }
-            MPI_Barrier(MPI_COMM_WORLD); /* never completes */
-        }
-    } else {
-        mt_migrate();
-    }
+    ckpt_test_point(&t, MPI_INFO_NULL, "ckpt_tls", &errs);
 
     MT_CHECK(errs, table.size() == 100 && table.at(7) == "value 49" && table.at(99) == "value 9801",
              "the shared table (%zu entries) is not whole", table.size());
@@ -121,19 +83,6 @@ int main(int argc, char **argv)
     if (rank == 0)
         std::cout << "ckpt_tls: std::cout after the checkpoint" << std::endl;
     MT_CHECK(errs, std::cout.good(), "std::cout is not good after the checkpoint");
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (parent[0] && rank == 0) {
-        DIR *d = opendir(dir);
-        char path[1100];
-        for (struct dirent *e; d && (e = readdir(d)) != NULL;)
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-                unlink(path);
-            }
-        if (d)
-            closedir(d);
-        rmdir(dir);
-        rmdir(parent);
-    }
+    ckpt_test_close(&t);
     return mt_finish(errs);
 }
