@@ -34,7 +34,8 @@ typedef struct vmpi_ckpt_out vmpi_ckpt_out;
 typedef struct vmpi_ckpt_in vmpi_ckpt_in;
 
 /* Starts a checkpoint in directory `dir` (created, mode 0700, if missing).  NULL on failure, with a
- * message naming the file and the problem in err. */
+ * message naming the file and the problem in err.  The first one in a directory locks it for the rest of
+ * the process (DIR/.vmpi-ckpt.lock): another process's checkpoint there fails with EACCES. */
 vmpi_ckpt_out *vmpi_ckpt_create(const char *dir, char *err, size_t errlen);
 /* Starts a checkpoint in memory, replacing what `mb` held. */
 vmpi_ckpt_out *vmpi_ckpt_create_mem(vmpi_ckpt_membuf *mb);

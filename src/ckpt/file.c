@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -207,12 +208,60 @@ static void out_free(vmpi_ckpt_out *o)
     vmpi_sys_free(o);
 }
 
+/* One job at a time writes checkpoints into a directory: two would remove each other's.  The first
+ * checkpoint a process writes into a directory takes an flock on DIR/.vmpi-ckpt.lock and keeps it until the
+ * process ends; the kernel drops it then, even after SIGKILL, so a restarted job takes it again. */
+static struct {
+    dev_t dev;
+    ino_t ino;
+} held[16];
+static int nheld;
+
+static bool dir_lock(const char *dir, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        snprintf(err, errlen, "cannot use the checkpoint directory %s: %s", dir, strerror(errno));
+        return false;
+    }
+    for (int i = 0; i < nheld; i++)
+        if (held[i].dev == st.st_dev && held[i].ino == st.st_ino)
+            return true;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/.vmpi-ckpt.lock", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        return false;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        char pid[32] = "";
+        ssize_t n = pread(fd, pid, sizeof pid - 1, 0);
+        pid[n > 0 ? n : 0] = '\0';
+        snprintf(err, errlen, "another running job (process %s) writes its checkpoints in %s: use another directory",
+                 pid[0] ? pid : "?", dir);
+        close(fd);
+        errno = EACCES;
+        return false;
+    }
+    char me[32];
+    int len = snprintf(me, sizeof me, "%d", (int)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, me, (size_t)len, 0) != len) {
+        /* the pid is only for the message above */
+    }
+    if (nheld < (int)(sizeof held / sizeof held[0])) /* beyond, the lock is kept all the same (fd left open) */
+        held[nheld++] = (typeof(held[0])){st.st_dev, st.st_ino};
+    return true;
+}
+
 vmpi_ckpt_out *vmpi_ckpt_create(const char *dir, char *err, size_t errlen)
 {
     if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
         snprintf(err, errlen, "cannot create the checkpoint directory %s: %s", dir, strerror(errno));
         return NULL;
     }
+    if (!dir_lock(dir, err, errlen))
+        return NULL;
     vmpi_ckpt_out *o = out_new();
     if (o == NULL) {
         snprintf(err, errlen, "out of memory starting a checkpoint in %s", dir);

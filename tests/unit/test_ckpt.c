@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -163,6 +164,26 @@ int main(void)
         unlink(p2);
     }
     snprintf(path, sizeof path, "%s", newest() ? newest() : "");
+
+    /* another job's lock on the directory: its checkpoints are refused, naming the process */
+    {
+        char other[300], lk[600];
+        snprintf(other, sizeof other, "%s/other", parent);
+        mkdir(other, 0700);
+        snprintf(lk, sizeof lk, "%s/.vmpi-ckpt.lock", other);
+        int fd = open(lk, O_RDWR | O_CREAT, 0600);
+        CHECK(fd >= 0 && flock(fd, LOCK_EX) == 0 && pwrite(fd, "4242", 4, 0) == 4, "cannot lock %s", lk);
+        o = vmpi_ckpt_create(other, err, sizeof err);
+        CHECK(o == NULL && strstr(err, "another running job (process 4242)"), "a locked directory: %s",
+              o ? "accepted" : err);
+        if (o)
+            vmpi_ckpt_discard(o);
+        close(fd); /* released: it is ours now, for the rest of the process */
+        o = vmpi_ckpt_create(other, err, sizeof err);
+        CHECK(o != NULL, "an unlocked directory: %s", err);
+        if (o)
+            vmpi_ckpt_discard(o);
+    }
 
     /* memory */
     vmpi_ckpt_membuf mb = {0};

@@ -31,7 +31,7 @@ static int migrate(const char *value)
     return cls;
 }
 
-/* The names of the entries of `dir` (but . and ..), joined by spaces. */
+/* The names of the entries of `dir` (but . and .. and the directory's lock), joined by spaces. */
 static void listing(const char *dir, char *out, size_t len)
 {
     out[0] = '\0';
@@ -39,7 +39,7 @@ static void listing(const char *dir, char *out, size_t len)
     if (d == NULL)
         return;
     for (struct dirent *e; (e = readdir(d)) != NULL;)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, ".vmpi-ckpt.lock"))
             snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? " " : "", e->d_name);
     closedir(d);
 }
