@@ -182,14 +182,47 @@ static void env_free(vmpi_env *e)
 
 /* ---- checkpoints ---- */
 
+size_t vmpi_msg_env_saved_size(const vmpi_env *e)
+{
+    return sizeof e->h + sizeof e->rv + (e->h.proto == PROTO_EAGER ? (size_t)e->h.bytes : 0);
+}
+
+void vmpi_msg_env_save(const vmpi_env *e, void *out)
+{
+    char *p = out;
+    memcpy(p, &e->h, sizeof e->h);
+    memcpy(p + sizeof e->h, &e->rv, sizeof e->rv);
+    memcpy(p + sizeof e->h + sizeof e->rv, e->data, e->h.proto == PROTO_EAGER ? (size_t)e->h.bytes : 0);
+}
+
+vmpi_env *vmpi_msg_env_load(const void *in, size_t avail, size_t *used)
+{
+    const char *p = in;
+    msg_hdr h;
+    if (avail < sizeof h + sizeof(rndv_info))
+        return NULL;
+    memcpy(&h, p, sizeof h);
+    size_t pl = h.proto == PROTO_EAGER ? (size_t)h.bytes : 0;
+    if (h.bytes < 0 || pl > avail - sizeof h - sizeof(rndv_info))
+        return NULL;
+    /* from the system allocator: no PE runs yet, and any PE may free it */
+    vmpi_env *e = vmpi_sys_malloc(sizeof(vmpi_env) + pl);
+    if (e == NULL)
+        vmpi_fatal("out of memory restoring a message of %zu bytes", pl);
+    e->heap = true;
+    e->h = h;
+    memcpy(&e->rv, p + sizeof h, sizeof e->rv);
+    memcpy(e->data, p + sizeof h + sizeof e->rv, pl);
+    vmpi_list_init(&e->node);
+    *used = sizeof h + sizeof e->rv + pl;
+    return e;
+}
+
 void *vmpi_msg_save_unexpected(const vmpi_ep *ep, size_t *len)
 {
     size_t n = 0;
     vmpi_list_foreach(it, &ep->unexpected)
-    {
-        const vmpi_env *e = vmpi_container_of(it, vmpi_env, node);
-        n += sizeof e->h + sizeof e->rv + (e->h.proto == PROTO_EAGER ? (size_t)e->h.bytes : 0);
-    }
+        n += vmpi_msg_env_saved_size(vmpi_container_of(it, vmpi_env, node));
     *len = n;
     char *buf = n ? vmpi_sys_malloc(n) : NULL, *p = buf;
     if (n && buf == NULL)
@@ -197,11 +230,8 @@ void *vmpi_msg_save_unexpected(const vmpi_ep *ep, size_t *len)
     vmpi_list_foreach(it, &ep->unexpected)
     {
         const vmpi_env *e = vmpi_container_of(it, vmpi_env, node);
-        size_t pl = e->h.proto == PROTO_EAGER ? (size_t)e->h.bytes : 0;
-        memcpy(p, &e->h, sizeof e->h);
-        memcpy(p + sizeof e->h, &e->rv, sizeof e->rv);
-        memcpy(p + sizeof e->h + sizeof e->rv, e->data, pl);
-        p += sizeof e->h + sizeof e->rv + pl;
+        vmpi_msg_env_save(e, p);
+        p += vmpi_msg_env_saved_size(e);
     }
     return buf;
 }
@@ -216,23 +246,12 @@ bool vmpi_msg_ep_restored(vmpi_ep *ep, int world_rank, int pe, const void *buf, 
     M.eps[world_rank] = ep;
     M.loc[world_rank] = (vmpi_loc){0, pe};
     for (const char *p = buf, *end = p + len; p < end;) {
-        msg_hdr h;
-        if ((size_t)(end - p) < sizeof h + sizeof(rndv_info))
-            return false;
-        memcpy(&h, p, sizeof h);
-        size_t pl = h.proto == PROTO_EAGER ? (size_t)h.bytes : 0;
-        if (h.bytes < 0 || pl > (size_t)(end - p) - sizeof h - sizeof(rndv_info))
-            return false;
-        /* from the system allocator: no PE runs yet, and any PE may free it */
-        vmpi_env *e = vmpi_sys_malloc(sizeof(vmpi_env) + pl);
+        size_t used;
+        vmpi_env *e = vmpi_msg_env_load(p, (size_t)(end - p), &used);
         if (e == NULL)
-            vmpi_fatal("out of memory restoring rank %d's unexpected messages", world_rank);
-        e->heap = true;
-        e->h = h;
-        memcpy(&e->rv, p + sizeof h, sizeof e->rv);
-        memcpy(e->data, p + sizeof h + sizeof e->rv, pl);
+            return false;
         vmpi_list_push_back(&ep->unexpected, &e->node);
-        p += sizeof h + sizeof e->rv + pl;
+        p += used;
     }
     return true;
 }

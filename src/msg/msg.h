@@ -74,6 +74,12 @@ void vmpi_msg_set_loc(int world_rank, int pe);
  * data stays in its sender's slot), serialized into a system-allocated buffer of *len bytes (NULL, 0 when
  * there are none). */
 void *vmpi_msg_save_unexpected(const vmpi_ep *ep, size_t *len);
+/* One message (an envelope outside any queue: one matched by MPI_Mprobe) in the same form: its size, its
+ * bytes (`out` has that many), and back again into a fresh envelope (NULL when malformed; *used: bytes
+ * read). */
+size_t vmpi_msg_env_saved_size(const vmpi_env *e);
+void vmpi_msg_env_save(const vmpi_env *e, void *out);
+vmpi_env *vmpi_msg_env_load(const void *in, size_t avail, size_t *used);
 /* Restart: world rank `world_rank`'s endpoint is back at its address; routes the rank's messages to PE
  * `pe` and queues again the messages of a buffer made by vmpi_msg_save_unexpected.  False when the buffer
  * is malformed. */

@@ -200,6 +200,8 @@ static void put_extent(void *arg, void *addr, size_t len)
     put_mem(s, lo, hi);
 }
 
+static char *held_messages(const vmpi_rank *rk, size_t *len);
+
 static void put_slot(vmpi_ckpt_out *o, uint32_t id, const vmpi_iso_heap *h)
 {
     vmpi_iso_extent c = vmpi_iso_slot_committed(h);
@@ -240,6 +242,11 @@ static int write_job(vmpi_ckpt_out *o)
             vmpi_ckpt_put(o, CK_UNEXP, (uint32_t)r, 0, unexp, ulen);
             vmpi_sys_free(unexp);
         }
+        char *held = held_messages(rk, &ulen);
+        if (held) {
+            vmpi_ckpt_put(o, CK_HELD, (uint32_t)r, 0, held, ulen);
+            vmpi_sys_free(held);
+        }
     }
     return vmpi_ckpt_put(o, CK_META, 1, s.bytes, NULL, 0); /* the total, last: the size of what was saved */
 }
@@ -250,21 +257,41 @@ static int err_class(int e)
                                                                                                      : MPI_ERR_IO;
 }
 
-/* The first rank holding a message matched by MPI_Mprobe and not received yet, or -1: its envelope is the
- * messaging layer's, outside the rank's slot, and a checkpoint does not carry it (its request would point
- * into the old process). */
-static int holds_matched_message(void)
+/* The messages rank `rk` matched with MPI_Mprobe and has not received: their envelopes are the messaging
+ * layer's, outside the slot, so they are written as (request index, message) pairs and the restart gives
+ * each request a fresh envelope.  NULL with *len 0 when there are none. */
+static char *held_messages(const vmpi_rank *rk, size_t *len)
 {
-    for (int r = 0; r < vmpi_world_size(); r++) {
-        const vmpi_req_table *t = &vmpi_rank_get(r)->reqs;
+    const vmpi_req_table *t = &rk->reqs;
+    size_t n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        char *buf = pass ? vmpi_sys_malloc(n) : NULL, *p = buf;
+        if (pass && buf == NULL)
+            vmpi_fatal("out of memory saving rank %d's matched messages", rk->world_rank);
         for (int c = 0; c < t->nchunks; c++)
             for (int i = 0; i < VMPI_REQ_CHUNK; i++) {
                 const vmpi_mreq *m = &t->chunks[c][i];
-                if (m->type == VMPI_MREQ_RECV && m->ptr != NULL && !m->r.complete)
-                    return r;
+                if (m->type != VMPI_MREQ_RECV || m->ptr == NULL || m->r.complete)
+                    continue;
+                int32_t idx = c * VMPI_REQ_CHUNK + i;
+                size_t sz = vmpi_msg_env_saved_size(m->ptr);
+                if (pass) {
+                    memcpy(p, &idx, sizeof idx);
+                    vmpi_msg_env_save(m->ptr, p + sizeof idx);
+                    p += sizeof idx + sz;
+                } else {
+                    n += sizeof idx + sz;
+                }
             }
+        if (n == 0)
+            break;
+        if (pass) {
+            *len = n;
+            return buf;
+        }
     }
-    return -1;
+    *len = 0;
+    return NULL;
 }
 
 int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_t errlen)
@@ -272,12 +299,6 @@ int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_
     const char *why = vmpi_adapt_checkpoint_unsupported();
     if (why) {
         snprintf(err, errlen, "%s", why);
-        return MPI_ERR_UNSUPPORTED_OPERATION;
-    }
-    int held = holds_matched_message();
-    if (held >= 0) {
-        snprintf(err, errlen, "rank %d holds a message matched by MPI_Mprobe and not received yet, which a "
-                 "checkpoint cannot carry: receive it (MPI_Mrecv) before the checkpoint", held);
         return MPI_ERR_UNSUPPORTED_OPERATION;
     }
     double t0 = vmpi_clock_now();

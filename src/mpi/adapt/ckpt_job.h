@@ -10,6 +10,7 @@
  *   MEM      memory to put back at its address: the job heap's used parts, then each rank's
  *   RANK     a rank whose slot is complete: where its state is
  *   UNEXP    the rank's unexpected messages (msg layer)
+ *   HELD     the messages it matched with MPI_Mprobe and has not received: (request index, message) pairs
  *
  * A rank's memory is its slot's used parts (iso layer) less the code of its copy of the program, which a
  * restart maps from the program file again (img layer). */
@@ -19,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { CK_META = 1, CK_LIBS, CK_STATIC, CK_MEM, CK_RANK, CK_UNEXP, CK_SLOT };
+enum { CK_META = 1, CK_LIBS, CK_STATIC, CK_MEM, CK_RANK, CK_UNEXP, CK_SLOT, CK_HELD };
 
 typedef struct ck_meta {
     uint32_t nranks, npes;          /* npes: where it ran (for the record) */

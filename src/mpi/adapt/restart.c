@@ -242,6 +242,30 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
             vmpi_sys_free(buf);
             break;
         }
+        case CK_HELD: { /* messages matched by MPI_Mprobe: each request gets a fresh envelope */
+            vmpi_rank *rk = s.id < (uint32_t)n ? ranks[s.id] : NULL;
+            char *buf = vmpi_sys_malloc(s.len ? s.len : 1);
+            if (rk == NULL || buf == NULL)
+                BAD("matched messages of rank %u come before the rank (corrupt)", s.id);
+            read_into(buf);
+            vmpi_req_table *t = &rk->reqs;
+            for (const char *p = buf, *end = buf + s.len; p < end;) {
+                int32_t idx;
+                size_t used;
+                vmpi_env *e = NULL;
+                if ((size_t)(end - p) >= sizeof idx) {
+                    memcpy(&idx, p, sizeof idx);
+                    e = vmpi_msg_env_load(p + sizeof idx, (size_t)(end - p) - sizeof idx, &used);
+                }
+                if (e == NULL || idx < 0 || idx / VMPI_REQ_CHUNK >= t->nchunks ||
+                    t->chunks[idx / VMPI_REQ_CHUNK][idx % VMPI_REQ_CHUNK].type != VMPI_MREQ_RECV)
+                    BAD("rank %u's matched messages are malformed (corrupt)", s.id);
+                t->chunks[idx / VMPI_REQ_CHUNK][idx % VMPI_REQ_CHUNK].ptr = e;
+                p += sizeof idx + used;
+            }
+            vmpi_sys_free(buf);
+            break;
+        }
         default:
             vmpi_ckpt_skip(S.in); /* the total at the end; records of a later version are checked and skipped */
             break;

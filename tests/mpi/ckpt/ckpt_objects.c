@@ -150,7 +150,32 @@ int main(int argc, char **argv)
         printf("ckpt_objects: before the checkpoint\n");
         fflush(stdout);
     }
+    /* messages matched by MPI_Mprobe before the checkpoint and received after it: a small (eager) one and
+     * a large (rendezvous) one, whose send is still pending across the checkpoint */
+    enum { BIGN = 16384 };
+    int mout = 700 + rank, min = -1, mleft = (rank + size - 1) % size, mright = (rank + 1) % size;
+    int *bigout = mt_malloc(sizeof(int) * BIGN), *bigin = mt_malloc(sizeof(int) * BIGN);
+    for (int i = 0; i < BIGN; i++)
+        bigout[i] = rank * 100000 + i;
+    MPI_Request msq[2];
+    MPI_Message mmsg[2];
+    MT_CHECK_RC(errs, MPI_Isend(&mout, 1, MPI_INT, mright, 77, MPI_COMM_WORLD, &msq[0]));
+    MT_CHECK_RC(errs, MPI_Isend(bigout, BIGN, MPI_INT, mright, 78, MPI_COMM_WORLD, &msq[1]));
+    MT_CHECK_RC(errs, MPI_Mprobe(mleft, 77, MPI_COMM_WORLD, &mmsg[0], MPI_STATUS_IGNORE));
+    MT_CHECK_RC(errs, MPI_Mprobe(mleft, 78, MPI_COMM_WORLD, &mmsg[1], MPI_STATUS_IGNORE));
+
     restarted = ckpt_test_point(&t, MPI_INFO_NULL, "ckpt_objects", &errs);
+
+    MT_CHECK_RC(errs, MPI_Mrecv(bigin, BIGN, MPI_INT, &mmsg[1], MPI_STATUS_IGNORE));
+    MT_CHECK_RC(errs, MPI_Mrecv(&min, 1, MPI_INT, &mmsg[0], MPI_STATUS_IGNORE));
+    MT_CHECK_RC(errs, MPI_Waitall(2, msq, MPI_STATUSES_IGNORE));
+    MT_CHECK_INT(errs, "small message matched before the checkpoint", 700 + mleft, min);
+    int bad = 0;
+    for (int i = 0; i < BIGN; i++)
+        bad += bigin[i] != mleft * 100000 + i;
+    MT_CHECK_INT(errs, "wrong elements of the large message matched before the checkpoint", 0, bad);
+    free(bigout);
+    free(bigin);
 
     /* ---- used after it ---- */
     MT_CHECK_RC(errs, MPI_Recv(&bin, 1, MPI_INT, left, TAG_BSEND, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
