@@ -14,7 +14,8 @@
 #   - a program started without vmpirun checkpoints and restarts too; under --aslr 1 checkpoints are refused;
 #   - refusals, each one line on stderr and exit status 1, never a hang: a corrupted byte, a truncated file
 #     (or one with trailing bytes), a foreign version, a bad magic, a -n that differs, a missing or empty
-#     directory (or one with only a temporary file), a different program (or the same one changed);
+#     directory (or one with only a temporary file), a different program (or the same one changed), another
+#     libvmpi found through a relative LD_LIBRARY_PATH;
 #   - crash safety: a run that checkpoints at every step, killed from outside at random moments, restarts
 #     with the reference digests or is refused with "no checkpoint" (when none had completed), nothing else.
 # Usage: ckpt.sh BUILD_DIR.  Every run is under `timeout`; about 30 s on 2 cores.
@@ -271,6 +272,24 @@ else
     check_refused "^vmpi: no checkpoint in $tmp/onlytmp" "a directory with only a temporary file"
     # the refusals left the files alone
     cmp -s "$src" "$tmp/ranks/$base" || fail "a refused restart changed the checkpoint file"
+fi
+
+# ---- a library found through a relative LD_LIBRARY_PATH is checked like any other (only the vDSO is not):
+# a restart with another libvmpi (its build id changed) there is refused ----
+lib=$(readlink -f "$build/lib/libvmpi.so.0")
+bid=$(readelf -n "$lib" 2>/dev/null | sed -n 's/.*Build ID: *//p' | head -n 1)
+at=$([ -n "$bid" ] && python3 -c 'import sys; print(open(sys.argv[1], "rb").read().find(bytes.fromhex(sys.argv[2])))' \
+    "$lib" "$bid" 2>/dev/null) # where its build id is (skipped without python3)
+if [ -n "$at" ] && [ "$at" -gt 0 ]; then
+    mkdir -p "$tmp/rel/rl" && cp "$lib" "$tmp/rel/rl/libvmpi.so.0"
+    vr=$(readlink -f "$vmpirun") pr=$(readlink -f "$prog") # run from $tmp/rel
+    (cd "$tmp/rel" && LD_LIBRARY_PATH=rl timeout 60 "$vr" -n 4 -p 2 "$pr" $steps 4 "$tmp/rel/ck" kill >/dev/null 2>&1)
+    poke "$tmp/rel/rl/libvmpi.so.0" "$at" 0
+    (cd "$tmp/rel" && LD_LIBRARY_PATH=rl timeout 60 "$vr" --restart "$tmp/rel/ck" -p 2 "$pr" $steps 4 "$tmp/rel/ck" \
+        kill >"$tmp/out" 2>"$tmp/err")
+    rc=$?
+    [ "$rc" -eq 1 ] && grep -q "^vmpi: checkpoint .*rl/libvmpi.so.0 is not the one" "$tmp/err" ||
+        fail "a restart with another libvmpi through LD_LIBRARY_PATH=rl was not refused (status $rc): $(head -c 300 "$tmp/err")"
 fi
 
 # ---- crash safety: a checkpoint at every step, SIGKILL from outside at random moments ----

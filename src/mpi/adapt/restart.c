@@ -126,9 +126,10 @@ static void check_libs(const char *saved, size_t len)
     while (p < end) {
         if (!lib_next(&p, end, &addr, id, name, sizeof name))
             BAD("its list of libraries is malformed (corrupt)");
-        if (name[0] && name[0] != '/')
+        if (name[0] && strchr(name, '/') == NULL)
             continue; /* the kernel's vDSO: nothing of a rank points into it at a migration point, and a
-                       * kernel update changes it (when that moves the libraries, their addresses say so) */
+                       * kernel update changes it (when that moves the libraries, their addresses say so).
+                       * A library's name has a '/' even when relative (found through LD_LIBRARY_PATH=lib) */
         /* the same name in this process's list */
         unsigned long here = 0;
         bool found = false;
