@@ -374,7 +374,8 @@ int vmpi_ckpt_commit(vmpi_ckpt_out *o, char *err, size_t errlen)
     /* the rename itself must reach the disk before the old checkpoint goes: if it may not have, the new
      * one is complete and visible, but the old one is kept (the caller prunes only on success) */
     int dfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0 || fsync(dfd) != 0) {
+    /* some filesystems cannot fsync a directory (EINVAL, EBADF): there is nothing more to wait for */
+    if (dfd < 0 || (fsync(dfd) != 0 && errno != EINVAL && errno != EBADF)) {
         e = errno ? errno : EIO;
         snprintf(err, errlen, "flushing the directory %s after renaming %s: %s (the previous checkpoint is kept)",
                  o->dir, o->final, strerror(e));

@@ -306,7 +306,8 @@ static int wait_release(shm *s, group *g, unsigned gen, vmpi_comm *c, const step
     bool released = false;
     for (int i = 0; i < SPIN_POLLS && !released; i++) {
         released = atomic_load_explicit(&s->gen, memory_order_acquire) != gen;
-        if (!released && st && st->split && atomic_load_explicit(&s->fold_go, memory_order_acquire) == gen + 1)
+        if (!released && st && st->split && atomic_load_explicit(&s->fold_go, memory_order_acquire) == gen + 1 &&
+            atomic_load_explicit(&s->fold_next, memory_order_relaxed) < s->fold_slices)
             fold_claim(s, st); /* help the last leader fold */
         else if (!released)
             spin_once(i);
