@@ -15,13 +15,6 @@
 
 enum { NCOMM = 8 };
 
-static int attr_int(int key)
-{
-    int *v, flag = 0;
-    MPI_Comm_get_attr(MPI_COMM_WORLD, key, &v, &flag);
-    return flag ? *v : -1;
-}
-
 /* A broadcast from every rank, each on one of the permuted communicators, all in flight at once. */
 static int broadcasts(MPI_Comm *comms, int rank, int size, int it, int *v, MPI_Request *q)
 {
@@ -68,16 +61,16 @@ int main(int argc, char **argv)
         errs += broadcasts(comms, rank, size, it, v, q);
 
     /* ---- the checkpoint, rank 0 asking for the last PE at it ---- */
-    int npes = attr_int(AMPI_NUM_WTHS), restarted = 0;
+    int npes = mt_world_attr(AMPI_NUM_WTHS), restarted = 0;
     if (rank == 0)
         MT_CHECK_RC(errs, AMPI_Migrate_to_pe(npes - 1));
     restarted = ckpt_test_point(&t, MPI_INFO_NULL, "ckpt_adapt", &errs);
 
     /* ---- after it: no placement request is pending, the send counts are measured and used again ---- */
-    npes = attr_int(AMPI_NUM_WTHS);
-    int pe0 = attr_int(AMPI_MY_WTH);
+    npes = mt_world_attr(AMPI_NUM_WTHS);
+    int pe0 = mt_world_attr(AMPI_MY_WTH);
     MT_CHECK_RC(errs, migrate("ampi_load_balance", "false"));
-    int pe1 = attr_int(AMPI_MY_WTH);
+    int pe1 = mt_world_attr(AMPI_MY_WTH);
     MT_CHECK(errs, pe1 == pe0, "(restarted %d, %d PEs) a migration point without balancing moved this rank from "
              "PE %d to PE %d", restarted, npes, pe0, pe1);
     for (int it = 2; it < 4; it++)

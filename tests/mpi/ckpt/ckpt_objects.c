@@ -75,13 +75,6 @@ static int gfree(void *extra)
 }
 static int gcancel(void *extra, int complete) { return MPI_SUCCESS; }
 
-static int my_pe(void)
-{
-    int *v, flag = 0;
-    MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_MY_WTH, &v, &flag);
-    return flag ? *v : -1;
-}
-
 int main(int argc, char **argv)
 {
     int errs = 0, rank, size;
@@ -265,9 +258,9 @@ int main(int argc, char **argv)
     flag = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_NUM_WTHS, &npes_p, &flag);
     npes = flag ? *npes_p : 1;
-    int pe0 = my_pe();
+    int pe0 = mt_world_attr(AMPI_MY_WTH);
     mt_migrate();
-    int pe1 = my_pe();
+    int pe1 = mt_world_attr(AMPI_MY_WTH);
     if (rotate && npes > 1 && (rank == 1 ? pe1 != pe0 : pe1 == pe0))
         MT_ERR(errs, "after the checkpoint (restarted %d), Rotate: PE %d -> %d", restarted, pe0, pe1);
 

@@ -115,6 +115,16 @@ static inline void mt_migrate(void)
 #endif
 }
 
+#ifdef AMPI
+/* An int-valued predefined attribute of MPI_COMM_WORLD (AMPI_MY_WTH, AMPI_NUM_WTHS...), -1 without it. */
+static inline int mt_world_attr(int key)
+{
+    int *v, flag = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, key, &v, &flag);
+    return flag ? *v : -1;
+}
+#endif
+
 /* Floating-point work of n steps (a dependent chain: not optimized away, about 1 ns a step). */
 static inline double mt_spin(long n)
 {
