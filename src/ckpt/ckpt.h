@@ -62,9 +62,8 @@ void vmpi_ckpt_prune(const char *dir);
  * (naming the file and the problem: missing, not a checkpoint, foreign version, truncated). */
 vmpi_ckpt_in *vmpi_ckpt_open(const char *dir, char *err, size_t errlen);
 vmpi_ckpt_in *vmpi_ckpt_open_mem(const vmpi_ckpt_membuf *mb, char *err, size_t errlen);
-/* The file it reads ("memory" for an in-memory checkpoint) and its sequence number. */
+/* The file it reads ("(in memory)" for an in-memory checkpoint). */
 const char *vmpi_ckpt_name(const vmpi_ckpt_in *in);
-uint64_t vmpi_ckpt_seq(const vmpi_ckpt_in *in);
 uint64_t vmpi_ckpt_size(const vmpi_ckpt_in *in);
 /* The next section's header: 1, or 0 at the (checked) end record, or -1 on an error (vmpi_ckpt_error). */
 int vmpi_ckpt_next(vmpi_ckpt_in *in, vmpi_ckpt_sec *s);

@@ -61,7 +61,7 @@ struct vmpi_ckpt_in {
     char *rb;                /* read-ahead of a file: rb_len bytes from offset rb_off */
     uint64_t rb_off;
     size_t rb_len;
-    uint64_t off, total, seq, nsec;
+    uint64_t off, total, nsec;
     sec_hdr cur;
     bool in_data;
     char name[4200];
@@ -486,7 +486,6 @@ static vmpi_ckpt_in *in_open_hdr(vmpi_ckpt_in *in, uint64_t size, char *err, siz
         return NULL;
     }
     in->total = h.total;
-    in->seq = h.seq;
     return in;
 }
 
@@ -533,7 +532,6 @@ vmpi_ckpt_in *vmpi_ckpt_open_mem(const vmpi_ckpt_membuf *mb, char *err, size_t e
 }
 
 const char *vmpi_ckpt_name(const vmpi_ckpt_in *in) { return in->name; }
-uint64_t vmpi_ckpt_seq(const vmpi_ckpt_in *in) { return in->seq; }
 uint64_t vmpi_ckpt_size(const vmpi_ckpt_in *in) { return in->total; }
 const char *vmpi_ckpt_error(const vmpi_ckpt_in *in) { return in->err; }
 

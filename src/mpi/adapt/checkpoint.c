@@ -147,15 +147,12 @@ typedef struct saver {
     vmpi_iso_extent holes[4]; /* not written: the rank's copy's code, mapped from the file again */
     int nholes;
     bool fresh;               /* a restart finds the slot all zeros: its pages of zeros need not be written */
-    uint64_t bytes;
 } saver;
 
 static void put_raw(saver *s, char *lo, char *hi)
 {
-    if (hi > lo) {
+    if (hi > lo)
         vmpi_ckpt_put(s->o, CK_MEM, s->slot, (uint64_t)(uintptr_t)lo, lo, (size_t)(hi - lo));
-        s->bytes += (uint64_t)(hi - lo);
-    }
 }
 
 #define PAGE 4096u
@@ -223,6 +220,7 @@ static int write_job(vmpi_ckpt_out *o)
         vmpi_ckpt_put(o, CK_STATIC, (uint32_t)i, (uint64_t)(uintptr_t)st[i].addr, st[i].addr, st[i].len);
     int n = vmpi_world_size();
     saver s = {.o = o, .slot = (uint32_t)n};
+    int err = 0; /* write errors are sticky: the last put returns the first */
     s.nholes = vmpi_img_file_ranges(vmpi_iso_job_heap(), s.holes, 4); /* tls: the shared copy's code */
     put_slot(o, (uint32_t)n, vmpi_iso_job_heap());
     vmpi_iso_each_extent(vmpi_iso_job_heap(), NULL, put_extent, &s);
@@ -235,7 +233,7 @@ static int write_job(vmpi_ckpt_out *o)
         s.nholes = vmpi_img_file_ranges(h, s.holes, 4);
         vmpi_iso_each_extent(h, rk->vp.ctx, put_extent, &s);
         ck_rank rec = {(uint64_t)(uintptr_t)rk, rk->vp.pe->id, 0};
-        vmpi_ckpt_put(o, CK_RANK, (uint32_t)r, 0, &rec, sizeof rec);
+        err = vmpi_ckpt_put(o, CK_RANK, (uint32_t)r, 0, &rec, sizeof rec);
         size_t ulen;
         void *unexp = vmpi_msg_save_unexpected(&rk->ep, &ulen);
         if (unexp) {
@@ -248,7 +246,7 @@ static int write_job(vmpi_ckpt_out *o)
             vmpi_sys_free(held);
         }
     }
-    return vmpi_ckpt_put(o, CK_META, 1, s.bytes, NULL, 0); /* the total, last: the size of what was saved */
+    return err;
 }
 
 static int err_class(int e)
@@ -260,38 +258,36 @@ static int err_class(int e)
 /* The messages rank `rk` matched with MPI_Mprobe and has not received: their envelopes are the messaging
  * layer's, outside the slot, so they are written as (request index, message) pairs and the restart gives
  * each request a fresh envelope.  NULL with *len 0 when there are none. */
+/* Request i of `t` when it holds a message matched by MPI_Mprobe and not received yet, else NULL. */
+static const vmpi_mreq *held_at(const vmpi_req_table *t, int i)
+{
+    const vmpi_mreq *m = &t->chunks[i / VMPI_REQ_CHUNK][i % VMPI_REQ_CHUNK];
+    return m->type == VMPI_MREQ_RECV && m->ptr != NULL && !m->r.complete ? m : NULL;
+}
+
 static char *held_messages(const vmpi_rank *rk, size_t *len)
 {
     const vmpi_req_table *t = &rk->reqs;
+    int nreq = t->nchunks * VMPI_REQ_CHUNK;
     size_t n = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        char *buf = pass ? vmpi_sys_malloc(n) : NULL, *p = buf;
-        if (pass && buf == NULL)
-            vmpi_fatal("out of memory saving rank %d's matched messages", rk->world_rank);
-        for (int c = 0; c < t->nchunks; c++)
-            for (int i = 0; i < VMPI_REQ_CHUNK; i++) {
-                const vmpi_mreq *m = &t->chunks[c][i];
-                if (m->type != VMPI_MREQ_RECV || m->ptr == NULL || m->r.complete)
-                    continue;
-                int32_t idx = c * VMPI_REQ_CHUNK + i;
-                size_t sz = vmpi_msg_env_saved_size(m->ptr);
-                if (pass) {
-                    memcpy(p, &idx, sizeof idx);
-                    vmpi_msg_env_save(m->ptr, p + sizeof idx);
-                    p += sizeof idx + sz;
-                } else {
-                    n += sizeof idx + sz;
-                }
-            }
-        if (n == 0)
-            break;
-        if (pass) {
-            *len = n;
-            return buf;
-        }
+    for (int i = 0; i < nreq; i++)
+        if (held_at(t, i))
+            n += sizeof(int32_t) + vmpi_msg_env_saved_size(held_at(t, i)->ptr);
+    *len = n;
+    if (n == 0)
+        return NULL;
+    char *buf = vmpi_sys_malloc(n), *p = buf;
+    if (buf == NULL)
+        vmpi_fatal("out of memory saving rank %d's matched messages", rk->world_rank);
+    for (int32_t i = 0; i < nreq; i++) {
+        const vmpi_mreq *m = held_at(t, i);
+        if (m == NULL)
+            continue;
+        memcpy(p, &i, sizeof i);
+        vmpi_msg_env_save(m->ptr, p + sizeof i);
+        p += sizeof i + vmpi_msg_env_saved_size(m->ptr);
     }
-    *len = 0;
-    return NULL;
+    return buf;
 }
 
 int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_t errlen)
@@ -344,5 +340,3 @@ int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_
     }
     return MPI_SUCCESS;
 }
-
-const vmpi_ckpt_membuf *vmpi_adapt_in_memory_checkpoint(void) { return &in_memory[newest_mem]; }

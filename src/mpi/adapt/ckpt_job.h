@@ -28,7 +28,6 @@ typedef struct ck_meta {
     uint64_t iso_base, slot_size, stack_size;
     uint64_t stack_guard;           /* the process's stack-protector canary: saved frames were made with it */
     uint64_t prog_size, prog_hash;  /* the program file (XXH3 of its contents) */
-    uint64_t mem_bytes;             /* bytes of MEM sections, for the report */
     double wtime;                   /* MPI_Wtime when it was taken: a restarted job's clock goes on from it */
     char prog[512];                 /* its path, for messages */
 } ck_meta;
@@ -42,10 +41,6 @@ typedef struct ck_rank {
 /* The objects loaded when the job started, their addresses and identities (GNU build id, or a hash of
  * their code), one "address id name" line each. */
 const char *vmpi_adapt_ckpt_libs(size_t *len);
-/* The newest in-memory checkpoint (empty when none). */
-struct vmpi_ckpt_membuf;
-const struct vmpi_ckpt_membuf *vmpi_adapt_in_memory_checkpoint(void);
-
 /* The stack-protector canary of the calling thread (glibc x86-64: tcbhead_t.stack_guard at %fs:0x28). */
 static inline uint64_t *ck_stack_guard(void)
 {

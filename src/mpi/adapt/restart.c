@@ -31,7 +31,6 @@ static struct {
     uint64_t guard;          /* the boot thread's own stack-protector canary, put back at the end */
 } S;
 
-#define BAD(...) bad(__VA_ARGS__)
 static VMPI_NORETURN void bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void bad(const char *fmt, ...)
 {
@@ -43,14 +42,14 @@ static void bad(const char *fmt, ...)
     vmpi_fatal("checkpoint %s: %s", vmpi_ckpt_name(S.in), msg);
 }
 
-/* The next section, which must be of type `type` (0: any); NULL-safe fatal errors. */
+/* The next section, which must be of type `type` (0: any): 1, or 0 at the end; errors are fatal. */
 static int next(vmpi_ckpt_sec *s, uint32_t type, const char *what)
 {
     int k = vmpi_ckpt_next(S.in, s);
     if (k < 0)
         vmpi_fatal("%s", vmpi_ckpt_error(S.in));
     if (type && (k == 0 || s->type != type))
-        BAD("%s is missing (corrupt or not a job checkpoint)", what);
+        bad("%s is missing (corrupt or not a job checkpoint)", what);
     return k;
 }
 
@@ -69,7 +68,7 @@ void vmpi_adapt_restart_open(const char *dir)
     vmpi_ckpt_sec s;
     next(&s, CK_META, "the job's description");
     if (s.len != sizeof S.meta)
-        BAD("the job's description has %" PRIu64 " bytes, not %zu (written by another vmpi)", s.len, sizeof S.meta);
+        bad("the job's description has %" PRIu64 " bytes, not %zu (written by another vmpi)", s.len, sizeof S.meta);
     read_into(&S.meta);
     ck_meta *m = &S.meta;
     m->prog[sizeof m->prog - 1] = '\0';
@@ -78,15 +77,15 @@ void vmpi_adapt_restart_open(const char *dir)
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     self[n > 0 ? n : 0] = '\0';
     if (!vmpi_ckpt_hash_file("/proc/self/exe", &hash, &size) || hash != m->prog_hash || size != m->prog_size)
-        BAD("it was written by the program %s (%" PRIu64 " bytes); %s (%" PRIu64 " bytes) is a different program "
+        bad("it was written by the program %s (%" PRIu64 " bytes); %s (%" PRIu64 " bytes) is a different program "
             "file: restart the same program, unchanged", m->prog, m->prog_size, self, size);
     int ns;
     vmpi_ckpt_statics(&ns);
     if (m->nstatics != (uint32_t)ns)
-        BAD("written by another build of libvmpi (%u saved variables, %d here)", m->nstatics, ns);
+        bad("written by another build of libvmpi (%u saved variables, %d here)", m->nstatics, ns);
     const char *nr = getenv("VMPI_NRANKS");
     if (nr && *nr && strtol(nr, NULL, 10) != (long)m->nranks)
-        BAD("it holds %u ranks, and -n %s was given: leave -n out or give -n %u", m->nranks, nr, m->nranks);
+        bad("it holds %u ranks, and -n %s was given: leave -n out or give -n %u", m->nranks, nr, m->nranks);
     vmpi_cfg.nranks = m->nranks;
     vmpi_cfg.iso_base = (uintptr_t)m->iso_base;
     vmpi_cfg.iso_slot_size = (size_t)m->slot_size;
@@ -125,7 +124,7 @@ static void check_libs(const char *saved, size_t len)
     unsigned long addr, qa;
     while (p < end) {
         if (!lib_next(&p, end, &addr, id, name, sizeof name))
-            BAD("its list of libraries is malformed (corrupt)");
+            bad("its list of libraries is malformed (corrupt)");
         if (name[0] && strchr(name, '/') == NULL)
             continue; /* the kernel's vDSO: nothing of a rank points into it at a migration point, and a
                        * kernel update changes it (when that moves the libraries, their addresses say so).
@@ -141,12 +140,12 @@ static void check_libs(const char *saved, size_t len)
             }
         }
         if (!found)
-            BAD("the checkpointed job had %s loaded, which this one does not have", name[0] ? name : "(the program)");
+            bad("the checkpointed job had %s loaded, which this one does not have", name[0] ? name : "(the program)");
         if (strcmp(here_id, id) != 0)
-            BAD("%s is not the one the checkpointed job ran with (build id %s, now %s): restart with the same "
+            bad("%s is not the one the checkpointed job ran with (build id %s, now %s): restart with the same "
                 "libraries", name[0] ? name : "the program", id, here_id);
         if (here != addr)
-            BAD("%s is at %#lx in this process and was at %#lx in the checkpointed job: restart with the same "
+            bad("%s is at %#lx in this process and was at %#lx in the checkpointed job: restart with the same "
                 "libraries, without address-space randomization (vmpirun turns it off; see --aslr)",
                 name[0] ? name : "the program", here, addr);
     }
@@ -160,7 +159,7 @@ static void load_statics(void)
         vmpi_ckpt_sec s;
         next(&s, CK_STATIC, "a saved variable of libvmpi");
         if (s.id != (uint32_t)i || s.addr != (uint64_t)(uintptr_t)st[i].addr || s.len != st[i].len)
-            BAD("saved variable %u does not match %s here (written by another build of libvmpi)", s.id, st[i].name);
+            bad("saved variable %u does not match %s here (written by another build of libvmpi)", s.id, st[i].name);
         read_into(st[i].addr);
     }
 }
@@ -170,13 +169,13 @@ static vmpi_rank *adopt_rank(const vmpi_ckpt_sec *s, int n, int npes)
 {
     ck_rank rec;
     if (s->len != sizeof rec || s->id >= (uint32_t)n)
-        BAD("a rank record is malformed (corrupt)");
+        bad("a rank record is malformed (corrupt)");
     read_into(&rec);
     int r = (int)s->id;
     vmpi_iso_heap *h = vmpi_iso_slot_restored(r);
     vmpi_rank *rk = (vmpi_rank *)(uintptr_t)rec.rank;
     if (h == NULL || vmpi_iso_slot_of(rk) != r || rk->world_rank != r || rk->vp.heap != h || rk->vp.id != r)
-        BAD("rank %d's memory is not a rank's (corrupt)", r);
+        bad("rank %d's memory is not a rank's (corrupt)", r);
     vmpi_img_rank_restored(h);
     int pe = (int)((long)r * npes / n); /* block mapping over this job's PEs */
     vmpi_sched_adopt_vp(&rk->vp, pe);
@@ -213,12 +212,12 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
         case CK_SLOT: {
             uint64_t len;
             if (s.len != sizeof len || s.id > (uint32_t)n)
-                BAD("a slot record is malformed (corrupt)");
+                bad("a slot record is malformed (corrupt)");
             read_into(&len);
             int in = vmpi_iso_slot_of((void *)(uintptr_t)s.addr), last = len ? vmpi_iso_slot_of((void *)(uintptr_t)(s.addr + len - 1)) : in;
             if (in != last || (s.id < (uint32_t)n ? in != (int)s.id : in != -1) ||
                 !vmpi_iso_make_writable((void *)(uintptr_t)s.addr, len))
-                BAD("slot %u's memory at %#" PRIx64 " (%" PRIu64 " bytes) is outside it (corrupt)", s.id, s.addr, len);
+                bad("slot %u's memory at %#" PRIx64 " (%" PRIu64 " bytes) is outside it (corrupt)", s.id, s.addr, len);
             span_id = s.id;
             span_lo = s.addr;
             span_hi = s.addr + len;
@@ -226,7 +225,7 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
         }
         case CK_MEM:
             if (s.id != span_id || s.addr < span_lo || s.addr + s.len > span_hi || s.addr + s.len < s.addr)
-                BAD("memory of slot %u at %#" PRIx64 " (%" PRIu64 " bytes) is outside it (corrupt)", s.id, s.addr, s.len);
+                bad("memory of slot %u at %#" PRIx64 " (%" PRIu64 " bytes) is outside it (corrupt)", s.id, s.addr, s.len);
             read_into((void *)(uintptr_t)s.addr);
             break;
         case CK_RANK:
@@ -236,10 +235,10 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
             vmpi_rank *rk = s.id < (uint32_t)n ? ranks[s.id] : NULL;
             char *buf = vmpi_sys_malloc(s.len ? s.len : 1);
             if (rk == NULL || buf == NULL)
-                BAD("unexpected messages of rank %u come before the rank (corrupt)", s.id);
+                bad("unexpected messages of rank %u come before the rank (corrupt)", s.id);
             read_into(buf);
             if (!vmpi_msg_ep_restored(&rk->ep, (int)s.id, rk->vp.pe->id, buf, s.len))
-                BAD("rank %u's unexpected messages are malformed (corrupt)", s.id);
+                bad("rank %u's unexpected messages are malformed (corrupt)", s.id);
             vmpi_sys_free(buf);
             break;
         }
@@ -247,7 +246,7 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
             vmpi_rank *rk = s.id < (uint32_t)n ? ranks[s.id] : NULL;
             char *buf = vmpi_sys_malloc(s.len ? s.len : 1);
             if (rk == NULL || buf == NULL)
-                BAD("matched messages of rank %u come before the rank (corrupt)", s.id);
+                bad("matched messages of rank %u come before the rank (corrupt)", s.id);
             read_into(buf);
             vmpi_req_table *t = &rk->reqs;
             for (const char *p = buf, *end = buf + s.len; p < end;) {
@@ -260,7 +259,7 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
                 }
                 if (e == NULL || idx < 0 || idx / VMPI_REQ_CHUNK >= t->nchunks ||
                     t->chunks[idx / VMPI_REQ_CHUNK][idx % VMPI_REQ_CHUNK].type != VMPI_MREQ_RECV)
-                    BAD("rank %u's matched messages are malformed (corrupt)", s.id);
+                    bad("rank %u's matched messages are malformed (corrupt)", s.id);
                 t->chunks[idx / VMPI_REQ_CHUNK][idx % VMPI_REQ_CHUNK].ptr = e;
                 p += sizeof idx + used;
             }
@@ -268,15 +267,15 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
             break;
         }
         default:
-            vmpi_ckpt_skip(S.in); /* the total at the end; records of a later version are checked and skipped */
+            vmpi_ckpt_skip(S.in); /* records this vmpi does not know: checked and skipped */
             break;
         }
     }
     for (int r = 0; r < n; r++)
         if (ranks[r] == NULL)
-            BAD("rank %d is missing", r);
+            bad("rank %d is missing", r);
     if (vmpi_iso_slot_restored(n) != vmpi_iso_job_heap())
-        BAD("the job heap is malformed (corrupt)");
+        bad("the job heap is malformed (corrupt)");
     vmpi_img_rank_restored(vmpi_iso_job_heap()); /* tls: the shared copy's code, made writable above */
     if (vmpi_cfg.ckpt_verbose) {
         double t = vmpi_clock_now() - S.t0;

@@ -278,6 +278,7 @@ typedef struct steps {
     MPI_Op op;
     int root;
     int err;
+    bool hier;               /* reductions: folded per PE first (hierarchical()) */
     bool split;              /* the last leader's fold is shared out in slices (fold_claim) */
 } steps;
 
@@ -395,7 +396,7 @@ static bool hierarchical(const shm *s, const steps *st)
 
 static void reduce_local(shm *s, group *g, const steps *st)
 {
-    if (s->ngroups == 1 || !hierarchical(s, st))
+    if (s->ngroups == 1 || !st->hier)
         return; /* the last leader folds everything */
     if (!grow(&g->partial, &g->partial_cap, span(st->count, st->dt))) {
         ((steps *)st)->err = MPI_ERR_NO_MEM;
@@ -438,7 +439,7 @@ static void reduce_global(shm *s, const steps *st)
         atomic_store_explicit(&s->fold_done, 0, memory_order_relaxed);
         return;
     }
-    if (s->ngroups == 1 || !hierarchical(s, st)) {
+    if (s->ngroups == 1 || !st->hier) {
         const void **x = malloc(sizeof *x * (size_t)s->size);
         if (x == NULL) {
             ((steps *)st)->err = MPI_ERR_NO_MEM;
@@ -495,9 +496,10 @@ int vmpi_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dt
     if (count * dt->size >= SLICE_MIN && c->size > 1)
         return reduce_sliced(s, sbuf, rbuf, count, dt, dth, op, root, c, why);
     s->slots[c->rank].sbuf = sbuf;
-    steps st = {reduce_local, reduce_global, count, dt, dth, op, root, MPI_SUCCESS, false};
+    steps st = {reduce_local, reduce_global, count, dt, dth, op, root, MPI_SUCCESS, false, false};
+    st.hier = hierarchical(s, &st);
     /* a fold over all ranks (not per PE) big enough to share between the PEs */
-    st.split = s->ngroups > 1 && !hierarchical(s, &st) && count * dt->size >= FOLD_SPLIT_MIN &&
+    st.split = s->ngroups > 1 && !st.hier && count * dt->size >= FOLD_SPLIT_MIN &&
                count >= 2 * s->ngroups;
     int err = sync_all(s, c, &st, why);
     if (err != MPI_SUCCESS)
