@@ -360,6 +360,7 @@ VMPI_DECL(int, Pcontrol, (const int level, ...))
 #include "vmpi/mpi_coll.h"
 #include "vmpi/mpi_comm.h"
 #include "vmpi/mpi_info.h"
+#include "vmpi/mpi_rma.h"
 #include "vmpi/mpi_ampi.h"
 #include "vmpi/mpi_iso.h"
 
