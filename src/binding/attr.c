@@ -25,7 +25,13 @@ static int keyval_free(int objkind, int *keyval, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* The object checks: a communicator (errors raised on it) or a datatype. */
+/* A failure on object `on` of kind `objkind`: a window's handler for windows, else the communicator's. */
+static int fail_on(int objkind, int on, int err, const char *fn, const vmpi_chk *ck)
+{
+    return objkind == VMPI_KIND_WIN ? vmpi_win_fail(on, err, fn, ck) : vmpi_fail(on, err, fn, ck);
+}
+
+/* The object checks: a communicator or a window (errors raised on it), or a datatype. */
 static int check_obj(vmpi_chk *ck, int objkind, int obj, MPI_Comm *raise_on)
 {
     *raise_on = MPI_COMM_WORLD;
@@ -33,6 +39,11 @@ static int check_obj(vmpi_chk *ck, int objkind, int obj, MPI_Comm *raise_on)
         vmpi_comm *c;
         *raise_on = obj;
         return vmpi_chk_comm(ck, obj, &c);
+    }
+    if (objkind == VMPI_KIND_WIN) {
+        vmpi_win *w;
+        *raise_on = obj;
+        return vmpi_chk_win(ck, obj, &w);
     }
     const vmpi_dtype *dt;
     return vmpi_chk_dt(ck, obj, &dt);
@@ -45,10 +56,10 @@ static int attr_set(int objkind, int obj, int keyval, void *val, const char *fn)
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = check_obj(&ck, objkind, obj, &on)) ||
         (err = vmpi_chk_keyval(&ck, keyval, objkind, false)))
-        return vmpi_fail(on, err, fn, &ck);
+        return fail_on(objkind, on, err, fn, &ck);
     if ((err = vmpi_attr_set(obj, keyval, val))) {
         snprintf(ck.why, sizeof ck.why, "the delete callback of the value replaced returned %d", err);
-        return vmpi_fail(on, err, fn, &ck);
+        return fail_on(objkind, on, err, fn, &ck);
     }
     return MPI_SUCCESS;
 }
@@ -61,7 +72,7 @@ static int attr_get(int objkind, int obj, int keyval, void *val, int *flag, cons
     if ((err = vmpi_chk_ranked(&ck)) || (err = check_obj(&ck, objkind, obj, &on)) ||
         (err = vmpi_chk_keyval(&ck, keyval, objkind, true)) || (err = vmpi_chk_ptr(&ck, val, "attribute_val")) ||
         (err = vmpi_chk_ptr(&ck, flag, "flag")) || (err = vmpi_attr_get(obj, keyval, (void **)val, flag)))
-        return vmpi_fail(on, err, fn, &ck);
+        return fail_on(objkind, on, err, fn, &ck);
     return MPI_SUCCESS;
 }
 
@@ -72,10 +83,10 @@ static int attr_delete(int objkind, int obj, int keyval, const char *fn)
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = check_obj(&ck, objkind, obj, &on)) ||
         (err = vmpi_chk_keyval(&ck, keyval, objkind, false)))
-        return vmpi_fail(on, err, fn, &ck);
+        return fail_on(objkind, on, err, fn, &ck);
     if ((err = vmpi_attr_delete(obj, keyval))) {
         snprintf(ck.why, sizeof ck.why, "the delete callback returned %d", err);
-        return vmpi_fail(on, err, fn, &ck);
+        return fail_on(objkind, on, err, fn, &ck);
     }
     return MPI_SUCCESS;
 }
@@ -169,3 +180,44 @@ int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 
 VMPI_WEAK(Attr_delete)
 int PMPI_Attr_delete(MPI_Comm comm, int keyval) { return attr_delete(VMPI_KIND_COMM, comm, keyval, "MPI_Attr_delete"); }
+
+/* ---- windows ---- */
+VMPI_WEAK(Win_create_keyval)
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_delete_attr_function *win_delete_attr_fn,
+                           int *win_keyval, void *extra_state)
+{
+    return keyval_create(VMPI_KIND_WIN, win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state,
+                         "MPI_Win_create_keyval");
+}
+
+VMPI_WEAK(Win_free_keyval)
+int PMPI_Win_free_keyval(int *win_keyval) { return keyval_free(VMPI_KIND_WIN, win_keyval, "MPI_Win_free_keyval"); }
+
+VMPI_WEAK(Win_set_attr)
+int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
+{
+    return attr_set(VMPI_KIND_WIN, win, win_keyval, attribute_val, "MPI_Win_set_attr");
+}
+
+VMPI_WEAK(Win_get_attr)
+int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
+{
+    vmpi_win *w = vmpi_win_get(win);
+    if (w && attribute_val && flag && win_keyval >= MPI_WIN_BASE && win_keyval <= MPI_WIN_MODEL) {
+        void *v = win_keyval == MPI_WIN_BASE ? w->attr_base
+                  : win_keyval == MPI_WIN_SIZE ? (void *)&w->attr_size
+                  : win_keyval == MPI_WIN_DISP_UNIT ? (void *)&w->attr_disp_unit
+                  : win_keyval == MPI_WIN_CREATE_FLAVOR ? (void *)&w->attr_flavor
+                                                        : (void *)&w->attr_model;
+        *(void **)attribute_val = v; /* the base itself, pointers to the others (MPI-3.1 11.2.6) */
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    return attr_get(VMPI_KIND_WIN, win, win_keyval, attribute_val, flag, "MPI_Win_get_attr");
+}
+
+VMPI_WEAK(Win_delete_attr)
+int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
+{
+    return attr_delete(VMPI_KIND_WIN, win, win_keyval, "MPI_Win_delete_attr");
+}

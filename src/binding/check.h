@@ -5,6 +5,7 @@
 #define VMPI_BINDING_CHECK_H
 
 #include <limits.h>
+#include <stdarg.h>
 #include <mpi.h>
 #include <stdio.h>
 #include "mpi/comm/group.h"
@@ -309,6 +310,58 @@ static inline int vmpi_chk_alias(vmpi_chk *ck, const void *sbuf, const void *rbu
         return MPI_SUCCESS;
     snprintf(ck->why, sizeof ck->why, "send and receive buffers alias (use MPI_IN_PLACE)");
     return MPI_ERR_BUFFER;
+}
+
+/* ---- windows (one-sided communication) ---- */
+
+#include "mpi/rma/win.h"
+
+static inline int vmpi_chk_win(vmpi_chk *ck, MPI_Win h, vmpi_win **out)
+{
+    int err = vmpi_chk_ranked(ck);
+    if (err)
+        return err;
+    if ((*out = vmpi_win_get(h)) != NULL)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, h == MPI_WIN_NULL ? "MPI_WIN_NULL" : "invalid or freed window handle 0x%x",
+             (unsigned)h);
+    return MPI_ERR_WIN;
+}
+
+static inline int vmpi_raise_win_(MPI_Errhandler h, MPI_Win win, int err, const char *fn, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vmpi_err_vraise(h, win, err, fn, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* Reports a failure through the window's error handler (MPI_COMM_WORLD's when the handle is not a window). */
+static inline int vmpi_win_fail(MPI_Win h, int err, const char *fn, const vmpi_chk *ck)
+{
+    vmpi_win *w = vmpi_win_get(h);
+    if (w == NULL)
+        return vmpi_fail(MPI_COMM_WORLD, err, fn, ck);
+    return vmpi_raise_win_(w->errh, h, err, fn, ck && ck->why[0] ? "%s" : NULL, ck ? ck->why : "");
+}
+
+/* A target (or lock) rank: a rank of the window's group or MPI_PROC_NULL. */
+static inline int vmpi_chk_win_rank(vmpi_chk *ck, int r, const vmpi_win *w)
+{
+    if (r == MPI_PROC_NULL || (r >= 0 && r < w->size))
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "rank %d is not in the window's group of size %d", r, w->size);
+    return MPI_ERR_RANK;
+}
+
+static inline int vmpi_chk_assert(vmpi_chk *ck, int assert)
+{
+    const int all = MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED;
+    if ((assert & ~all) == 0)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "assert 0x%x has bits that are no MPI_MODE_ constant", (unsigned)assert);
+    return MPI_ERR_ASSERT;
 }
 
 /* ---- intercommunicator collectives ---- */

@@ -176,6 +176,21 @@ static void pack_whole(const char *buf, MPI_Count count, const vmpi_dtype *dt, c
         }
 }
 
+void vmpi_dtype_each_run(void *buf, MPI_Count count, const vmpi_dtype *dt, vmpi_dtype_run_fn *fn, void *arg)
+{
+    MPI_Count ng = vmpi_dtype_groups(dt);
+    char *p = buf;
+    for (MPI_Count i = 0; i < count; i++, p += dt->extent)
+        for (MPI_Count g = 0; g < ng; g++) {
+            char *gb = p + g * dt->group_stride;
+            for (int k = 0; k < dt->nblocks; k++) {
+                const vmpi_dtype_block *b = &dt->blocks[k];
+                for (MPI_Count r = 0; r < b->reps; r++)
+                    fn(gb + b->disp + r * b->stride, b->len, arg);
+            }
+        }
+}
+
 static void unpack_whole(const char *in, char *buf, MPI_Count count, const vmpi_dtype *dt)
 {
     MPI_Count ng = vmpi_dtype_groups(dt);

@@ -76,6 +76,10 @@ MPI_Count vmpi_dtype_copy(const void *sbuf, MPI_Count scount, const vmpi_dtype *
 MPI_Count vmpi_dtype_pack(const void *buf, MPI_Count count, const vmpi_dtype *dt, void *out, MPI_Count max);
 /* Unpacks `bytes` packed bytes into (buf, count, dt), at most its capacity; returns the bytes unpacked. */
 MPI_Count vmpi_dtype_unpack(const void *in, MPI_Count bytes, void *buf, MPI_Count count, const vmpi_dtype *dt);
+/* Calls fn(address, bytes, arg) for each contiguous run of data of (buf, count, dt), in typemap order (one
+ * run starts and ends between basic elements when they have no padding). */
+typedef void vmpi_dtype_run_fn(char *p, MPI_Count len, void *arg);
+void vmpi_dtype_each_run(void *buf, MPI_Count count, const vmpi_dtype *dt, vmpi_dtype_run_fn *fn, void *arg);
 /* Basic elements in the first `bytes` bytes of data of `dt`, or MPI_UNDEFINED if `bytes` ends inside one. */
 MPI_Count vmpi_dtype_elements(const vmpi_dtype *dt, MPI_Count bytes);
 /* Bytes of data of the first `n` basic elements of instances of `dt` (MPI_Status_set_elements). */

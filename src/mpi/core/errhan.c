@@ -122,26 +122,30 @@ int vmpi_errh_free(MPI_Errhandler *h)
 
 int vmpi_err_raise(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
 {
-    vmpi_rank *rk = vmpi_rank_self();
     vmpi_comm *c = vmpi_comm_get(comm);
     if (c == NULL)
         c = vmpi_comm_get(MPI_COMM_WORLD);
-    MPI_Errhandler h = c ? c->errh : MPI_ERRORS_ARE_FATAL;
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vmpi_err_vraise(c ? c->errh : MPI_ERRORS_ARE_FATAL, c ? c->handle : MPI_COMM_NULL, code, fn, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+int vmpi_err_vraise(MPI_Errhandler h, int obj, int code, const char *fn, const char *fmt, va_list ap)
+{
+    vmpi_rank *rk = vmpi_rank_self();
     if (h == MPI_ERRORS_RETURN)
         return code;
-    if (h != MPI_ERRORS_ARE_FATAL) {
-        MPI_Comm ch = c->handle;
+    if (h != MPI_ERRORS_ARE_FATAL) { /* handles of every kind are ints: one call serves comms and windows */
+        int oh = obj;
         int cd = code;
-        rk->errh_user[VMPI_HANDLE_INDEX(h) - 3].fn(&ch, &cd, fn);
+        rk->errh_user[VMPI_HANDLE_INDEX(h) - 3].fn(&oh, &cd, fn);
         return code;
     }
     char detail[512] = "";
-    if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
+    if (fmt)
         vsnprintf(detail, sizeof detail, fmt, ap);
-        va_end(ap);
-    }
     const char *name = vmpi_err_class_name(code);
     char user[MPI_MAX_ERROR_STRING + 64] = "unknown error code";
     if (name == NULL && vmpi_errcode_class(code) >= 0) { /* a user class or code: its class and string */

@@ -5,6 +5,7 @@
 #define VMPI_MPI_ERRHAN_H
 
 #include <mpi.h>
+#include <stdarg.h>
 #include "base/compiler.h"
 
 typedef struct vmpi_errh_user {
@@ -15,6 +16,8 @@ typedef struct vmpi_errh_user {
 /* Raises error `code` of MPI function `fn` on `comm` (MPI_COMM_NULL or an invalid handle: MPI_COMM_WORLD's
  * handler).  Returns the code when the handler returns. */
 int vmpi_err_raise(MPI_Comm comm, int code, const char *fn, const char *fmt, ...) VMPI_PRINTF(4, 5);
+/* The same with handler `h` of object `obj` (a window's, say). */
+int vmpi_err_vraise(MPI_Errhandler h, int obj, int code, const char *fn, const char *fmt, va_list ap);
 const char *vmpi_err_class_name(int cls);
 const char *vmpi_err_class_text(int cls);
 int vmpi_errh_check(MPI_Errhandler h);

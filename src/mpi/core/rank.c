@@ -15,6 +15,7 @@
 #include "mpi/core/attr.h"
 #include "mpi/core/errcode.h"
 #include "mpi/core/rank.h"
+#include "mpi/rma/win.h"
 #include "sched/pin.h"
 
 extern char **environ;
@@ -91,6 +92,7 @@ void vmpi_rank_exit(int code)
     if (R.priv != VMPI_PRIV_NONE) /* the destructors of its copy, while its output is still its own */
         vmpi_img_rank_exit(rk->vp.heap);
     vmpi_stdio_rank_done(rk);
+    vmpi_win_release_all();
     vmpi_comm_release_all();
     vmpi_vp_exit(code);
 }

@@ -30,6 +30,8 @@ typedef struct vmpi_rank {
     vmpi_comm **comms;       /* user communicators, by handle index - 3 */
     int ncomms, cap_comms, comm_hint;
     vmpi_req_table reqs;
+    struct vmpi_win **wins;  /* windows, by handle index - 1 (mpi/rma) */
+    int nwins, cap_wins;
     vmpi_bsend_state bsend;
     struct vmpi_errh_user *errh_user; /* user error handlers created by this rank */
     int nerrh_user;

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The one-sided operations, executed by the origin in the target's memory (win.h): the epoch check, the
+ * target address and its range check, then a datatype copy (put, get) or an element-wise update
+ * (accumulates, atomic.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mpi/op/op_builtin.h"
+#include "mpi/rma/atomic.h"
+#include "mpi/rma/win.h"
+
+enum { SMALL = 256 }; /* temporaries up to this size live on the stack */
+
+/* The target address of (disp, count, dt) at `rank`, after checking that every byte it covers is in the
+ * window (or, for a dynamic window, in one attached region). */
+static int target_addr(vmpi_win *w, int rank, MPI_Aint disp, const vmpi_rma_side *t, char **addr, char *why)
+{
+    vmpi_win_target *tg = &w->sh->t[rank];
+    const vmpi_dtype *dt = t->dt;
+    MPI_Aint lo = 0, hi = 0;
+    if (t->count > 0 && dt->size > 0) {
+        MPI_Aint first = dt->true_lb, last = (MPI_Aint)(t->count - 1) * dt->extent + dt->true_lb;
+        lo = first < last ? first : last;
+        hi = (first > last ? first : last) + dt->true_extent;
+    }
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        *addr = (char *)disp; /* the target's address (MPI_Get_address) */
+        if (hi > lo && !vmpi_win_dynamic_covers(tg, *addr + lo, *addr + hi)) {
+            snprintf(why, 160, "bytes [%p, %p) of rank %d are not in memory attached to the window", (void *)(*addr + lo),
+                     (void *)(*addr + hi), rank);
+            return MPI_ERR_RMA_RANGE;
+        }
+        return MPI_SUCCESS;
+    }
+    MPI_Aint off = disp * tg->disp_unit;
+    *addr = tg->base + off;
+    if (hi > lo && (off + lo < 0 || off + hi > tg->size)) {
+        snprintf(why, 160, "bytes [%td, %td) of rank %d's window of %td bytes (disp %td x disp_unit %d)", off + lo,
+                 off + hi, rank, tg->size, disp, tg->disp_unit);
+        return MPI_ERR_RMA_RANGE;
+    }
+    return MPI_SUCCESS;
+}
+
+static int begin(vmpi_win *w, int rank, bool req, char *why)
+{
+    const char *reason = NULL;
+    int err = vmpi_win_access(w, rank, req, &reason);
+    if (err && reason)
+        snprintf(why, 160, "%s", reason);
+    return err;
+}
+
+static int same_size(const vmpi_rma_side *o, const vmpi_rma_side *t, char *why)
+{
+    MPI_Count ob = o->count * o->dt->size, tb = t->count * t->dt->size;
+    if (ob == tb)
+        return MPI_SUCCESS;
+    snprintf(why, 160, "the origin has %lld bytes of data, the target %lld: the type signatures differ", (long long)ob,
+             (long long)tb);
+    return MPI_ERR_TRUNCATE;
+}
+
+int vmpi_rma_put(vmpi_win *w, const vmpi_rma_side *o, int rank, MPI_Aint disp, const vmpi_rma_side *t, bool req,
+                 char *why)
+{
+    if (rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    char *addr;
+    int err;
+    if ((err = begin(w, rank, req, why)) || (err = same_size(o, t, why)) ||
+        (err = target_addr(w, rank, disp, t, &addr, why)))
+        return err;
+    vmpi_dtype_copy(o->buf, o->count, o->dt, addr, t->count, t->dt);
+    return MPI_SUCCESS;
+}
+
+int vmpi_rma_get(vmpi_win *w, const vmpi_rma_side *o, int rank, MPI_Aint disp, const vmpi_rma_side *t, bool req,
+                 char *why)
+{
+    if (rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    char *addr;
+    int err;
+    if ((err = begin(w, rank, req, why)) || (err = same_size(o, t, why)) ||
+        (err = target_addr(w, rank, disp, t, &addr, why)))
+        return err;
+    vmpi_dtype_copy(addr, t->count, t->dt, o->buf, o->count, o->dt);
+    return MPI_SUCCESS;
+}
+
+/* Whether (buf, count, dt) is `n` elements of its basic type back to back (usable in place). */
+static bool basic_array(const vmpi_dtype *dt, const vmpi_dtype *b)
+{
+    return dt->builtin || (dt->contig && b->size == b->extent);
+}
+
+static const char *basic_ptr(const void *buf, const vmpi_dtype *dt)
+{
+    return (const char *)buf + (dt->builtin ? 0 : dt->blocks[0].disp);
+}
+
+typedef struct run_ctx {
+    vmpi_win_target *t;
+    MPI_Op op;
+    int basic;
+    MPI_Count esize;
+    const char *in;
+    char *old;
+    bool exclusive;
+} run_ctx;
+
+static void apply_run(char *p, MPI_Count len, void *arg)
+{
+    run_ctx *c = arg;
+    MPI_Count n = len / c->esize;
+    vmpi_rma_apply(c->t, c->op, c->basic, c->in, p, c->old, n, c->exclusive);
+    if (c->in)
+        c->in += len;
+    if (c->old)
+        c->old += len;
+}
+
+/* A scratch buffer of `bytes`: `small` when it fits. */
+static void *scratch(char *small, MPI_Count bytes)
+{
+    return bytes <= SMALL ? small : malloc((size_t)bytes);
+}
+
+static void unscratch(void *p, char *small)
+{
+    if (p != small)
+        free(p);
+}
+
+static int check_acc(const vmpi_rma_side *o, const vmpi_rma_side *res, const vmpi_rma_side *t, MPI_Op op, int *basic,
+                     char *why)
+{
+    if (!(op >= MPI_MAX && op <= MPI_NO_OP) || (op == MPI_NO_OP && res == NULL)) {
+        snprintf(why, 160, op == MPI_NO_OP ? "MPI_NO_OP is only for MPI_Get_accumulate and MPI_Fetch_and_op"
+                                           : "accumulate operations take predefined operations and MPI_REPLACE only");
+        return MPI_ERR_OP;
+    }
+    int b = t->dt->basic;
+    if (b == 0 || (op != MPI_NO_OP && o->dt->basic != b) || (res && res->dt->basic != b)) {
+        snprintf(why, 160, "the origin%s and target datatypes must be made of one same predefined type",
+                 res ? ", result" : "");
+        return MPI_ERR_TYPE;
+    }
+    if (op != MPI_REPLACE && op != MPI_NO_OP && vmpi_op_builtin_check(op, VMPI_DT(b)) != MPI_SUCCESS) {
+        snprintf(why, 160, "the operation is not defined on the target's datatype");
+        return MPI_ERR_OP;
+    }
+    MPI_Count n = t->count * t->dt->nelems;
+    if ((op != MPI_NO_OP && o->count * o->dt->nelems != n) || (res && res->count * res->dt->nelems != n)) {
+        snprintf(why, 160, "the target has %lld elements, the origin %lld%s", (long long)n,
+                 (long long)(o->count * o->dt->nelems), res ? " (or the result buffer another number)" : "");
+        return MPI_ERR_TRUNCATE;
+    }
+    *basic = b;
+    return MPI_SUCCESS;
+}
+
+int vmpi_rma_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side *res, int rank, MPI_Aint disp,
+                 const vmpi_rma_side *t, MPI_Op op, bool req, char *why)
+{
+    if (rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    char *addr;
+    int basic, err;
+    if ((err = begin(w, rank, req, why)) || (err = check_acc(o, res, t, op, &basic, why)) ||
+        (err = target_addr(w, rank, disp, t, &addr, why)))
+        return err;
+    MPI_Count n = t->count * t->dt->nelems;
+    if (n == 0)
+        return MPI_SUCCESS;
+    const vmpi_dtype *b = vmpi_dtype_builtin(basic);
+    MPI_Count bytes = n * b->extent;
+    vmpi_win_target *tg = &w->sh->t[rank];
+    bool exclusive = vmpi_win_lock_held(w, rank) == MPI_LOCK_EXCLUSIVE;
+    char s_in[SMALL], s_old[SMALL], s_tgt[SMALL];
+
+    /* the origin's elements, back to back */
+    const char *in = NULL;
+    void *in_tmp = NULL;
+    if (op != MPI_NO_OP) {
+        if (basic_array(o->dt, b))
+            in = basic_ptr(o->buf, o->dt);
+        else if ((in_tmp = scratch(s_in, bytes)) == NULL)
+            return MPI_ERR_NO_MEM;
+        else {
+            vmpi_dtype_copy(o->buf, o->count, o->dt, in_tmp, n, b);
+            in = in_tmp;
+        }
+    }
+    char *old = res ? scratch(s_old, bytes) : NULL;
+    if (res && old == NULL) {
+        unscratch(in_tmp, s_in);
+        return MPI_ERR_NO_MEM;
+    }
+    if (vmpi_rma_hw_type(basic)) { /* each element by itself, in place */
+        run_ctx c = {tg, op, basic, b->size, in, old, exclusive};
+        if (basic_array(t->dt, b))
+            apply_run((char *)basic_ptr(addr, t->dt), bytes, &c);
+        else
+            vmpi_dtype_each_run(addr, t->count, t->dt, apply_run, &c);
+    } else { /* under the target's accumulate lock, on a copy in the type's own layout */
+        bool in_place = basic_array(t->dt, b) && (uintptr_t)basic_ptr(addr, t->dt) % (uintptr_t)b->align == 0;
+        char *tgt = in_place ? (char *)basic_ptr(addr, t->dt) : scratch(s_tgt, bytes);
+        if (tgt == NULL)
+            err = MPI_ERR_NO_MEM;
+        else {
+            if (!exclusive)
+                vmpi_rma_acc_lock(tg);
+            if (!in_place)
+                vmpi_dtype_copy(addr, t->count, t->dt, tgt, n, b);
+            vmpi_rma_apply_plain(op, basic, in, tgt, old, n);
+            if (!in_place && op != MPI_NO_OP)
+                vmpi_dtype_copy(tgt, n, b, addr, t->count, t->dt);
+            if (!exclusive)
+                vmpi_rma_acc_unlock(tg);
+            if (!in_place)
+                unscratch(tgt, s_tgt);
+        }
+    }
+    if (res && err == MPI_SUCCESS)
+        vmpi_dtype_copy(old, n, b, res->buf, res->count, res->dt);
+    unscratch(in_tmp, s_in);
+    if (old)
+        unscratch(old, s_old);
+    return err;
+}
+
+int vmpi_rma_cas(vmpi_win *w, const void *origin, const void *compare, void *result, const vmpi_dtype *dt, int rank,
+                 MPI_Aint disp, char *why)
+{
+    if (rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    vmpi_rma_side t = {NULL, 1, dt, VMPI_DT(dt->basic)};
+    char *addr;
+    int err;
+    if ((err = begin(w, rank, false, why)) || (err = target_addr(w, rank, disp, &t, &addr, why)))
+        return err;
+    vmpi_rma_cas_apply(&w->sh->t[rank], dt->basic, origin, compare, addr, result,
+                       vmpi_win_lock_held(w, rank) == MPI_LOCK_EXCLUSIVE);
+    return MPI_SUCCESS;
+}

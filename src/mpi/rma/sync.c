@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Window synchronization (MPI-3.1 11.5) and the epoch checks of every operation.
+ *
+ * Operations complete in their call (win.h), so what is left is who may access what, when:
+ * - fence: a barrier over the window's ranks (none when it both ends and starts no epoch);
+ * - post/start/complete/wait: zero-byte messages on the window's context, as the standard describes the
+ *   matching (post -> start, complete -> wait); start does not wait, an origin waits for a target's post at
+ *   its first access to it (or at complete);
+ * - locks: per target, a reader-writer lock with a FIFO of waiters in the shared state, under a spin guard
+ *   held for a few instructions.  An uncontended lock or unlock is a few atomic operations; a rank that must
+ *   wait queues itself and blocks on a grant message, which the rank that releases the lock sends. */
+#include <stdlib.h>
+#include "mpi/core/handle.h"
+#include "mpi/pt2pt/pt2pt.h"
+#include "mpi/coll/coll.h"
+#include "mpi/rma/win.h"
+
+enum { TAG_POST = 1, TAG_COMPLETE = 2, TAG_GRANT = 3 };
+
+static const vmpi_dtype *BYTE(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)); }
+
+static int notify(vmpi_win *w, int rank, int tag)
+{
+    return vmpi_send(NULL, 0, BYTE(), rank, tag, w->comm, 0, VMPI_SENDK_STD);
+}
+
+static int await(vmpi_win *w, int rank, int tag)
+{
+    return vmpi_recv(NULL, 0, BYTE(), rank, tag, w->comm, 0, MPI_STATUS_IGNORE);
+}
+
+/* A fence epoch that issued no operation may give way to another kind of epoch (a program's last fence
+ * often asserts nothing). */
+static bool idle(vmpi_win *w)
+{
+    if (w->epoch == VMPI_EPOCH_FENCE && w->fence_ops == 0)
+        w->epoch = VMPI_EPOCH_NONE;
+    return w->epoch == VMPI_EPOCH_NONE;
+}
+
+int vmpi_win_fence(vmpi_win *w, int assert)
+{
+    if (w->epoch != VMPI_EPOCH_NONE && w->epoch != VMPI_EPOCH_FENCE)
+        return MPI_ERR_RMA_SYNC;
+    if (w->post_group)
+        return MPI_ERR_RMA_SYNC;
+    atomic_thread_fence(memory_order_seq_cst);
+    int err = MPI_SUCCESS;
+    /* Operations before the fence must be done before any target leaves it, and those after it may touch a
+     * target only once it has entered it: both need the barrier, unless there are none on either side. */
+    if ((assert & (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED)) != (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED))
+        err = vmpi_coll_barrier(w->comm, NULL);
+    w->epoch = assert & MPI_MODE_NOSUCCEED ? VMPI_EPOCH_NONE : VMPI_EPOCH_FENCE;
+    w->fence_ops = 0;
+    return err;
+}
+
+/* The window ranks of a group's members; MPI_ERR_GROUP when one is not in the window. */
+static int group_ranks(vmpi_win *w, vmpi_group *g, int **out)
+{
+    int *r = malloc(sizeof *r * (size_t)(g->size ? g->size : 1));
+    if (r == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < g->size; i++)
+        if ((r[i] = vmpi_group_rank_of(w->comm->group, g->world[i])) == MPI_UNDEFINED) {
+            free(r);
+            return MPI_ERR_GROUP;
+        }
+    *out = r;
+    return MPI_SUCCESS;
+}
+
+int vmpi_win_start(vmpi_win *w, vmpi_group *g, int assert)
+{
+    if (!idle(w))
+        return MPI_ERR_RMA_SYNC;
+    int err = group_ranks(w, g, &w->start_rank);
+    if (err)
+        return err;
+    w->start_posted = calloc((size_t)(g->size ? g->size : 1), sizeof(bool));
+    if (w->start_posted == NULL) {
+        free(w->start_rank);
+        return MPI_ERR_NO_MEM;
+    }
+    for (int i = 0; i < g->size; i++)
+        w->start_posted[i] = (assert & MPI_MODE_NOCHECK) != 0;
+    w->start_group = vmpi_group_ref(g);
+    w->epoch = VMPI_EPOCH_PSCW;
+    return MPI_SUCCESS;
+}
+
+int vmpi_win_complete(vmpi_win *w)
+{
+    if (w->epoch != VMPI_EPOCH_PSCW)
+        return MPI_ERR_RMA_SYNC;
+    atomic_thread_fence(memory_order_seq_cst);
+    int err = MPI_SUCCESS;
+    for (int i = 0; i < w->start_group->size && !err; i++) {
+        if (!w->start_posted[i])
+            err = await(w, w->start_rank[i], TAG_POST);
+        if (!err)
+            err = notify(w, w->start_rank[i], TAG_COMPLETE);
+    }
+    vmpi_group_unref(w->start_group);
+    free(w->start_rank);
+    free(w->start_posted);
+    w->start_group = NULL;
+    w->start_rank = NULL;
+    w->start_posted = NULL;
+    w->epoch = VMPI_EPOCH_NONE;
+    return err;
+}
+
+int vmpi_win_post(vmpi_win *w, vmpi_group *g, int assert)
+{
+    if (w->post_group)
+        return MPI_ERR_RMA_SYNC;
+    int err = group_ranks(w, g, &w->post_rank);
+    if (err)
+        return err;
+    w->post_done = calloc((size_t)(g->size ? g->size : 1), sizeof(bool));
+    if (w->post_done == NULL) {
+        free(w->post_rank);
+        return MPI_ERR_NO_MEM;
+    }
+    w->post_group = vmpi_group_ref(g);
+    w->post_left = g->size;
+    atomic_thread_fence(memory_order_seq_cst); /* local stores before the post are visible to the origins */
+    if (!(assert & MPI_MODE_NOCHECK))
+        for (int i = 0; i < g->size && !err; i++)
+            err = notify(w, w->post_rank[i], TAG_POST);
+    return err;
+}
+
+static void end_exposure(vmpi_win *w)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    vmpi_group_unref(w->post_group);
+    free(w->post_rank);
+    free(w->post_done);
+    w->post_group = NULL;
+    w->post_rank = NULL;
+    w->post_done = NULL;
+}
+
+int vmpi_win_wait(vmpi_win *w)
+{
+    if (w->post_group == NULL)
+        return MPI_ERR_RMA_SYNC;
+    int err = MPI_SUCCESS;
+    for (int i = 0; i < w->post_group->size && !err; i++)
+        if (!w->post_done[i])
+            err = await(w, w->post_rank[i], TAG_COMPLETE);
+    end_exposure(w);
+    return err;
+}
+
+int vmpi_win_test(vmpi_win *w, int *flag)
+{
+    if (w->post_group == NULL)
+        return MPI_ERR_RMA_SYNC;
+    for (int i = 0; i < w->post_group->size; i++) {
+        int there = 0, err;
+        if (w->post_done[i])
+            continue;
+        if ((err = vmpi_probe(w->post_rank[i], TAG_COMPLETE, w->comm, false, false, &there, NULL, MPI_STATUS_IGNORE)))
+            return err;
+        if (there) {
+            if ((err = await(w, w->post_rank[i], TAG_COMPLETE)))
+                return err;
+            w->post_done[i] = true;
+            w->post_left--;
+        }
+    }
+    *flag = w->post_left == 0;
+    if (*flag)
+        end_exposure(w);
+    return MPI_SUCCESS;
+}
+
+/* ---- passive target ---- */
+
+static inline void guard_lock(vmpi_win_target *t)
+{
+    while (atomic_flag_test_and_set_explicit(&t->guard, memory_order_acquire))
+        __builtin_ia32_pause();
+}
+
+static inline void guard_unlock(vmpi_win_target *t) { atomic_flag_clear_explicit(&t->guard, memory_order_release); }
+
+static int acquire(vmpi_win *w, int rank, int type)
+{
+    vmpi_win_target *t = &w->sh->t[rank];
+    guard_lock(t);
+    bool now = t->head == NULL && (type == MPI_LOCK_EXCLUSIVE ? !t->excl && t->shared == 0 : !t->excl);
+    if (now) {
+        if (type == MPI_LOCK_EXCLUSIVE)
+            t->excl = 1;
+        else
+            t->shared++;
+    } else { /* FIFO: a shared request waits behind a queued exclusive one, so writers are not starved */
+        w->waiter = (vmpi_win_waiter){NULL, w->rank, type};
+        if (t->tail)
+            t->tail->next = &w->waiter;
+        else
+            t->head = &w->waiter;
+        t->tail = &w->waiter;
+    }
+    guard_unlock(t);
+    return now ? MPI_SUCCESS : await(w, MPI_ANY_SOURCE, TAG_GRANT); /* the releaser grants it to us */
+}
+
+static int release(vmpi_win *w, int rank, int type)
+{
+    vmpi_win_target *t = &w->sh->t[rank];
+    vmpi_win_waiter *granted = NULL, **last = &granted;
+    atomic_thread_fence(memory_order_seq_cst);
+    guard_lock(t);
+    if (type == MPI_LOCK_EXCLUSIVE)
+        t->excl = 0;
+    else
+        t->shared--;
+    while (t->head) { /* hand the lock to the next waiters: one exclusive, or every shared one in a row */
+        vmpi_win_waiter *h = t->head;
+        if (h->type == MPI_LOCK_EXCLUSIVE ? t->excl || t->shared > 0 : t->excl)
+            break;
+        if (h->type == MPI_LOCK_EXCLUSIVE)
+            t->excl = 1;
+        else
+            t->shared++;
+        t->head = h->next;
+        if (t->head == NULL)
+            t->tail = NULL;
+        h->next = NULL;
+        *last = h;
+        last = &h->next;
+    }
+    guard_unlock(t);
+    int err = MPI_SUCCESS;
+    while (granted && !err) { /* the node is the waiter's: read it before the waiter can run */
+        vmpi_win_waiter *next = granted->next;
+        err = notify(w, granted->rank, TAG_GRANT);
+        granted = next;
+    }
+    return err;
+}
+
+static vmpi_win_held *find_lock(vmpi_win *w, int rank)
+{
+    for (int i = 0; i < w->nlocks; i++)
+        if (w->locks[i].rank == rank)
+            return &w->locks[i];
+    return NULL;
+}
+
+int vmpi_win_lock(vmpi_win *w, int type, int rank, int assert)
+{
+    if (w->epoch != VMPI_EPOCH_LOCK && !idle(w))
+        return MPI_ERR_RMA_SYNC;
+    if (find_lock(w, rank))
+        return MPI_ERR_RMA_SYNC; /* one lock epoch per target at a time */
+    if (w->nlocks == w->cap_locks) {
+        int cap = w->cap_locks ? 2 * w->cap_locks : 4;
+        vmpi_win_held *n = realloc(w->locks, sizeof *n * (size_t)cap);
+        if (n == NULL)
+            return MPI_ERR_NO_MEM;
+        w->locks = n;
+        w->cap_locks = cap;
+    }
+    bool take = rank != MPI_PROC_NULL && !(assert & MPI_MODE_NOCHECK);
+    int err = take ? acquire(w, rank, type) : MPI_SUCCESS;
+    if (err)
+        return err;
+    w->locks[w->nlocks++] = (vmpi_win_held){rank, type, take};
+    w->epoch = VMPI_EPOCH_LOCK;
+    return MPI_SUCCESS;
+}
+
+int vmpi_win_unlock(vmpi_win *w, int rank)
+{
+    vmpi_win_held *l = w->epoch == VMPI_EPOCH_LOCK ? find_lock(w, rank) : NULL;
+    if (l == NULL)
+        return MPI_ERR_RMA_SYNC;
+    vmpi_win_held mine = *l;
+    *l = w->locks[--w->nlocks];
+    if (w->nlocks == 0)
+        w->epoch = VMPI_EPOCH_NONE;
+    atomic_thread_fence(memory_order_seq_cst);
+    return mine.acquired ? release(w, rank, mine.type) : MPI_SUCCESS;
+}
+
+int vmpi_win_lock_all(vmpi_win *w, int assert)
+{
+    if (!idle(w))
+        return MPI_ERR_RMA_SYNC;
+    w->lock_all_acquired = !(assert & MPI_MODE_NOCHECK);
+    for (int r = 0; r < w->size && w->lock_all_acquired; r++) {
+        int err = acquire(w, r, MPI_LOCK_SHARED);
+        if (err) {
+            while (r-- > 0)
+                release(w, r, MPI_LOCK_SHARED);
+            return err;
+        }
+    }
+    w->epoch = VMPI_EPOCH_LOCK_ALL;
+    return MPI_SUCCESS;
+}
+
+int vmpi_win_unlock_all(vmpi_win *w)
+{
+    if (w->epoch != VMPI_EPOCH_LOCK_ALL)
+        return MPI_ERR_RMA_SYNC;
+    w->epoch = VMPI_EPOCH_NONE;
+    atomic_thread_fence(memory_order_seq_cst);
+    int err = MPI_SUCCESS;
+    for (int r = 0; r < w->size && w->lock_all_acquired; r++) {
+        int e = release(w, r, MPI_LOCK_SHARED);
+        if (!err)
+            err = e;
+    }
+    return err;
+}
+
+int vmpi_win_flush(vmpi_win *w, int rank)
+{
+    if (w->epoch == VMPI_EPOCH_LOCK_ALL || (w->epoch == VMPI_EPOCH_LOCK && (rank < 0 || find_lock(w, rank)))) {
+        atomic_thread_fence(memory_order_seq_cst); /* every operation is complete already */
+        return MPI_SUCCESS;
+    }
+    return MPI_ERR_RMA_SYNC; /* only in passive-target epochs (MPI-3.1 11.5.4) */
+}
+
+int vmpi_win_sync(vmpi_win *w)
+{
+    (void)w;
+    atomic_thread_fence(memory_order_seq_cst);
+    return MPI_SUCCESS;
+}
+
+int vmpi_win_lock_held(const vmpi_win *w, int rank)
+{
+    if (w->epoch != VMPI_EPOCH_LOCK)
+        return 0;
+    for (int i = 0; i < w->nlocks; i++)
+        if (w->locks[i].rank == rank)
+            return w->locks[i].type;
+    return 0;
+}
+
+int vmpi_win_access(vmpi_win *w, int rank, bool passive, const char **why)
+{
+    switch (w->epoch) {
+    case VMPI_EPOCH_FENCE:
+        if (passive)
+            break;
+        w->fence_ops++;
+        return MPI_SUCCESS;
+    case VMPI_EPOCH_PSCW:
+        if (passive)
+            break;
+        for (int i = 0; i < w->start_group->size; i++)
+            if (w->start_rank[i] == rank) {
+                if (!w->start_posted[i]) { /* its exposure epoch must have begun */
+                    int err = await(w, rank, TAG_POST);
+                    if (err)
+                        return err;
+                    w->start_posted[i] = true;
+                }
+                return MPI_SUCCESS;
+            }
+        *why = "the target is not in the group of MPI_Win_start";
+        return MPI_ERR_RMA_SYNC;
+    case VMPI_EPOCH_LOCK:
+        if (find_lock(w, rank))
+            return MPI_SUCCESS;
+        *why = "the target is not locked by this rank";
+        return MPI_ERR_RMA_SYNC;
+    case VMPI_EPOCH_LOCK_ALL:
+        return MPI_SUCCESS;
+    default:
+        *why = "outside any access epoch (fence, start, lock or lock_all)";
+        return MPI_ERR_RMA_SYNC;
+    }
+    *why = "request-based operations need a passive-target epoch (lock or lock_all)";
+    return MPI_ERR_RMA_SYNC;
+}

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Windows: the calling rank's handle table, the four creation flavors, Win_free, dynamic windows' attached
+ * memory, shared-memory queries and hints. */
+#include <stdlib.h>
+#include <string.h>
+#include "iso/iso.h"
+#include "mpi/coll/coll.h"
+#include "mpi/comm/comm_create.h"
+#include "mpi/core/attr.h"
+#include "mpi/core/handle.h"
+#include "mpi/core/info.h"
+#include "mpi/core/rank.h"
+#include "mpi/rma/win.h"
+
+static const vmpi_dtype *AINT(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_AINT)); }
+
+vmpi_win *vmpi_win_get(MPI_Win h)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    if (rk == NULL || VMPI_HANDLE_KIND(h) != VMPI_KIND_WIN)
+        return NULL;
+    int i = VMPI_HANDLE_INDEX(h) - 1;
+    return i >= 0 && i < rk->nwins ? rk->wins[i] : NULL;
+}
+
+static MPI_Win win_register(vmpi_win *w)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    int i = 0;
+    while (i < rk->nwins && rk->wins[i] != NULL)
+        i++;
+    if (i == rk->nwins) {
+        if (rk->nwins == rk->cap_wins) {
+            int cap = rk->cap_wins ? 2 * rk->cap_wins : 8;
+            vmpi_win **t = realloc(rk->wins, sizeof *t * (size_t)cap);
+            if (t == NULL)
+                return MPI_WIN_NULL;
+            rk->wins = t;
+            rk->cap_wins = cap;
+        }
+        rk->nwins++;
+    }
+    rk->wins[i] = w;
+    return w->handle = VMPI_HANDLE(VMPI_KIND_WIN, i + 1);
+}
+
+static void win_unregister(vmpi_win *w)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    int i = VMPI_HANDLE_INDEX(w->handle) - 1;
+    if (i >= 0 && i < rk->nwins && rk->wins[i] == w)
+        rk->wins[i] = NULL;
+}
+
+static bool info_flag(MPI_Info info, const char *key)
+{
+    char v[16];
+    int flag = 0;
+    if (info == MPI_INFO_NULL || vmpi_info_get(info, key, sizeof v, v, &flag) != MPI_SUCCESS || !flag)
+        return false;
+    return strcmp(v, "true") == 0;
+}
+
+static void win_destroy(vmpi_win *w)
+{
+    if (w->comm)
+        vmpi_comm_release(w->comm);
+    if (w->info != MPI_INFO_NULL)
+        vmpi_info_free(&w->info);
+    free(w->locks);
+    free(w);
+}
+
+/* The collective part every flavor shares: the window's internal communicator (a context of its own, for
+ * the synchronization messages and barriers) and its shared state, made by rank 0 in the job heap. */
+static int win_open(vmpi_comm *c, int flavor, MPI_Info info, vmpi_win **out)
+{
+    vmpi_win *w = calloc(1, sizeof *w);
+    int ctx = c->rank == 0 ? vmpi_comm_ctx_alloc() : 0;
+    int err = vmpi_coll_bcast(&ctx, 1, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_INT)), 0, c, NULL);
+    if (err)
+        return free(w), err;
+    vmpi_group *g = vmpi_comm_group(c);
+    vmpi_comm *wc = g && w ? vmpi_comm_new_intra(g, ctx, c) : NULL;
+    vmpi_group_unref(g);
+    MPI_Aint shp = 0;
+    if (c->rank == 0) {
+        size_t bytes = sizeof(vmpi_win_shared) + (size_t)c->size * sizeof(vmpi_win_target);
+        vmpi_win_shared *sh = vmpi_iso_job_memalign(VMPI_CACHELINE, bytes);
+        if (sh) {
+            memset(sh, 0, bytes);
+            sh->size = c->size;
+            sh->flavor = flavor;
+        }
+        shp = (MPI_Aint)sh;
+    }
+    err = vmpi_coll_bcast(&shp, 1, AINT(), 0, c, NULL);
+    if (err == MPI_SUCCESS && (shp == 0 || wc == NULL))
+        err = MPI_ERR_NO_MEM; /* rank 0's failure is everyone's; a rank short of memory fails alone */
+    if (err) {
+        if (wc)
+            vmpi_comm_release(wc);
+        free(w);
+        return err;
+    }
+    w->comm = wc;
+    w->sh = (vmpi_win_shared *)shp;
+    w->rank = c->rank;
+    w->size = c->size;
+    w->flavor = flavor;
+    w->errh = MPI_ERRORS_ARE_FATAL;
+    w->info = MPI_INFO_NULL;
+    if (info != MPI_INFO_NULL && vmpi_info_dup(info, &w->info) != MPI_SUCCESS)
+        w->info = MPI_INFO_NULL;
+    w->no_locks = info_flag(info, "no_locks");
+    w->attr_flavor = flavor;
+    w->attr_model = MPI_WIN_UNIFIED;
+    *out = w;
+    return MPI_SUCCESS;
+}
+
+/* Publishes the calling rank's memory and waits until every rank has: no origin reads a base before it is
+ * set. */
+static int win_publish(vmpi_win *w, void *base, MPI_Aint size, int disp_unit, MPI_Win *out)
+{
+    vmpi_win_target *t = &w->sh->t[w->rank];
+    t->base = base;
+    t->size = size;
+    t->disp_unit = disp_unit;
+    w->attr_base = base;
+    w->attr_size = size;
+    w->attr_disp_unit = disp_unit;
+    int err = vmpi_coll_barrier(w->comm, NULL);
+    if (err == MPI_SUCCESS && win_register(w) == MPI_WIN_NULL)
+        err = MPI_ERR_NO_MEM;
+    if (err)
+        return err; /* the shared state stays (others may hold it); this rank's part leaks */
+    *out = w->handle;
+    return MPI_SUCCESS;
+}
+
+int vmpi_win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, vmpi_comm *c, MPI_Win *out)
+{
+    vmpi_win *w;
+    int err = win_open(c, MPI_WIN_FLAVOR_CREATE, info, &w);
+    return err ? err : win_publish(w, size > 0 ? base : NULL, size, disp_unit, out);
+}
+
+int vmpi_win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, vmpi_comm *c, void **baseptr, MPI_Win *out)
+{
+    /* from the calling rank's slot: the memory moves with the rank */
+    void *base = size > 0 ? aligned_alloc(VMPI_CACHELINE, ((size_t)size + VMPI_CACHELINE - 1) & ~(size_t)(VMPI_CACHELINE - 1))
+                          : NULL;
+    vmpi_win *w;
+    int err = win_open(c, MPI_WIN_FLAVOR_ALLOCATE, info, &w);
+    if (err == MPI_SUCCESS && size > 0 && base == NULL)
+        err = MPI_ERR_NO_MEM; /* after the collective part, so the others are not left waiting */
+    if (err == MPI_SUCCESS) {
+        *baseptr = base;
+        return win_publish(w, base, size, disp_unit, out);
+    }
+    free(base);
+    return err;
+}
+
+int vmpi_win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, vmpi_comm *c, void **baseptr,
+                             MPI_Win *out)
+{
+    vmpi_win *w;
+    int err = win_open(c, MPI_WIN_FLAVOR_SHARED, info, &w);
+    if (err)
+        return err;
+    vmpi_win_shared *sh = w->sh;
+    if (info_flag(info, "alloc_shared_noncontig")) { /* each segment in its owner's slot */
+        void *base = size > 0 ? aligned_alloc(VMPI_CACHELINE, ((size_t)size + VMPI_CACHELINE - 1) &
+                                                                  ~(size_t)(VMPI_CACHELINE - 1))
+                              : NULL;
+        if (size > 0 && base == NULL)
+            return win_destroy(w), MPI_ERR_NO_MEM;
+        *baseptr = base;
+        return win_publish(w, base, size, disp_unit, out);
+    }
+    /* contiguous: one block of the job heap, rank i's segment right after rank i-1's (MPI-3.1 11.2.3) */
+    sh->t[w->rank].size = size;
+    if ((err = vmpi_coll_barrier(w->comm, NULL)))
+        return err;
+    if (w->rank == 0) {
+        MPI_Aint total = 0;
+        for (int r = 0; r < w->size; r++)
+            total += sh->t[r].size;
+        char *block = vmpi_iso_job_memalign(VMPI_CACHELINE, (size_t)(total > 0 ? total : 1));
+        sh->shared_block = block;
+        for (int r = 0; block && r < w->size; r++) {
+            sh->t[r].base = block;
+            block += sh->t[r].size;
+        }
+    }
+    if ((err = vmpi_coll_barrier(w->comm, NULL)))
+        return err;
+    if (sh->shared_block == NULL)
+        return win_destroy(w), MPI_ERR_NO_MEM;
+    *baseptr = sh->t[w->rank].base;
+    return win_publish(w, sh->t[w->rank].base, size, disp_unit, out);
+}
+
+int vmpi_win_create_dynamic(MPI_Info info, vmpi_comm *c, MPI_Win *out)
+{
+    vmpi_win *w;
+    int err = win_open(c, MPI_WIN_FLAVOR_DYNAMIC, info, &w);
+    return err ? err : win_publish(w, MPI_BOTTOM, 0, 1, out);
+}
+
+static inline void guard_lock(vmpi_win_target *t)
+{
+    while (atomic_flag_test_and_set_explicit(&t->guard, memory_order_acquire))
+        __builtin_ia32_pause();
+}
+
+static inline void guard_unlock(vmpi_win_target *t) { atomic_flag_clear_explicit(&t->guard, memory_order_release); }
+
+int vmpi_win_attach(vmpi_win *w, void *base, MPI_Aint size)
+{
+    if (size == 0)
+        return MPI_SUCCESS; /* nothing to expose */
+    vmpi_win_target *t = &w->sh->t[w->rank];
+    char *lo = base, *hi = lo + size;
+    int err = MPI_SUCCESS;
+    guard_lock(t);
+    int i = 0;
+    while (i < t->nregions && t->regions[i].base < lo)
+        i++;
+    if ((i > 0 && t->regions[i - 1].base + t->regions[i - 1].size > lo) || (i < t->nregions && t->regions[i].base < hi))
+        err = MPI_ERR_RMA_ATTACH; /* overlaps attached memory (MPI-3.1 11.2.4) */
+    else if (t->nregions == t->cap_regions) {
+        int cap = t->cap_regions ? 2 * t->cap_regions : 4;
+        vmpi_win_region *n = vmpi_iso_job_realloc(t->regions, sizeof *n * (size_t)cap);
+        if (n == NULL)
+            err = MPI_ERR_RMA_ATTACH;
+        else {
+            t->regions = n;
+            t->cap_regions = cap;
+        }
+    }
+    if (err == MPI_SUCCESS) {
+        memmove(&t->regions[i + 1], &t->regions[i], sizeof *t->regions * (size_t)(t->nregions - i));
+        t->regions[i] = (vmpi_win_region){lo, size};
+        t->nregions++;
+    }
+    guard_unlock(t);
+    return err;
+}
+
+int vmpi_win_detach(vmpi_win *w, const void *base)
+{
+    vmpi_win_target *t = &w->sh->t[w->rank];
+    int err = MPI_ERR_BASE;
+    guard_lock(t);
+    for (int i = 0; i < t->nregions; i++)
+        if (t->regions[i].base == base) {
+            memmove(&t->regions[i], &t->regions[i + 1], sizeof *t->regions * (size_t)(t->nregions - i - 1));
+            t->nregions--;
+            err = MPI_SUCCESS;
+            break;
+        }
+    guard_unlock(t);
+    return err;
+}
+
+bool vmpi_win_dynamic_covers(vmpi_win_target *t, const char *lo, const char *hi)
+{
+    bool ok = false;
+    guard_lock(t);
+    for (int i = 0; i < t->nregions && !ok; i++)
+        ok = t->regions[i].base <= lo && hi <= t->regions[i].base + t->regions[i].size;
+    guard_unlock(t);
+    return ok;
+}
+
+int vmpi_win_shared_query(vmpi_win *w, int rank, MPI_Aint *size, int *disp_unit, void **baseptr)
+{
+    if (rank == MPI_PROC_NULL) { /* the lowest rank with memory (MPI-3.1 11.2.3) */
+        rank = 0;
+        for (int r = 0; r < w->size; r++)
+            if (w->sh->t[r].size > 0) {
+                rank = r;
+                break;
+            }
+    }
+    const vmpi_win_target *t = &w->sh->t[rank];
+    *size = t->size;
+    *disp_unit = t->disp_unit;
+    *baseptr = t->base;
+    return MPI_SUCCESS;
+}
+
+int vmpi_win_free(vmpi_win *w)
+{
+    int err = vmpi_attr_delete_all(w->handle);
+    if (err)
+        return err;
+    vmpi_win_target *t = &w->sh->t[w->rank];
+    vmpi_win_region *regions = t->regions;
+    void *mine = w->flavor == MPI_WIN_FLAVOR_ALLOCATE || (w->flavor == MPI_WIN_FLAVOR_SHARED && !w->sh->shared_block)
+                     ? t->base
+                     : NULL;
+    /* Every rank has ended its epochs on this window before it frees it, but another rank may still be in
+     * one that targets this rank's memory: wait for all. */
+    err = vmpi_coll_barrier(w->comm, NULL);
+    free(regions);
+    free(mine);
+    if (w->rank == 0) { /* nobody reads the shared state after the barrier */
+        free(w->sh->shared_block);
+        free(w->sh);
+    }
+    win_unregister(w);
+    win_destroy(w);
+    return err;
+}
+
+void vmpi_win_release_all(void)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    for (int i = 0; i < rk->nwins; i++)
+        if (rk->wins[i])
+            win_destroy(rk->wins[i]);
+    free(rk->wins);
+    rk->wins = NULL;
+    rk->nwins = rk->cap_wins = 0;
+}
+
+/* Hints: vmpi acts on no_locks (and alloc_shared_noncontig at creation); every hint set is kept and
+ * returned, with the defaults of the standard's keys. */
+int vmpi_win_set_info(vmpi_win *w, MPI_Info info)
+{
+    int n, err;
+    if ((err = vmpi_info_get_nkeys(info, &n)))
+        return err;
+    if (w->info == MPI_INFO_NULL && (err = vmpi_info_create(&w->info)))
+        return err;
+    for (int i = 0; i < n; i++) {
+        char key[MPI_MAX_INFO_KEY], val[MPI_MAX_INFO_VAL];
+        int flag;
+        if ((err = vmpi_info_get_nthkey(info, i, key)) ||
+            (err = vmpi_info_get(info, key, MPI_MAX_INFO_VAL - 1, val, &flag)) ||
+            (err = vmpi_info_set(w->info, key, val)))
+            return err;
+    }
+    w->no_locks = info_flag(w->info, "no_locks");
+    return MPI_SUCCESS;
+}
+
+int vmpi_win_get_info(vmpi_win *w, MPI_Info *out)
+{
+    int err = w->info != MPI_INFO_NULL ? vmpi_info_dup(w->info, out) : vmpi_info_create(out);
+    if (err)
+        return err;
+    static const char *const defaults[][2] = {
+        {"no_locks", "false"},
+        {"accumulate_ordering", "rar,raw,war,waw"},
+        {"accumulate_ops", "same_op_no_op"},
+        {"same_size", "false"},
+        {"same_disp_unit", "false"},
+    };
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
+        int len, flag;
+        if ((err = vmpi_info_get_valuelen(*out, defaults[i][0], &len, &flag)))
+            return err;
+        if (!flag && (err = vmpi_info_set(*out, defaults[i][0], defaults[i][1])))
+            return err;
+    }
+    if (w->flavor == MPI_WIN_FLAVOR_SHARED) {
+        int len, flag;
+        if (!vmpi_info_get_valuelen(*out, "alloc_shared_noncontig", &len, &flag) && !flag)
+            err = vmpi_info_set(*out, "alloc_shared_noncontig", w->sh->shared_block ? "false" : "true");
+    }
+    return err;
+}
