@@ -174,10 +174,15 @@ int vmpi_rma_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side *res, 
     MPI_Count n = t->count * t->dt->nelems;
     if (n == 0)
         return MPI_SUCCESS;
-    const vmpi_dtype *b = vmpi_dtype_builtin(basic);
-    MPI_Count bytes = n * b->extent;
     vmpi_win_target *tg = &w->sh->t[rank];
     bool exclusive = vmpi_win_lock_held(w, rank) == MPI_LOCK_EXCLUSIVE;
+    if (t->dt->builtin && (op == MPI_NO_OP || o->dt->builtin) && (res == NULL || res->dt->builtin) &&
+        vmpi_rma_hw_type(basic)) { /* arrays of a predefined type (Fetch_and_op): no copy at all */
+        vmpi_rma_apply(tg, op, basic, op == MPI_NO_OP ? NULL : o->buf, addr, res ? res->buf : NULL, n, exclusive);
+        return MPI_SUCCESS;
+    }
+    const vmpi_dtype *b = vmpi_dtype_builtin(basic);
+    MPI_Count bytes = n * b->extent;
     char s_in[SMALL], s_old[SMALL], s_tgt[SMALL];
 
     /* the origin's elements, back to back */
