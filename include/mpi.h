@@ -361,6 +361,7 @@ VMPI_DECL(int, Pcontrol, (const int level, ...))
 #include "vmpi/mpi_comm.h"
 #include "vmpi/mpi_info.h"
 #include "vmpi/mpi_rma.h"
+#include "vmpi/mpix_am.h"
 #include "vmpi/mpi_ampi.h"
 #include "vmpi/mpi_iso.h"
 

@@ -43,6 +43,11 @@ static const vmpi_tunable table[] = {
      "the ranks' count comes from it, the PEs' from -p"},
     {"ckpt-verbose", "VMPI_CKPT_VERBOSE", VMPI_TUNABLE_BOOL, "0",
      "report every checkpoint and restart on stderr: bytes, seconds, bandwidth"},
+    {"am-staged", "VMPI_AM_STAGED", VMPI_TUNABLE_BOOL, "0",
+     "active messages stage input and output in buffers at the target, as between processes (window hint "
+     "am_staged overrides); by default the origin runs the target's handler on its buffers in place"},
+    {"am-system-buffer", "VMPI_AM_SYSTEM_BUFFER", VMPI_TUNABLE_SIZE, "8k",
+     "staged active messages: bytes of a target's system buffer for each origin (window hint am_system_buffer)"},
     {"aslr", "VMPI_ASLR", VMPI_TUNABLE_BOOL, "0",
      "keep address-space randomization; checkpoints of such a job cannot be restarted (they need the libraries "
      "at the same addresses)"},
@@ -167,6 +172,8 @@ void vmpi_tunables_load(void)
     vmpi_cfg.restart = value_of(vmpi_tunable_find("restart"));
     parse_bool(value_of(vmpi_tunable_find("aslr")), &vmpi_cfg.aslr);
     parse_bool(value_of(vmpi_tunable_find("ckpt-verbose")), &vmpi_cfg.ckpt_verbose);
+    parse_bool(value_of(vmpi_tunable_find("am-staged")), &vmpi_cfg.am_staged);
+    vmpi_parse_size(value_of(vmpi_tunable_find("am-system-buffer")), &vmpi_cfg.am_system_buffer);
     if (vmpi_cfg.nranks < 1)
         vmpi_fatal("VMPI_NRANKS must be at least 1 (got %ld)", vmpi_cfg.nranks);
 }

@@ -36,8 +36,10 @@ typedef struct vmpi_config {
     uintptr_t iso_base;      /* address of the isomalloc range (iso/iso.h) */
     size_t iso_slot_size;    /* bytes per slot, a power of two; 0: chosen from the number of ranks */
     const char *restart;     /* restart from the newest checkpoint in this directory ("": a new job) */
-    bool aslr;
-    bool ckpt_verbose;       /* report every checkpoint and restart (bytes, seconds) on stderr */               /* keep address-space randomization (checkpoints then cannot be restarted) */
+    bool aslr;               /* keep address-space randomization (checkpoints then cannot be restarted) */
+    bool ckpt_verbose;       /* report every checkpoint and restart (bytes, seconds) on stderr */
+    bool am_staged;          /* active messages take the staged path by default (mpi/rma/am.h) */
+    size_t am_system_buffer; /* bytes of a target's system buffer per origin (staged path) */
 } vmpi_config;
 
 extern vmpi_config vmpi_cfg;

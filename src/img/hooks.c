@@ -24,8 +24,8 @@ extern void *__tls_get_addr(tls_index *ti);
 static void *hook_tls_get_addr(tls_index *ti)
 {
     uintptr_t m = ti->mod;
-    if (m == IMG_TLS_CURRENT) { /* tls method: the running rank's block */
-        vmpi_iso_heap *h = vmpi_iso_cur_;
+    if (m == IMG_TLS_CURRENT) { /* tls method: the running rank's block (an AM handler: its target's) */
+        vmpi_iso_heap *h = vmpi_iso_tls_from_ ? vmpi_iso_tls_from_ : vmpi_iso_cur_;
         return (h && h->img_tls ? h->img_tls : I.shared.tls) + ti->off;
     }
     if (m > 0xffff) /* auto: the copy's own block */

@@ -54,6 +54,10 @@ void *vmpi_iso_job_realloc(void *p, size_t n);
 
 /* The heap that the calling thread's malloc uses, set by the scheduler around each run of a rank. */
 extern VMPI_TLS vmpi_iso_heap *vmpi_iso_cur_;
+/* Whose thread_local block the running code sees when it is not the current heap's: an active-message
+ * handler runs the target rank's code on the origin's thread, allocating from the origin's heap (the
+ * target's has no lock) but reading the target's thread_locals (-privatize=tls). */
+extern VMPI_TLS vmpi_iso_heap *vmpi_iso_tls_from_;
 static inline void vmpi_iso_enter(vmpi_iso_heap *h) { vmpi_iso_cur_ = h; }
 static inline void vmpi_iso_leave(void) { vmpi_iso_cur_ = (vmpi_iso_heap *)0; }
 

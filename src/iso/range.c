@@ -24,6 +24,7 @@
 #define STACK_IN_HDR_PAGE 1024
 
 VMPI_TLS vmpi_iso_heap *vmpi_iso_cur_;
+VMPI_TLS vmpi_iso_heap *vmpi_iso_tls_from_;
 iso_range vmpi_iso_range_;
 
 static struct {

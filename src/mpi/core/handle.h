@@ -14,6 +14,7 @@ enum {
     VMPI_KIND_MESSAGE = 8,
     VMPI_KIND_KEYVAL = 9, /* attribute keys (MPI_KEYVAL_INVALID is its null handle) */
     VMPI_KIND_WIN = 10,
+    VMPI_KIND_AM_OP = 11, /* active-message handlers (mpix_am.h) */
 };
 
 #define VMPI_HANDLE_KIND(h) ((int)((unsigned)(h) >> 26))

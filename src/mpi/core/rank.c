@@ -15,6 +15,7 @@
 #include "mpi/core/attr.h"
 #include "mpi/core/errcode.h"
 #include "mpi/core/rank.h"
+#include "mpi/rma/am.h"
 #include "mpi/rma/win.h"
 #include "sched/pin.h"
 
@@ -247,6 +248,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
             free(rk->adapt->ckpt_dir);
         free(rk->adapt);
         vmpi_attr_rank_fini(rk);
+        vmpi_am_rank_fini(rk);
         vmpi_errcode_rank_fini(rk);
     }
     vmpi_group_fini();

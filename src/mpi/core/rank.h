@@ -32,6 +32,7 @@ typedef struct vmpi_rank {
     vmpi_req_table reqs;
     struct vmpi_win **wins;  /* windows, by handle index - 1 (mpi/rma) */
     int nwins, cap_wins;
+    struct vmpi_am_table *_Atomic am_ops; /* active-message handlers; origins read it (mpi/rma/am.c) */
     vmpi_bsend_state bsend;
     struct vmpi_errh_user *errh_user; /* user error handlers created by this rank */
     int nerrh_user;

@@ -13,7 +13,7 @@ enum { SMALL = 256 }; /* temporaries up to this size live on the stack */
 
 /* The target address of (disp, count, dt) at `rank`, after checking that every byte it covers is in the
  * window (or, for a dynamic window, in one attached region). */
-static int target_addr(vmpi_win *w, int rank, MPI_Aint disp, const vmpi_rma_side *t, char **addr, char *why)
+int vmpi_rma_target_addr(vmpi_win *w, int rank, MPI_Aint disp, const vmpi_rma_side *t, char **addr, char *why)
 {
     vmpi_win_target *tg = &w->sh->t[rank];
     const vmpi_dtype *dt = t->dt;
@@ -69,7 +69,7 @@ int vmpi_rma_put(vmpi_win *w, const vmpi_rma_side *o, int rank, MPI_Aint disp, c
     char *addr;
     int err;
     if ((err = begin(w, rank, req, why)) || (err = same_size(o, t, why)) ||
-        (err = target_addr(w, rank, disp, t, &addr, why)))
+        (err = vmpi_rma_target_addr(w, rank, disp, t, &addr, why)))
         return err;
     vmpi_dtype_copy(o->buf, o->count, o->dt, addr, t->count, t->dt);
     return MPI_SUCCESS;
@@ -83,7 +83,7 @@ int vmpi_rma_get(vmpi_win *w, const vmpi_rma_side *o, int rank, MPI_Aint disp, c
     char *addr;
     int err;
     if ((err = begin(w, rank, req, why)) || (err = same_size(o, t, why)) ||
-        (err = target_addr(w, rank, disp, t, &addr, why)))
+        (err = vmpi_rma_target_addr(w, rank, disp, t, &addr, why)))
         return err;
     vmpi_dtype_copy(addr, t->count, t->dt, o->buf, o->count, o->dt);
     return MPI_SUCCESS;
@@ -169,7 +169,7 @@ int vmpi_rma_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side *res, 
     char *addr;
     int basic, err;
     if ((err = begin(w, rank, req, why)) || (err = check_acc(o, res, t, op, &basic, why)) ||
-        (err = target_addr(w, rank, disp, t, &addr, why)))
+        (err = vmpi_rma_target_addr(w, rank, disp, t, &addr, why)))
         return err;
     MPI_Count n = t->count * t->dt->nelems;
     if (n == 0)
@@ -244,7 +244,7 @@ int vmpi_rma_cas(vmpi_win *w, const void *origin, const void *compare, void *res
     vmpi_rma_side t = {NULL, 1, dt, VMPI_DT(dt->basic)};
     char *addr;
     int err;
-    if ((err = begin(w, rank, false, why)) || (err = target_addr(w, rank, disp, &t, &addr, why)))
+    if ((err = begin(w, rank, false, why)) || (err = vmpi_rma_target_addr(w, rank, disp, &t, &addr, why)))
         return err;
     vmpi_rma_cas_apply(&w->sh->t[rank], dt->basic, origin, compare, addr, result,
                        vmpi_win_lock_held(w, rank) == MPI_LOCK_EXCLUSIVE);

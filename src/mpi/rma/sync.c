@@ -13,6 +13,7 @@
 #include "mpi/core/handle.h"
 #include "mpi/pt2pt/pt2pt.h"
 #include "mpi/coll/coll.h"
+#include "mpi/rma/am.h"
 #include "mpi/rma/win.h"
 
 enum { TAG_POST = 1, TAG_COMPLETE = 2, TAG_GRANT = 3 };
@@ -283,6 +284,7 @@ int vmpi_win_unlock(vmpi_win *w, int rank)
         return MPI_ERR_RMA_SYNC;
     vmpi_win_held mine = *l;
     *l = w->locks[--w->nlocks];
+    vmpi_am_sync_point(w, rank, true);
     if (w->nlocks == 0)
         w->epoch = VMPI_EPOCH_NONE;
     atomic_thread_fence(memory_order_seq_cst);
@@ -325,6 +327,7 @@ int vmpi_win_flush(vmpi_win *w, int rank)
 {
     if (w->epoch == VMPI_EPOCH_LOCK_ALL || (w->epoch == VMPI_EPOCH_LOCK && (rank < 0 || find_lock(w, rank)))) {
         atomic_thread_fence(memory_order_seq_cst); /* every operation is complete already */
+        vmpi_am_sync_point(w, rank, false);
         return MPI_SUCCESS;
     }
     return MPI_ERR_RMA_SYNC; /* only in passive-target epochs (MPI-3.1 11.5.4) */

@@ -10,6 +10,7 @@
 #include "mpi/core/handle.h"
 #include "mpi/core/info.h"
 #include "mpi/core/rank.h"
+#include "mpi/rma/am.h"
 #include "mpi/rma/win.h"
 
 static const vmpi_dtype *AINT(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_AINT)); }
@@ -67,6 +68,7 @@ static void win_destroy(vmpi_win *w)
         vmpi_comm_release(w->comm);
     if (w->info != MPI_INFO_NULL)
         vmpi_info_free(&w->info);
+    vmpi_am_win_free(w);
     free(w->locks);
     free(w);
 }
@@ -309,6 +311,10 @@ int vmpi_win_free(vmpi_win *w)
     free(regions);
     free(mine);
     if (w->rank == 0) { /* nobody reads the shared state after the barrier */
+        for (int r = 0; r < w->size; r++) {
+            free(w->sh->t[r].ubufs);
+            free(atomic_load(&w->sh->t[r].sysbuf));
+        }
         free(w->sh->shared_block);
         free(w->sh);
     }

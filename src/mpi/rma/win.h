@@ -49,6 +49,13 @@ typedef struct vmpi_win_target {
     atomic_flag acc;          /* accumulates on elements hardware atomics cannot take (atomic.c) */
     vmpi_win_region *regions; /* dynamic windows: sorted by base, in the job heap */
     int nregions, cap_regions;
+    /* active messages (am.c) */
+    atomic_flag am_run;       /* handlers on this target run one at a time */
+    struct vmpi_am_ubuf *ubufs; /* attached user buffers (job heap), under guard */
+    int nubufs, cap_ubufs;
+    _Atomic unsigned ubuf_gen; /* changes at every attach and detach */
+    _Atomic MPI_Aint ubuf_total; /* bytes attached */
+    _Atomic(char *) sysbuf;   /* the system buffer: one partition per origin (job heap, made at first use) */
 } vmpi_win_target;
 
 typedef struct vmpi_win_shared {
@@ -89,6 +96,7 @@ typedef struct vmpi_win {
     bool *post_done;          /* their complete has been received */
     int post_left;
     vmpi_win_waiter waiter;   /* this rank in a target's lock queue */
+    struct vmpi_am_win *am;   /* this rank's active-message state on the window (am.c), or NULL */
     /* predefined attributes: the standard hands out pointers to them */
     void *attr_base;
     MPI_Aint attr_size;
@@ -152,6 +160,8 @@ int vmpi_rma_get(vmpi_win *w, const vmpi_rma_side *o, int rank, MPI_Aint disp, c
 /* Accumulate (res NULL) and Get_accumulate; op MPI_NO_OP only with res. */
 int vmpi_rma_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side *res, int rank, MPI_Aint disp,
                  const vmpi_rma_side *t, MPI_Op op, bool req, char *why);
+/* The address of (disp, count, dt) at `rank` after the range check of every byte (ops.c). */
+int vmpi_rma_target_addr(vmpi_win *w, int rank, MPI_Aint disp, const vmpi_rma_side *t, char **addr, char *why);
 int vmpi_rma_cas(vmpi_win *w, const void *origin, const void *compare, void *result, const vmpi_dtype *dt,
                  int rank, MPI_Aint disp, char *why);
 
