@@ -245,20 +245,25 @@ typedef struct space {
 
 enum { SYS, CLAIM, VIEW, SHARED };
 
-static char *sysbuf_part(vmpi_win *w, vmpi_am_win *a, int rank)
+/* The origin's partition of target `rank`'s system buffer, and its size in *bytes.  The first origin there
+ * makes the buffer with its own partition size, written in the buffer's first line, which every origin
+ * then uses (their am_system_buffer hints may differ). */
+static char *sysbuf_part(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint *bytes)
 {
     vmpi_win_target *t = &w->sh->t[rank];
     char *s = atomic_load_explicit(&t->sysbuf, memory_order_acquire);
     if (s == NULL) {
-        char *n = vmpi_iso_job_memalign(64, (size_t)a->sysbuf * (size_t)w->size);
+        char *n = vmpi_iso_job_memalign(64, 64 + (size_t)a->sysbuf * (size_t)w->size);
         if (n == NULL)
             return NULL;
+        *(MPI_Aint *)n = a->sysbuf;
         if (atomic_compare_exchange_strong(&t->sysbuf, &s, n))
             s = n;
         else
             free(n); /* another origin made it first */
     }
-    return s + (size_t)a->sysbuf * (size_t)w->rank;
+    *bytes = *(MPI_Aint *)s;
+    return s + 64 + (size_t)*bytes * (size_t)w->rank;
 }
 
 /* The largest transient space a shared reservation can get at `t` right now (under the guard). */
@@ -450,16 +455,14 @@ static int run_staged(run *r, vmpi_am_win *am)
     while (!err && done < a->nseg) {
         int left = a->nseg - done, k = 0;
         space sp;
-        if (!sys_used && per > 0 && am->sysbuf / per > 0) {
+        MPI_Aint sysb = 0;
+        char *s = sys_used || per == 0 || am->sysbuf < per ? NULL : sysbuf_part(r->w, am, a->rank, &sysb);
+        if (s && sysb >= per) {
             sys_used = true;
-            k = (int)(am->sysbuf / per < left ? am->sysbuf / per : left);
-            char *s = sysbuf_part(r->w, am, a->rank);
-            if (s == NULL) {
-                err = MPI_ERR_NO_MEM;
-                break;
-            }
+            k = (int)(sysb / per < left ? sysb / per : left);
             sp = (space){s, k * per, SYS, 0};
         } else {
+            sys_used = true;
             MPI_Aint got = get_space(r->w, am, a->rank, left * per, per, r->exclusive, &sp);
             if (got < per) { /* none now: others hold it; our own earlier units are given back below */
                 if (nunits > 0)
