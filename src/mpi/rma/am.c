@@ -575,8 +575,8 @@ int vmpi_am(vmpi_win *w, const vmpi_am_args *a, char *why)
     MPI_Aint seg = seg_stride(a->in_count, a->tin_dt) + seg_stride(a->out_count, a->tout_dt);
     MPI_Aint room = atomic_load_explicit(&r.t->ubuf_total, memory_order_relaxed);
     if (a->nseg > 0 && seg > am->sysbuf && seg > room) {
-        snprintf(why, 160, "a segment of %td bytes (input and output) fits neither the system buffer (%td bytes) "
-                 "nor the %td bytes of user buffers attached at rank %d", seg, am->sysbuf, room, a->rank);
+        snprintf(why, 160, "a %td-byte segment (in+out) fits neither the %td-byte system buffer nor the %td "
+                 "bytes of user buffers at rank %d", seg, am->sysbuf, room, a->rank);
         return MPI_ERR_BUFFER;
     }
     am->st.ams++;
