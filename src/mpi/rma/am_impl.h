@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* What the active-message files share (am.h has the design): a handler table entry, a rank's state on a
+ * window, and staging space at a target. */
+#ifndef VMPI_MPI_RMA_AM_IMPL_H
+#define VMPI_MPI_RMA_AM_IMPL_H
+
+#include "mpi/core/rank.h"
+#include "mpi/rma/am.h"
+
+typedef struct am_entry {
+    void *_Atomic fn;         /* NULL: free */
+    bool vector;
+    void *extra;
+} am_entry;
+
+/* The target's registration of handler `op`, or NULL (am_ops.c). */
+am_entry *vmpi_am_entry(vmpi_rank *rk, MPIX_Am_op op);
+
+typedef struct am_claim { /* an am_user_buf_<rank> hint */
+    int target;
+    MPI_Aint bytes;
+    char *region;             /* claimed at first use; NULL before */
+    bool tried;
+} am_claim;
+
+typedef struct vmpi_am_win {
+    bool staged;
+    MPI_Aint sysbuf;          /* bytes per origin partition */
+    double threshold;         /* MPIX_Amv packs when generated / maximum is below this */
+    bool interleave;          /* detaches may happen during an epoch: views go stale at flushes */
+    bool reverse;             /* run an AM's units last first (tests out-of-order segments) */
+    int max_unit;             /* most segments per unit (0: no limit) */
+    am_claim *claims;
+    int nclaims;
+    int view_target;          /* -1: no view; else a view of that target's buffers (exclusive lock) */
+    bool view_stale;          /* a flush passed: read the buffers again before using them */
+    vmpi_am_ubuf *view;
+    int nview;
+    VMPIX_Am_stats st;
+} vmpi_am_win;
+
+/* The calling rank's state on `w`, made at its first use from the window's hints (am_buf.c); NULL when out of
+ * memory. */
+vmpi_am_win *vmpi_am_state(vmpi_win *w);
+
+/* Where one unit of an AM is staged, and how it is given back. */
+typedef struct space {
+    char *p;
+    MPI_Aint bytes;
+    int kind;                 /* SYS, CLAIM, VIEW, SHARED */
+    int ubuf;                 /* SHARED: index of the buffer reserved in */
+} space;
+enum { SYS, CLAIM, VIEW, SHARED };
+
+/* The origin's partition of target `rank`'s system buffer and its size (*bytes); NULL when out of memory. */
+char *vmpi_am_sysbuf(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint *bytes);
+/* Space for between `min` and `want` bytes in target `rank`'s user buffers, by the paper's order of
+ * preference (the origin's own space, a view under an exclusive lock, a shared reservation); 0 if none now. */
+MPI_Aint vmpi_am_get_space(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint want, MPI_Aint min, bool exclusive,
+                           space *sp);
+void vmpi_am_release_space(vmpi_win_target *t, const space *sp);
+
+#endif
