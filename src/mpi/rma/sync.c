@@ -6,9 +6,10 @@
  * - post/start/complete/wait: zero-byte messages on the window's context, as the standard describes the
  *   matching (post -> start, complete -> wait); start does not wait, an origin waits for a target's post at
  *   its first access to it (or at complete);
- * - locks: per target, a reader-writer lock with a FIFO of waiters in the shared state, under a spin guard
- *   held for a few instructions.  An uncontended lock or unlock is a few atomic operations; a rank that must
- *   wait queues itself and blocks on a grant message, which the rank that releases the lock sends. */
+ * - locks: per target, a reader-writer lock word in the shared state; an uncontended lock or unlock is one
+ *   compare-and-swap on it.  A rank that must wait queues itself in a FIFO (under a spin guard held for a
+ *   few instructions) and blocks on a grant message, which the rank that releases the lock sends. */
+#include <stdint.h>
 #include <stdlib.h>
 #include "mpi/core/handle.h"
 #include "mpi/pt2pt/pt2pt.h"
@@ -189,61 +190,101 @@ static inline void guard_lock(vmpi_win_target *t)
 
 static inline void guard_unlock(vmpi_win_target *t) { atomic_flag_clear_explicit(&t->guard, memory_order_release); }
 
-static int acquire(vmpi_win *w, int rank, int type)
+/* The lock word: an uncontended lock or unlock is one compare-and-swap on it.  Once a rank waits (QUEUED), the
+ * word changes only under the guard, where the FIFO of waiters is, and every lock and unlock goes there. */
+#define EXCL (1ull << 63)
+#define QUEUED (1ull << 62)
+
+static bool compatible(uint64_t s, int type)
 {
-    vmpi_win_target *t = &w->sh->t[rank];
-    guard_lock(t);
-    bool now = t->head == NULL && (type == MPI_LOCK_EXCLUSIVE ? !t->excl && t->shared == 0 : !t->excl);
-    if (now) {
-        if (type == MPI_LOCK_EXCLUSIVE)
-            t->excl = 1;
-        else
-            t->shared++;
-    } else { /* FIFO: a shared request waits behind a queued exclusive one, so writers are not starved */
-        w->waiter = (vmpi_win_waiter){NULL, w->rank, type};
-        if (t->tail)
-            t->tail->next = &w->waiter;
-        else
-            t->head = &w->waiter;
-        t->tail = &w->waiter;
-    }
-    guard_unlock(t);
-    return now ? MPI_SUCCESS : await(w, MPI_ANY_SOURCE, TAG_GRANT); /* the releaser grants it to us */
+    return type == MPI_LOCK_EXCLUSIVE ? (s & ~QUEUED) == 0 : !(s & EXCL);
 }
 
-static int release(vmpi_win *w, int rank, int type)
+static uint64_t with(uint64_t s, int type) { return type == MPI_LOCK_EXCLUSIVE ? s | EXCL : s + 1; }
+
+/* Under the guard, with QUEUED set: hands the lock to the waiters at the head that it admits now (one
+ * exclusive, or every shared one in a row), and clears QUEUED when none is left.  Returns them as a list;
+ * `self` is set instead when the calling rank's own node is granted. */
+static vmpi_win_waiter *grant_waiters(vmpi_win_target *t, const vmpi_win_waiter *mine, bool *self)
 {
-    vmpi_win_target *t = &w->sh->t[rank];
     vmpi_win_waiter *granted = NULL, **last = &granted;
-    atomic_thread_fence(memory_order_seq_cst);
-    guard_lock(t);
-    if (type == MPI_LOCK_EXCLUSIVE)
-        t->excl = 0;
-    else
-        t->shared--;
-    while (t->head) { /* hand the lock to the next waiters: one exclusive, or every shared one in a row */
+    while (t->head) {
         vmpi_win_waiter *h = t->head;
-        if (h->type == MPI_LOCK_EXCLUSIVE ? t->excl || t->shared > 0 : t->excl)
+        uint64_t s = atomic_load_explicit(&t->lockw, memory_order_relaxed);
+        if (!compatible(s, h->type))
             break;
-        if (h->type == MPI_LOCK_EXCLUSIVE)
-            t->excl = 1;
-        else
-            t->shared++;
+        atomic_store_explicit(&t->lockw, with(s, h->type), memory_order_relaxed);
         t->head = h->next;
         if (t->head == NULL)
             t->tail = NULL;
         h->next = NULL;
+        if (h == mine) {
+            *self = true;
+            continue;
+        }
         *last = h;
         last = &h->next;
     }
-    guard_unlock(t);
+    if (t->head == NULL)
+        atomic_fetch_and_explicit(&t->lockw, ~QUEUED, memory_order_relaxed);
+    return granted;
+}
+
+/* Wakes the granted waiters; a node is its waiter's, so it is read before the waiter can run. */
+static int notify_granted(vmpi_win *w, vmpi_win_waiter *granted)
+{
     int err = MPI_SUCCESS;
-    while (granted && !err) { /* the node is the waiter's: read it before the waiter can run */
+    while (granted && !err) {
         vmpi_win_waiter *next = granted->next;
         err = notify(w, granted->rank, TAG_GRANT);
         granted = next;
     }
     return err;
+}
+
+static int acquire(vmpi_win *w, int rank, int type)
+{
+    vmpi_win_target *t = &w->sh->t[rank];
+    uint64_t s = atomic_load_explicit(&t->lockw, memory_order_relaxed);
+    while (!(s & QUEUED) && compatible(s, type))
+        if (atomic_compare_exchange_weak_explicit(&t->lockw, &s, with(s, type), memory_order_acquire,
+                                                  memory_order_relaxed))
+            return MPI_SUCCESS;
+    /* FIFO: a shared request waits behind a queued exclusive one, so writers are not starved */
+    w->waiter = (vmpi_win_waiter){NULL, w->rank, type};
+    guard_lock(t);
+    if (t->tail)
+        t->tail->next = &w->waiter;
+    else
+        t->head = &w->waiter;
+    t->tail = &w->waiter;
+    atomic_fetch_or_explicit(&t->lockw, QUEUED, memory_order_acq_rel); /* from now on the word is the guard's */
+    bool self = false; /* the holders may have gone meanwhile: then nobody else would grant it */
+    vmpi_win_waiter *granted = grant_waiters(t, &w->waiter, &self);
+    guard_unlock(t);
+    int err = notify_granted(w, granted);
+    if (self || err)
+        return err;
+    return await(w, MPI_ANY_SOURCE, TAG_GRANT); /* the releaser grants it to us */
+}
+
+static int release(vmpi_win *w, int rank, int type)
+{
+    vmpi_win_target *t = &w->sh->t[rank];
+    uint64_t s = atomic_load_explicit(&t->lockw, memory_order_relaxed);
+    while (!(s & QUEUED))
+        if (atomic_compare_exchange_weak_explicit(&t->lockw, &s, type == MPI_LOCK_EXCLUSIVE ? s & ~EXCL : s - 1,
+                                                  memory_order_release, memory_order_relaxed))
+            return MPI_SUCCESS;
+    guard_lock(t);
+    if (type == MPI_LOCK_EXCLUSIVE)
+        atomic_fetch_and_explicit(&t->lockw, ~EXCL, memory_order_release);
+    else
+        atomic_fetch_sub_explicit(&t->lockw, 1, memory_order_release);
+    bool self = false;
+    vmpi_win_waiter *granted = grant_waiters(t, NULL, &self);
+    guard_unlock(t);
+    return notify_granted(w, granted);
 }
 
 static vmpi_win_held *find_lock(vmpi_win *w, int rank)

@@ -20,6 +20,7 @@
 #include <mpi.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include "base/compiler.h"
 #include "dtype/dtype.h"
 #include "mpi/comm/group.h"
@@ -42,9 +43,8 @@ typedef struct vmpi_win_target {
     VMPI_ALIGNED_CL char *base; /* one line of its own at least: origins on other PEs touch the guard */
     MPI_Aint size;
     int disp_unit;
-    atomic_flag guard;        /* protects the lock state, the queue and the regions; held for a few lines */
-    int excl;                 /* an exclusive lock is held */
-    int shared;               /* shared locks held */
+    _Atomic uint64_t lockw;   /* exclusive bit, waiters bit, shared count (sync.c) */
+    atomic_flag guard;        /* protects the waiters' queue and the regions; held for a few lines */
     vmpi_win_waiter *head, *tail;
     atomic_flag acc;          /* accumulates on elements hardware atomics cannot take (atomic.c) */
     vmpi_win_region *regions; /* dynamic windows: sorted by base, in the job heap */
