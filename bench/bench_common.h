@@ -93,6 +93,28 @@ static inline void bench_parse_opts(const char *prog, int argc, char **argv, ben
     }
 }
 
+/* Takes a program's own option `flag VALUE` out of argv (before bench_parse_opts sees it): returns VALUE,
+ * or def if the flag is absent.  The last occurrence wins. */
+static inline const char *bench_take_opt(const char *prog, int *argc, char **argv, const char *flag, const char *def)
+{
+    const char *v = def;
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (!strcmp(argv[i], flag)) {
+            if (i + 1 >= *argc) {
+                char msg[128];
+                snprintf(msg, sizeof msg, "option %s needs a value", flag);
+                bench_die(prog, msg);
+            }
+            v = argv[++i];
+        } else {
+            argv[out++] = argv[i];
+        }
+    }
+    *argc = out;
+    return v;
+}
+
 /* The next message size after s: 0 -> 1, then multiplied by the factor. */
 static inline size_t bench_next_size(size_t s, const bench_opts *o)
 {

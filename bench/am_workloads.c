@@ -1,0 +1,792 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* am_workloads: the two workloads of the MPI-interoperable active-message paper (seed 003; docs/research/rma-am.md
+ * 1.8 and 1.9), done with plain MPI: the baselines that vmpi's MPIX_Am / MPIX_Amv will be compared with.
+ *
+ *   -w search   remote search: the target holds a dataset of 20-character sequences (an index and the
+ *               sequences, in its window); a segment is one 20-character query; its answer is every sequence
+ *               whose first 12 characters are the query's: 1 to 10 sequences (20 to 200 characters).
+ *   -w absval   absolute value: a segment is 100 int32 a[i]; the target holds, per origin and per segment slot,
+ *               100 int32 b[i] and a result area r[i]; the answer is r[i] = |a[i]| + |b[i]|, which is stored at
+ *               the target (r) and returned (100 int32).
+ *
+ *   -k mpi-getput    Get + local compute (+ Put): inside MPI_Win_lock(SHARED, target) the origin gets what it
+ *                    needs (search: the index entries the query hashes to, then the matching sequences, straight
+ *                    into its output; absval: b), computes at home and puts the results (absval: r) back, in
+ *                    pipeline stages of up to 1024 segments (one MPI_Win_flush per round of gets).
+ *   -k mpi-sendrecv  request-response: the origin sends the segments of a request in one message (MPI_Isend,
+ *                    its reply's MPI_Irecv posted first, up to 64 requests in flight), the target serves requests
+ *                    in a loop, MPI_Recv(MPI_ANY_SOURCE) / compute / MPI_Send, until every origin has told it to
+ *                    stop (at the end of each timed batch).  Search replies carry the per-segment counts and the
+ *                    matches packed; the origin unpacks them to the fixed-offset output.
+ *   -k am, -k amv    (reserved: MPIX_Am / MPIX_Amv, once vmpi has them; see method_am below)
+ *
+ *   -x latency       one request of N segments per epoch (N = 1, 2, 4 .. 4096, -m), rank 0 to rank 1: µs per
+ *                    epoch (the paper's Fig. 5).
+ *   -x throughput    R requests of one segment per epoch (R = 1, 10, 100 .. 100,000, -m, -f 10 by default, the
+ *                    largest always included), rank 0 to rank 1: millions of requests per second (Fig. 6).
+ *   -x contention    the same with every rank but the last as an origin, all to the last rank (bench/run: 4
+ *                    origins, 1 target; Fig. 8), R up to 1,000 by default: aggregate Mreq/s.
+ * In latency and throughput modes other ranks take part only in the collectives.  The target is always the
+ * last rank.
+ *
+ * Output layout, as MPIX_Am's (Fig. 4(b)): segment k's answer at a fixed offset (k x the largest answer) in the
+ * origin's output, and a count of answers per segment (search).  Each origin has 4096 slots of input and output;
+ * request segments use them in turn (segment s of an epoch: slot s mod 4096).
+ *
+ * Checks (the data are made by hash functions of the origin, the slot and the parity of the epoch, so that
+ * consecutive epochs differ, and each origin can compute every answer on its own, without the target's
+ * structures): before each epoch the origin clears one sampled slot, and after it checks that slot's answer
+ * against its own computation; after the timed loop of each size one more epoch clears and checks every slot
+ * used, and (absval) the target's result areas are compared with the origin's answers by checksum.
+ *
+ * What a workload provides (struct workload) is shared by every method, and w->serve is the target-side
+ * computation in the shape of an AM handler (persistent data, segments in, answers out at fixed offsets with
+ * per-segment counts, or packed): the send/receive server calls it, and -k am/amv will register it. */
+#include "bench_common.h"
+
+#define PROG "am_workloads"
+#define CHK(call) bench_check_mpi(PROG, (call), #call)
+
+#define NSLOT 4096   /* input/output slots per origin; absval: persistent chunks per origin */
+#define PIPE 1024    /* getput: segments per pipeline stage (< NSLOT: no slot twice in one stage) */
+#define WINDOW 64    /* sendrecv: requests in flight per origin */
+#define TAG_STOP 1
+#define TAG_REP 2
+#define TAG_REQ 1000 /* + the request's first slot (< NSLOT, so tags stay below 32767) */
+
+/* ---------------------------------------------------------------- hashing */
+
+static inline uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static inline uint64_t fnv64(const void *p, size_t n, uint64_t h)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* ---------------------------------------------------------------- remote search */
+
+#define SEQ 20      /* characters per sequence and per query */
+#define PFX 12      /* a match shares the first PFX characters */
+#define MAXM 10     /* matches per query at most */
+#define NGROUP 16384
+#define NBUCKET 65536 /* load factor 1/4 */
+#define OVERFLOW 64   /* linear probing runs past the last bucket into these, never wraps */
+
+typedef struct search_hdr {
+    uint32_t nbucket, probe, ngroup, nseq; /* probe: the longest probe sequence + 1 */
+    uint64_t table_off, seq_off;           /* byte offsets in the window */
+} search_hdr;
+
+typedef struct search_entry {
+    char key[PFX];
+    uint32_t first, count; /* the group's sequences; count 0 = empty bucket */
+    uint32_t pad;
+} search_entry;
+
+static const char ACGT[4] = {'A', 'C', 'G', 'T'};
+
+/* Group g's prefix: a bijection of g into 24 bits, 2 bits per character, so that prefixes are distinct. */
+static inline void group_prefix(uint32_t g, char *p)
+{
+    uint32_t code = ((g * 0x9e3779b1u) ^ 0x5a5a5au) & 0xffffffu;
+    for (int i = 0; i < PFX; i++)
+        p[i] = ACGT[(code >> (2 * i)) & 3];
+}
+
+static inline int group_count(uint32_t g)
+{
+    return 1 + (int)(mix64(g ^ 0x1234abcdull) % MAXM);
+}
+
+/* Sequence j of group g: the group's prefix and 8 characters of its own. */
+static inline void group_seq(uint32_t g, int j, char *s)
+{
+    uint64_t x = mix64(((uint64_t)g << 4 | (uint64_t)j) ^ 0x77aa55ull);
+    group_prefix(g, s);
+    for (int i = PFX; i < SEQ; i++)
+        s[i] = ACGT[(x >> (2 * i)) & 3];
+}
+
+static inline uint32_t key_hash(const char *key)
+{
+    return (uint32_t)fnv64(key, PFX, 0xcbf29ce484222325ull) & (NBUCKET - 1);
+}
+
+/* The query of an origin's slot in epochs of one parity, and the group it must find. */
+static inline uint32_t search_query(int origin, int parity, int slot, char *q)
+{
+    uint64_t x = mix64((uint64_t)origin << 32 ^ (uint64_t)parity << 24 ^ (uint64_t)slot ^ 0x51ed2701ull);
+    uint32_t g = (uint32_t)(x % NGROUP);
+    group_prefix(g, q);
+    for (int i = PFX; i < SEQ; i++)
+        q[i] = ACGT[(x >> (2 * i + 16)) & 3];
+    return g;
+}
+
+static size_t search_window_bytes(int norigins)
+{
+    (void)norigins;
+    size_t nseq = 0;
+    for (uint32_t g = 0; g < NGROUP; g++)
+        nseq += (size_t)group_count(g);
+    return sizeof(search_hdr) + (NBUCKET + OVERFLOW) * sizeof(search_entry) + nseq * SEQ;
+}
+
+static void search_build(unsigned char *win, int norigins)
+{
+    (void)norigins;
+    search_hdr *h = (search_hdr *)win;
+    search_entry *t = (search_entry *)(win + sizeof *h);
+    memset(h, 0, sizeof *h);
+    h->nbucket = NBUCKET;
+    h->ngroup = NGROUP;
+    h->table_off = sizeof *h;
+    h->seq_off = sizeof *h + (NBUCKET + OVERFLOW) * sizeof(search_entry);
+    memset(t, 0, (NBUCKET + OVERFLOW) * sizeof *t);
+    char *seqs = (char *)win + h->seq_off;
+    uint32_t nseq = 0;
+    for (uint32_t g = 0; g < NGROUP; g++) {
+        char key[PFX];
+        group_prefix(g, key);
+        uint32_t b = key_hash(key), i = b;
+        while (t[i].count != 0)
+            if (++i >= NBUCKET + OVERFLOW)
+                bench_die(PROG, "search index: probing ran past the overflow buckets");
+        if (i - b + 1 > h->probe)
+            h->probe = i - b + 1;
+        memcpy(t[i].key, key, PFX);
+        t[i].first = nseq;
+        t[i].count = (uint32_t)group_count(g);
+        for (int j = 0; j < group_count(g); j++)
+            group_seq(g, j, seqs + (size_t)(nseq + (uint32_t)j) * SEQ);
+        nseq += t[i].count;
+    }
+    if (h->probe > OVERFLOW)
+        bench_die(PROG, "search index: a probe sequence is longer than the overflow area");
+    h->nseq = nseq;
+}
+
+static void search_input(int origin, int parity, int slot, unsigned char *in)
+{
+    search_query(origin, parity, slot, (char *)in);
+}
+
+/* One query against the target's index: copies the matches to dst, returns how many. */
+static inline int search_one(const unsigned char *win, const char *q, char *dst)
+{
+    const search_hdr *h = (const search_hdr *)win;
+    const search_entry *t = (const search_entry *)(win + h->table_off);
+    for (uint32_t i = key_hash(q); i < h->nbucket + OVERFLOW && t[i].count; i++) {
+        if (memcmp(t[i].key, q, PFX))
+            continue;
+        const char *s = (const char *)win + h->seq_off + (size_t)t[i].first * SEQ;
+        int m = 0;
+        for (uint32_t j = 0; j < t[i].count; j++, s += SEQ)
+            if (!memcmp(s, q, PFX))
+                memcpy(dst + (size_t)m++ * SEQ, s, SEQ);
+        return m;
+    }
+    return 0;
+}
+
+/* The target side (an AM handler's shape): nseg queries; answers at fixed offsets with counts[k], or packed
+ * as the reply message: int32 counts[nseg], then the matches back to back.  Returns the answer's bytes. */
+static size_t search_serve(unsigned char *persist, int nseg, const unsigned char *in, unsigned char *out,
+                           int32_t *counts, int packed)
+{
+    if (!packed) {
+        for (int k = 0; k < nseg; k++)
+            counts[k] = search_one(persist, (const char *)in + (size_t)k * SEQ, (char *)out + (size_t)k * MAXM * SEQ);
+        return (size_t)nseg * MAXM * SEQ;
+    }
+    int32_t *cnt = (int32_t *)out;
+    char *dst = (char *)out + (size_t)nseg * sizeof(int32_t);
+    for (int k = 0; k < nseg; k++) {
+        cnt[k] = search_one(persist, (const char *)in + (size_t)k * SEQ, dst);
+        dst += (size_t)cnt[k] * SEQ;
+    }
+    return (size_t)(dst - (char *)out);
+}
+
+static const char *search_check(int origin, int parity, int slot, const unsigned char *in, const unsigned char *out,
+                                int count)
+{
+    char q[SEQ], s[SEQ];
+    uint32_t g = search_query(origin, parity, slot, q);
+    if (memcmp(q, in, SEQ))
+        return "the query in the input buffer changed";
+    if (count != group_count(g))
+        return "wrong number of matches";
+    for (int j = 0; j < count; j++) {
+        group_seq(g, j, s);
+        if (memcmp(s, out + (size_t)j * SEQ, SEQ))
+            return "a match differs from the dataset's sequence";
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- absolute value */
+
+#define NINT 100
+#define ABS_CHUNK (2 * NINT * sizeof(int32_t)) /* b[100] then r[100], per origin and slot */
+
+static inline int32_t abs_value(uint64_t key)
+{
+    return (int32_t)(mix64(key) % 2000001u) - 1000000;
+}
+
+static inline int32_t abs_b(int origin, int slot, int i)
+{
+    return abs_value((uint64_t)origin << 40 ^ (uint64_t)slot << 8 ^ (uint64_t)i ^ 0xb0b0ull << 48);
+}
+
+static inline int32_t abs_a(int origin, int parity, int slot, int i)
+{
+    return abs_value((uint64_t)origin << 40 ^ (uint64_t)parity << 32 ^ (uint64_t)slot << 8 ^ (uint64_t)i ^
+                     0xa0a0ull << 48);
+}
+
+static inline size_t abs_disp(int origin, int slot)
+{
+    return ((size_t)origin * NSLOT + (size_t)slot) * ABS_CHUNK;
+}
+
+static size_t abs_window_bytes(int norigins)
+{
+    return (size_t)norigins * NSLOT * ABS_CHUNK;
+}
+
+static void abs_build(unsigned char *win, int norigins)
+{
+    for (int o = 0; o < norigins; o++)
+        for (int s = 0; s < NSLOT; s++) {
+            int32_t *b = (int32_t *)(win + abs_disp(o, s));
+            for (int i = 0; i < NINT; i++) {
+                b[i] = abs_b(o, s, i);
+                b[NINT + i] = 0;
+            }
+        }
+}
+
+static void abs_input(int origin, int parity, int slot, unsigned char *in)
+{
+    int32_t *a = (int32_t *)in;
+    for (int i = 0; i < NINT; i++)
+        a[i] = abs_a(origin, parity, slot, i);
+}
+
+static inline int32_t iabs32(int32_t x)
+{
+    return x < 0 ? -x : x;
+}
+
+/* The target side: persist is the first segment's chunk (b, r), consecutive segments' chunks follow. */
+static size_t abs_serve(unsigned char *persist, int nseg, const unsigned char *in, unsigned char *out, int32_t *counts,
+                        int packed)
+{
+    (void)packed; /* every answer has 100 int32: packed and fixed offsets are the same */
+    for (int k = 0; k < nseg; k++) {
+        const int32_t *a = (const int32_t *)in + (size_t)k * NINT;
+        int32_t *o = (int32_t *)out + (size_t)k * NINT;
+        int32_t *b = (int32_t *)(persist + (size_t)k * ABS_CHUNK);
+        for (int i = 0; i < NINT; i++)
+            b[NINT + i] = o[i] = iabs32(a[i]) + iabs32(b[i]);
+        if (counts)
+            counts[k] = NINT;
+    }
+    return (size_t)nseg * NINT * sizeof(int32_t);
+}
+
+static const char *abs_check(int origin, int parity, int slot, const unsigned char *in, const unsigned char *out,
+                             int count)
+{
+    const int32_t *a = (const int32_t *)in, *o = (const int32_t *)out;
+    (void)count;
+    for (int i = 0; i < NINT; i++) {
+        int32_t ai = abs_a(origin, parity, slot, i);
+        if (a[i] != ai)
+            return "the input buffer changed";
+        if (o[i] != iabs32(ai) + iabs32(abs_b(origin, slot, i)))
+            return "wrong |a| + |b|";
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- what every method shares */
+
+typedef struct workload {
+    const char *name;
+    size_t in_bytes, out_bytes; /* per segment: the input, the largest answer */
+    size_t (*window_bytes)(int norigins);
+    void (*build)(unsigned char *win, int norigins); /* the target's persistent data */
+    void (*input)(int origin, int parity, int slot, unsigned char *in);
+    size_t (*persist_disp)(int origin, int slot); /* where a request's persistent data start */
+    size_t (*serve)(unsigned char *persist, int nseg, const unsigned char *in, unsigned char *out, int32_t *counts,
+                    int packed);
+    const char *(*check)(int origin, int parity, int slot, const unsigned char *in, const unsigned char *out,
+                         int count);
+} workload;
+
+static size_t search_disp(int origin, int slot)
+{
+    (void)origin;
+    (void)slot;
+    return 0; /* every query searches the whole dataset */
+}
+
+static const workload WL_SEARCH = {"search", SEQ, MAXM * SEQ, search_window_bytes, search_build, search_input,
+                                   search_disp, search_serve, search_check};
+static const workload WL_ABSVAL = {"absval", NINT * sizeof(int32_t), NINT * sizeof(int32_t), abs_window_bytes,
+                                   abs_build, abs_input, abs_disp, abs_serve, abs_check};
+
+enum mode { X_LATENCY, X_THROUGHPUT, X_CONTENTION };
+
+typedef struct ctx ctx;
+typedef struct method {
+    const char *name;
+    void (*origin_epoch)(ctx *c, int parity, long nreq, int segs); /* one epoch at an origin */
+    void (*target_batch)(ctx *c);                                   /* the target's part of a timed batch */
+} method;
+
+struct ctx {
+    const workload *w;
+    const method *m;
+    enum mode mode;
+    int rank, nranks, target, norigins; /* origins: ranks 0 .. norigins - 1 */
+    MPI_Win win;
+    unsigned char *base; /* the target's window memory */
+    /* origin */
+    unsigned char *in[2];  /* NSLOT inputs per parity */
+    unsigned char *out;    /* NSLOT answers at fixed offsets */
+    int32_t *counts;       /* NSLOT */
+    unsigned char *stage;  /* getput: fetched index entries or b; sendrecv: reply buffers */
+    search_hdr hdr;        /* getput search: the target's index header */
+    MPI_Request *req;
+    /* target (sendrecv) */
+    unsigned char *rq, *rp;
+    /* the size being measured */
+    long nreq;
+    int segs;
+    int full; /* the untimed epoch after a size's timed loop: clear and check every slot used */
+};
+
+static inline int is_origin(const ctx *c)
+{
+    return c->rank < c->norigins;
+}
+
+static inline long used_slots(const ctx *c)
+{
+    long n = c->nreq * c->segs;
+    return n < NSLOT ? n : NSLOT;
+}
+
+/* ---------------------------------------------------------------- -k mpi-getput */
+
+static void getput_search_stage(ctx *c, int parity, long s0, int n)
+{
+    const unsigned char *in = c->in[parity];
+    const uint32_t P = c->hdr.probe;
+    search_entry *ent = (search_entry *)c->stage;
+    /* round 1: the index entries each query hashes to */
+    for (int j = 0; j < n; j++) {
+        int slot = (int)((s0 + j) % NSLOT);
+        size_t disp = c->hdr.table_off + (size_t)key_hash((const char *)in + (size_t)slot * SEQ) * sizeof *ent;
+        CHK(MPI_Get(ent + (size_t)j * P, (int)(P * sizeof *ent), MPI_BYTE, c->target, (MPI_Aint)disp,
+                    (int)(P * sizeof *ent), MPI_BYTE, c->win));
+    }
+    CHK(MPI_Win_flush(c->target, c->win));
+    /* round 2: each query's group of sequences, straight into its answer slot */
+    for (int j = 0; j < n; j++) {
+        int slot = (int)((s0 + j) % NSLOT);
+        const char *q = (const char *)in + (size_t)slot * SEQ;
+        const search_entry *e = ent + (size_t)j * P, *hit = NULL;
+        for (uint32_t i = 0; i < P && e[i].count && !hit; i++)
+            if (!memcmp(e[i].key, q, PFX))
+                hit = &e[i];
+        if (!hit || hit->count > MAXM)
+            bench_die(PROG, "getput search: the query's prefix is not in the index entries fetched");
+        c->counts[slot] = (int32_t)hit->count;
+        size_t disp = c->hdr.seq_off + (size_t)hit->first * SEQ;
+        CHK(MPI_Get(c->out + (size_t)slot * MAXM * SEQ, (int)hit->count * SEQ, MPI_BYTE, c->target, (MPI_Aint)disp,
+                    (int)hit->count * SEQ, MPI_BYTE, c->win));
+    }
+    CHK(MPI_Win_flush(c->target, c->win));
+    /* local compute: keep the sequences that match the query's prefix */
+    for (int j = 0; j < n; j++) {
+        int slot = (int)((s0 + j) % NSLOT);
+        const char *q = (const char *)in + (size_t)slot * SEQ;
+        char *a = (char *)c->out + (size_t)slot * MAXM * SEQ;
+        int m = 0;
+        for (int i = 0; i < c->counts[slot]; i++)
+            if (!memcmp(a + (size_t)i * SEQ, q, PFX)) {
+                if (m != i)
+                    memmove(a + (size_t)m * SEQ, a + (size_t)i * SEQ, SEQ);
+                m++;
+            }
+        c->counts[slot] = m;
+    }
+}
+
+static void getput_abs_stage(ctx *c, int parity, long s0, int n)
+{
+    const unsigned char *in = c->in[parity];
+    int32_t *b = (int32_t *)c->stage;
+    const int bytes = NINT * (int)sizeof(int32_t);
+    for (int j = 0; j < n; j++) {
+        int slot = (int)((s0 + j) % NSLOT);
+        CHK(MPI_Get(b + (size_t)j * NINT, bytes, MPI_BYTE, c->target, (MPI_Aint)abs_disp(c->rank, slot), bytes,
+                    MPI_BYTE, c->win));
+    }
+    /* also completes the previous stage's puts, whose result areas a later stage may reuse */
+    CHK(MPI_Win_flush(c->target, c->win));
+    for (int j = 0; j < n; j++) {
+        int slot = (int)((s0 + j) % NSLOT);
+        const int32_t *a = (const int32_t *)(in + (size_t)slot * bytes), *bj = b + (size_t)j * NINT;
+        int32_t *o = (int32_t *)(c->out + (size_t)slot * bytes);
+        for (int i = 0; i < NINT; i++)
+            o[i] = iabs32(a[i]) + iabs32(bj[i]);
+        c->counts[slot] = NINT;
+        CHK(MPI_Put(o, bytes, MPI_BYTE, c->target, (MPI_Aint)(abs_disp(c->rank, slot) + (size_t)bytes), bytes,
+                    MPI_BYTE, c->win));
+    }
+}
+
+/* The requests' segments are independent, so the epoch handles them all in pipeline stages. */
+static void getput_epoch(ctx *c, int parity, long nreq, int segs)
+{
+    long total = nreq * segs;
+    CHK(MPI_Win_lock(MPI_LOCK_SHARED, c->target, 0, c->win));
+    for (long s0 = 0; s0 < total; s0 += PIPE) {
+        int n = (int)(total - s0 < PIPE ? total - s0 : PIPE);
+        if (c->w == &WL_SEARCH)
+            getput_search_stage(c, parity, s0, n);
+        else
+            getput_abs_stage(c, parity, s0, n);
+    }
+    CHK(MPI_Win_unlock(c->target, c->win));
+}
+
+static void getput_target(ctx *c)
+{
+    (void)c; /* passive: the target computes nothing */
+}
+
+/* ---------------------------------------------------------------- -k mpi-sendrecv */
+
+/* Reply buffer bytes of one request of segs segments. */
+static inline size_t reply_bytes(const ctx *c, int segs)
+{
+    return (size_t)segs * (c->w->out_bytes + sizeof(int32_t));
+}
+
+static void unpack_search(ctx *c, const unsigned char *rep, int slot0, int segs, int got)
+{
+    const int32_t *cnt = (const int32_t *)rep;
+    const unsigned char *src = rep + (size_t)segs * sizeof(int32_t);
+    size_t need = (size_t)segs * sizeof(int32_t);
+    for (int k = 0; k < segs; k++) {
+        if (cnt[k] < 0 || cnt[k] > MAXM || need + (size_t)cnt[k] * SEQ > (size_t)got)
+            bench_die(PROG, "sendrecv search: malformed reply");
+        c->counts[slot0 + k] = cnt[k];
+        memcpy(c->out + (size_t)(slot0 + k) * MAXM * SEQ, src, (size_t)cnt[k] * SEQ);
+        src += (size_t)cnt[k] * SEQ;
+        need += (size_t)cnt[k] * SEQ;
+    }
+    if (need != (size_t)got)
+        bench_die(PROG, "sendrecv search: reply longer than its counts say");
+}
+
+static void sendrecv_epoch(ctx *c, int parity, long nreq, int segs)
+{
+    const workload *w = c->w;
+    MPI_Status *st = (MPI_Status *)(c->req + 2 * WINDOW); /* 2 * WINDOW of them */
+    for (long k0 = 0; k0 < nreq; k0 += WINDOW) {
+        int n = (int)(nreq - k0 < WINDOW ? nreq - k0 : WINDOW);
+        for (int k = 0; k < n; k++) {
+            int slot0 = (int)(((k0 + k) * segs) % NSLOT);
+            if (w == &WL_SEARCH)
+                CHK(MPI_Irecv(c->stage + (size_t)k * reply_bytes(c, segs), (int)reply_bytes(c, segs), MPI_BYTE,
+                              c->target, TAG_REP, MPI_COMM_WORLD, &c->req[k]));
+            else
+                CHK(MPI_Irecv(c->out + (size_t)slot0 * w->out_bytes, (int)(segs * w->out_bytes), MPI_BYTE, c->target,
+                              TAG_REP, MPI_COMM_WORLD, &c->req[k]));
+        }
+        for (int k = 0; k < n; k++) {
+            int slot0 = (int)(((k0 + k) * segs) % NSLOT);
+            CHK(MPI_Isend(c->in[parity] + (size_t)slot0 * w->in_bytes, (int)(segs * w->in_bytes), MPI_BYTE, c->target,
+                          TAG_REQ + slot0, MPI_COMM_WORLD, &c->req[n + k]));
+        }
+        CHK(MPI_Waitall(2 * n, c->req, st)); /* the replies' statuses first */
+        for (int k = 0; k < n; k++) {
+            int slot0 = (int)(((k0 + k) * segs) % NSLOT), got = -1;
+            CHK(MPI_Get_count(&st[k], MPI_BYTE, &got));
+            if (w == &WL_SEARCH) {
+                unpack_search(c, c->stage + (size_t)k * reply_bytes(c, segs), slot0, segs, got);
+            } else {
+                if ((size_t)got != segs * w->out_bytes)
+                    bench_die(PROG, "sendrecv absval: reply of the wrong size");
+                for (int j = 0; j < segs; j++)
+                    c->counts[slot0 + j] = NINT;
+            }
+        }
+    }
+}
+
+/* Serves requests until every origin sent its stop. */
+static void sendrecv_target(ctx *c)
+{
+    const workload *w = c->w;
+    int stops = 0;
+    while (stops < c->norigins) {
+        MPI_Status st;
+        int got = -1;
+        CHK(MPI_Recv(c->rq, (int)(NSLOT * w->in_bytes), MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
+        if (st.MPI_TAG == TAG_STOP) {
+            stops++;
+            continue;
+        }
+        CHK(MPI_Get_count(&st, MPI_BYTE, &got));
+        int slot0 = st.MPI_TAG - TAG_REQ, nseg = got / (int)w->in_bytes, o = st.MPI_SOURCE;
+        if (slot0 < 0 || slot0 + nseg > NSLOT || nseg * (int)w->in_bytes != got || o >= c->norigins)
+            bench_die(PROG, "sendrecv target: malformed request");
+        size_t n = w->serve(c->base + w->persist_disp(o, slot0), nseg, c->rq, c->rp, NULL, 1);
+        CHK(MPI_Send(c->rp, (int)n, MPI_BYTE, o, TAG_REP, MPI_COMM_WORLD));
+    }
+}
+
+/* ---------------------------------------------------------------- -k am, -k amv: the hook for MPIX_Am
+
+   Reserved for vmpi's active messages (docs/research/rma-am.md 1.3, 4.6).  The plan, once include/vmpi/mpix_am.h
+   exists:
+     - setup, every rank: register a handler that calls w->serve(persistent_addr, num_segments, input_addr,
+       output_addr, output_segment_counts (AMV) or a scratch array (AM), 0): it is the same target-side code the
+       send/receive server runs, with answers at fixed offsets (Fig. 4(b));
+     - origin_epoch: MPI_Win_lock(MPI_LOCK_EXCLUSIVE or SHARED, target), then per request one MPIX_Am (or MPIX_Amv)
+       with input c->in[parity] + slot0 * w->in_bytes (segs segments of in_bytes), output c->out + slot0 *
+       w->out_bytes (segs of out_bytes), persistent displacement w->persist_disp(origin, slot0), then
+       MPI_Win_unlock; AMV's output_segment_counts go to c->counts + slot0 (AM: set counts from the answers:
+       search has no per-segment count in AM's output, so its handler should also write the count into the
+       answer's last int, or the AM method keeps search's count in a fixed trailer: decide with the interface);
+     - target_batch: nothing (the handler runs without the target).
+   The data generation, the slots and every check stay as they are. */
+static void am_unavailable(ctx *c, int parity, long nreq, int segs)
+{
+    (void)c;
+    (void)parity;
+    (void)nreq;
+    (void)segs;
+    bench_die(PROG, "-k am/amv need MPIX_Am/MPIX_Amv, which this MPI does not provide (yet)");
+}
+
+static const method METHODS[] = {
+    {"mpi-getput", getput_epoch, getput_target},
+    {"mpi-sendrecv", sendrecv_epoch, sendrecv_target},
+    {"am", am_unavailable, getput_target},
+    {"amv", am_unavailable, getput_target},
+};
+
+/* ---------------------------------------------------------------- timing and checks */
+
+static void die_check(const ctx *c, long it, int slot, const char *why)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s check failed (-w %s -k %s): origin %d, epoch %ld, slot %d, %ld request(s) of %d "
+             "segment(s): %s", c->full ? "full" : "sampled", c->w->name, c->m->name, c->rank, it, slot, c->nreq,
+             c->segs, why);
+    bench_die(PROG, msg);
+}
+
+static void body(void *p, long first, long count)
+{
+    ctx *c = p;
+    const workload *w = c->w;
+    if (is_origin(c)) {
+        long used = used_slots(c);
+        for (long it = first; it < first + count; it++) {
+            int parity = (int)(it & 1);
+            int lo = (int)((uint64_t)mix64((uint64_t)it) % (uint64_t)used), hi = lo + 1;
+            if (c->full)
+                lo = 0, hi = (int)used;
+            for (int s = lo; s < hi; s++) { /* the answers to check: cleared first */
+                memset(c->out + (size_t)s * w->out_bytes, 0xff, w->out_bytes);
+                c->counts[s] = -1;
+            }
+            c->m->origin_epoch(c, parity, c->nreq, c->segs);
+            for (int s = lo; s < hi; s++) {
+                const char *why = w->check(c->rank, parity, s, c->in[parity] + (size_t)s * w->in_bytes,
+                                           c->out + (size_t)s * w->out_bytes, c->counts[s]);
+                if (why)
+                    die_check(c, it, s, why);
+            }
+        }
+        if (c->m->target_batch == sendrecv_target)
+            CHK(MPI_Send(NULL, 0, MPI_BYTE, c->target, TAG_STOP, MPI_COMM_WORLD));
+    } else if (c->rank == c->target) {
+        c->m->target_batch(c);
+    }
+    if (c->mode == X_CONTENTION) /* so that rank 0's time covers every origin */
+        CHK(MPI_Barrier(MPI_COMM_WORLD));
+}
+
+/* absval, after the full check: the target's result areas hold what each origin received. */
+static void check_results(ctx *c)
+{
+    long used = used_slots(c);
+    const size_t bytes = NINT * sizeof(int32_t);
+    CHK(MPI_Barrier(MPI_COMM_WORLD));
+    if (c->rank == c->target) {
+        if (c->m->target_batch == getput_target)
+            CHK(MPI_Win_lock(MPI_LOCK_SHARED, c->rank, 0, c->win));
+        for (int o = 0; o < c->norigins; o++) {
+            uint64_t h = 0xcbf29ce484222325ull;
+            for (long s = 0; s < used; s++)
+                h = fnv64(c->base + abs_disp(o, (int)s) + bytes, bytes, h);
+            CHK(MPI_Send(&h, 1, MPI_UINT64_T, o, TAG_REP, MPI_COMM_WORLD));
+        }
+        if (c->m->target_batch == getput_target)
+            CHK(MPI_Win_unlock(c->rank, c->win));
+    } else if (is_origin(c)) {
+        uint64_t h = 0xcbf29ce484222325ull, got = 0;
+        for (long s = 0; s < used; s++)
+            h = fnv64(c->out + (size_t)s * bytes, bytes, h);
+        CHK(MPI_Recv(&got, 1, MPI_UINT64_T, c->target, TAG_REP, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        if (got != h)
+            die_check(c, -1, -1, "the target's result areas differ from the answers the origin received");
+    }
+}
+
+static const method *find_method(const char *name)
+{
+    for (size_t i = 0; i < sizeof METHODS / sizeof METHODS[0]; i++)
+        if (!strcmp(METHODS[i].name, name))
+            return &METHODS[i];
+    bench_die(PROG, "-k takes mpi-getput, mpi-sendrecv (am, amv: reserved)");
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    bench_opts o;
+    ctx c;
+    memset(&c, 0, sizeof c);
+    MPI_Init(&argc, &argv);
+    CHK(MPI_Comm_rank(MPI_COMM_WORLD, &c.rank));
+    CHK(MPI_Comm_size(MPI_COMM_WORLD, &c.nranks));
+    const char *wname = bench_take_opt(PROG, &argc, argv, "-w", "search");
+    const char *kname = bench_take_opt(PROG, &argc, argv, "-k", "mpi-getput");
+    const char *xname = bench_take_opt(PROG, &argc, argv, "-x", "latency");
+    int has_f = 0;
+    for (int i = 1; i < argc; i++)
+        has_f |= !strcmp(argv[i], "-f");
+    c.w = !strcmp(wname, "search") ? &WL_SEARCH : !strcmp(wname, "absval") ? &WL_ABSVAL : NULL;
+    if (!c.w)
+        bench_die(PROG, "-w takes search or absval");
+    c.m = find_method(kname);
+    c.mode = !strcmp(xname, "latency") ? X_LATENCY : !strcmp(xname, "throughput") ? X_THROUGHPUT
+             : !strcmp(xname, "contention") ? X_CONTENTION : (enum mode)-1;
+    if ((int)c.mode < 0)
+        bench_die(PROG, "-x takes latency, throughput or contention");
+    bench_parse_opts(PROG, argc, argv, &o, c.mode == X_LATENCY ? NSLOT : c.mode == X_THROUGHPUT ? 100000 : 1000);
+    if (!has_f && c.mode != X_LATENCY)
+        o.factor = 10;
+    if (c.nranks < 2)
+        bench_die(PROG, "needs at least 2 ranks");
+    if (c.mode == X_LATENCY && o.max_size > NSLOT)
+        bench_die(PROG, "-x latency: at most 4096 segments per request (-m)");
+    if (o.max_size < 1 || o.max_size > 100000000)
+        bench_die(PROG, "-m out of range");
+    c.target = c.nranks - 1;
+    c.norigins = c.mode == X_CONTENTION ? c.nranks - 1 : 1;
+    const workload *w = c.w;
+
+    /* the window: the target's persistent data */
+    size_t wbytes = w->window_bytes(c.norigins);
+    CHK(MPI_Win_allocate(c.rank == c.target ? (MPI_Aint)wbytes : 0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &c.base, &c.win));
+    if (c.rank == c.target) {
+        CHK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, c.rank, 0, c.win));
+        w->build(c.base, c.norigins);
+        CHK(MPI_Win_unlock(c.rank, c.win));
+        c.rq = bench_alloc(PROG, NSLOT * w->in_bytes);
+        c.rp = bench_alloc(PROG, (size_t)NSLOT * (w->out_bytes + sizeof(int32_t)));
+    }
+    CHK(MPI_Barrier(MPI_COMM_WORLD));
+    if (is_origin(&c)) {
+        for (int p = 0; p < 2; p++) {
+            c.in[p] = bench_alloc(PROG, NSLOT * w->in_bytes);
+            for (int s = 0; s < NSLOT; s++)
+                w->input(c.rank, p, s, c.in[p] + (size_t)s * w->in_bytes);
+        }
+        c.out = bench_alloc(PROG, NSLOT * w->out_bytes);
+        c.counts = (int32_t *)bench_alloc(PROG, NSLOT * sizeof(int32_t));
+        /* getput: fetched index entries (probe <= OVERFLOW) or b, per stage; sendrecv: the replies in flight */
+        size_t st = (size_t)PIPE * OVERFLOW * sizeof(search_entry);
+        if (st < (size_t)NSLOT * (w->out_bytes + sizeof(int32_t)))
+            st = (size_t)NSLOT * (w->out_bytes + sizeof(int32_t));
+        c.stage = bench_alloc(PROG, st);
+        c.req = (MPI_Request *)bench_alloc(PROG, 2 * WINDOW * (sizeof(MPI_Request) + sizeof(MPI_Status)));
+        if (w == &WL_SEARCH && c.m->origin_epoch == getput_epoch) { /* the index's shape, once */
+            CHK(MPI_Win_lock(MPI_LOCK_SHARED, c.target, 0, c.win));
+            CHK(MPI_Get(&c.hdr, (int)sizeof c.hdr, MPI_BYTE, c.target, 0, (int)sizeof c.hdr, MPI_BYTE, c.win));
+            CHK(MPI_Win_unlock(c.target, c.win));
+            if (c.hdr.probe < 1 || c.hdr.probe > OVERFLOW || c.hdr.nbucket != NBUCKET)
+                bench_die(PROG, "getput search: implausible index header");
+        }
+    }
+    const int lat = c.mode == X_LATENCY;
+    bench_header(PROG, c.rank, c.nranks, lat ? "us" : "Mreq/s", lat ? "latency_us" : "rate_Mreqps");
+    if (c.rank == 0) {
+        printf("# workload: %s; method: %s; mode: %s; origins: %d; target: rank %d; rows: %s\n", w->name, c.m->name,
+               xname, c.norigins, c.target, lat ? "segments per request (one request per epoch)"
+                                                  : "requests of one segment per epoch");
+        fflush(stdout);
+    }
+
+    for (size_t n = 1; n <= o.max_size;) {
+        c.nreq = lat ? 1 : (long)n;
+        c.segs = lat ? (int)n : 1;
+        long work = c.nreq * c.segs;
+        long nominal = (lat ? 200000 : 1000000) / work;
+        nominal = nominal < 5 ? 5 : nominal > 10000 ? 10000 : nominal;
+        long skip = nominal / 50 < 2 ? 2 : nominal / 50 > 100 ? 100 : nominal / 50;
+        c.full = 0;
+        double t = bench_time(PROG, c.rank, &o, body, &c, bench_scaled((int)skip, &o, 2),
+                              bench_scaled((int)nominal, &o, 5), 5);
+        c.full = 1;
+        body(&c, 3, 1); /* an odd epoch, then an even one: every slot of both inputs */
+        body(&c, 4, 1);
+        if (w == &WL_ABSVAL)
+            check_results(&c);
+        CHK(MPI_Barrier(MPI_COMM_WORLD));
+        if (c.rank == 0) {
+            printf("%zu %.6g\n", n, lat ? t * 1e6 : (double)c.norigins * (double)c.nreq / t / 1e6);
+            fflush(stdout);
+        }
+        if (n == o.max_size)
+            break;
+        n = n * o.factor > o.max_size ? o.max_size : n * o.factor; /* the largest size always included */
+    }
+    bench_footer(c.rank);
+    CHK(MPI_Win_free(&c.win));
+    if (is_origin(&c)) {
+        free(c.in[0]);
+        free(c.in[1]);
+        free(c.out);
+        free(c.counts);
+        free(c.stage);
+        free(c.req);
+    }
+    free(c.rq);
+    free(c.rp);
+    MPI_Finalize();
+    return 0;
+}

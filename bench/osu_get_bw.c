@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* osu_get_bw: one-sided bandwidth of a window of 64 MPI_Get then one synchronization, MB/s, sizes 1 B .. 4 MiB
+ * (-s lock|fence|pscw; lock, the default: MPI_Win_flush inside MPI_Win_lock_all).  The program, its checks
+ * and its options are in rma_putget.h. */
+#include "rma_putget.h"
+
+int main(int argc, char **argv)
+{
+    return putget_main(argc, argv, "osu_get_bw", 1, 64);
+}
