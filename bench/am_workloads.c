@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* am_workloads: the two workloads of the MPI-interoperable active-message paper (seed 003; docs/research/rma-am.md
- * 1.8 and 1.9), done with plain MPI: the baselines that vmpi's MPIX_Am / MPIX_Amv will be compared with.
+ * 1.8 and 1.9), done with plain MPI (the baselines) and with vmpi's MPIX_Am / MPIX_Amv.
  *
  *   -w search   remote search: the target holds a dataset of 20-character sequences (an index and the
  *               sequences, in its window); a segment is one 20-character query; its answer is every sequence
  *               whose first 12 characters are the query's: 1 to 10 sequences (20 to 200 characters).
- *   -w absval   absolute value: a segment is 100 int32 a[i]; the target holds, per origin and per segment slot,
- *               100 int32 b[i] and a result area r[i]; the answer is r[i] = |a[i]| + |b[i]|, which is stored at
- *               the target (r) and returned (100 int32).
+ *   -w absval   absolute value: a segment is 100 int32 a[i], preceded by the int32 index of its slot (an active
+ *               message's handler gets any subset of the segments in any order, so a segment must say which of
+ *               the target's data it goes with); the target holds, per origin and per slot, 100 int32 b[i] and
+ *               a result area r[i]; the answer is r[i] = |a[i]| + |b[i]|, stored at the target (r) and
+ *               returned (100 int32).
  *
  *   -k mpi-getput    Get + local compute (+ Put): inside MPI_Win_lock(SHARED, target) the origin gets what it
  *                    needs (search: the index entries the query hashes to, then the matching sequences, straight
@@ -18,7 +20,14 @@
  *                    in a loop, MPI_Recv(MPI_ANY_SOURCE) / compute / MPI_Send, until every origin has told it to
  *                    stop (at the end of each timed batch).  Search replies carry the per-segment counts and the
  *                    matches packed; the origin unpacks them to the fixed-offset output.
- *   -k am, -k amv    (reserved: MPIX_Am / MPIX_Amv, once vmpi has them; see method_am below)
+ *   -k am, -k amv    vmpi's active messages (include/vmpi/mpix_am.h; built only where mpi.h declares them):
+ *                    inside MPI_Win_lock(SHARED, target) one MPIX_Am (or MPIX_Amv) per request, whose handler is
+ *                    the workload's target-side computation (w->serve, the code the send/receive server runs)
+ *                    on the persistent data in the target's window; MPIX_Am's search answers end at the first
+ *                    empty sequence (its handler fills the rest of the fixed-size answer), MPIX_Amv's count.
+ *   -k am-staged, -k amv-staged   the same on a window with the hint am_staged=true (the paper's protocol: input
+ *                    and output staged at the target, in the origin's 8 KiB system-buffer partition and in the
+ *                    32 MiB of user buffer the target attaches; MPIX_Amv packs below am_pack_threshold).
  *
  *   -x latency       one request of N segments per epoch (N = 1, 2, 4 .. 4096, -m), rank 0 to rank 1: µs per
  *                    epoch (the paper's Fig. 5).
@@ -37,11 +46,12 @@
  * consecutive epochs differ, and each origin can compute every answer on its own, without the target's
  * structures): before each epoch the origin clears one sampled slot, and after it checks that slot's answer
  * against its own computation; after the timed loop of each size one more epoch clears and checks every slot
- * used, and (absval) the target's result areas are compared with the origin's answers by checksum.
+ * used (two epochs: one of each parity), and (absval) the target's result areas are compared with the origin's
+ * answers by checksum.
  *
  * What a workload provides (struct workload) is shared by every method, and w->serve is the target-side
  * computation in the shape of an AM handler (persistent data, segments in, answers out at fixed offsets with
- * per-segment counts, or packed): the send/receive server calls it, and -k am/amv will register it. */
+ * per-segment counts, or packed): the send/receive server calls it, and -k am/amv register it. */
 #include "bench_common.h"
 
 #define PROG "am_workloads"
@@ -198,14 +208,21 @@ static inline int search_one(const unsigned char *win, const char *q, char *dst)
     return 0;
 }
 
-/* The target side (an AM handler's shape): nseg queries; answers at fixed offsets with counts[k], or packed
- * as the reply message: int32 counts[nseg], then the matches back to back.  Returns the answer's bytes. */
+/* The target side (an AM handler's shape): nseg queries; answers at fixed offsets with counts[k] (or, counts
+ * NULL, ended by an empty sequence), or packed as the reply message: int32 counts[nseg], then the matches back
+ * to back.  Returns the answer's bytes. */
 static size_t search_serve(unsigned char *persist, int nseg, const unsigned char *in, unsigned char *out,
                            int32_t *counts, int packed)
 {
-    if (!packed) {
-        for (int k = 0; k < nseg; k++)
-            counts[k] = search_one(persist, (const char *)in + (size_t)k * SEQ, (char *)out + (size_t)k * MAXM * SEQ);
+    if (!packed) { /* MPIX_Amv reports the counts; MPIX_Am's answers end at the first empty (zero) sequence */
+        for (int k = 0; k < nseg; k++) {
+            char *a = (char *)out + (size_t)k * MAXM * SEQ;
+            int m = search_one(persist, (const char *)in + (size_t)k * SEQ, a);
+            if (counts)
+                counts[k] = m;
+            else
+                memset(a + (size_t)m * SEQ, 0, (size_t)(MAXM - m) * SEQ);
+        }
         return (size_t)nseg * MAXM * SEQ;
     }
     int32_t *cnt = (int32_t *)out;
@@ -279,7 +296,8 @@ static void abs_build(unsigned char *win, int norigins)
 
 static void abs_input(int origin, int parity, int slot, unsigned char *in)
 {
-    int32_t *a = (int32_t *)in;
+    int32_t *a = (int32_t *)in + 1;
+    ((int32_t *)in)[0] = slot;
     for (int i = 0; i < NINT; i++)
         a[i] = abs_a(origin, parity, slot, i);
 }
@@ -289,15 +307,19 @@ static inline int32_t iabs32(int32_t x)
     return x < 0 ? -x : x;
 }
 
-/* The target side: persist is the first segment's chunk (b, r), consecutive segments' chunks follow. */
+/* The target side: persist is the origin's chunks (b, r) of every slot; each segment names its slot. */
 static size_t abs_serve(unsigned char *persist, int nseg, const unsigned char *in, unsigned char *out, int32_t *counts,
                         int packed)
 {
     (void)packed; /* every answer has 100 int32: packed and fixed offsets are the same */
     for (int k = 0; k < nseg; k++) {
-        const int32_t *a = (const int32_t *)in + (size_t)k * NINT;
+        const int32_t *seg = (const int32_t *)in + (size_t)k * (1 + NINT), *a = seg + 1;
         int32_t *o = (int32_t *)out + (size_t)k * NINT;
-        int32_t *b = (int32_t *)(persist + (size_t)k * ABS_CHUNK);
+        if (seg[0] < 0 || seg[0] >= NSLOT) { /* a handler cannot report an error: an answer the origin refuses */
+            memset(o, 0xff, NINT * sizeof *o);
+            continue;
+        }
+        int32_t *b = (int32_t *)(persist + (size_t)seg[0] * ABS_CHUNK);
         for (int i = 0; i < NINT; i++)
             b[NINT + i] = o[i] = iabs32(a[i]) + iabs32(b[i]);
         if (counts)
@@ -309,8 +331,10 @@ static size_t abs_serve(unsigned char *persist, int nseg, const unsigned char *i
 static const char *abs_check(int origin, int parity, int slot, const unsigned char *in, const unsigned char *out,
                              int count)
 {
-    const int32_t *a = (const int32_t *)in, *o = (const int32_t *)out;
+    const int32_t *a = (const int32_t *)in + 1, *o = (const int32_t *)out;
     (void)count;
+    if (((const int32_t *)in)[0] != slot)
+        return "the input buffer changed";
     for (int i = 0; i < NINT; i++) {
         int32_t ai = abs_a(origin, parity, slot, i);
         if (a[i] != ai)
@@ -329,26 +353,48 @@ typedef struct workload {
     size_t (*window_bytes)(int norigins);
     void (*build)(unsigned char *win, int norigins); /* the target's persistent data */
     void (*input)(int origin, int parity, int slot, unsigned char *in);
-    size_t (*persist_disp)(int origin, int slot); /* where a request's persistent data start */
+    size_t (*persist_disp)(int origin); /* where an origin's persistent data start */
+    size_t (*persist_bytes)(void);       /* and their size */
     size_t (*serve)(unsigned char *persist, int nseg, const unsigned char *in, unsigned char *out, int32_t *counts,
                     int packed);
     const char *(*check)(int origin, int parity, int slot, const unsigned char *in, const unsigned char *out,
                          int count);
 } workload;
 
-static size_t search_disp(int origin, int slot)
+static size_t search_disp(int origin)
 {
     (void)origin;
-    (void)slot;
     return 0; /* every query searches the whole dataset */
 }
 
+static size_t search_persist_bytes(void)
+{
+    return search_window_bytes(1);
+}
+
+static size_t abs_persist(int origin)
+{
+    return abs_disp(origin, 0);
+}
+
+static size_t abs_persist_bytes(void)
+{
+    return (size_t)NSLOT * ABS_CHUNK;
+}
+
 static const workload WL_SEARCH = {"search", SEQ, MAXM * SEQ, search_window_bytes, search_build, search_input,
-                                   search_disp, search_serve, search_check};
-static const workload WL_ABSVAL = {"absval", NINT * sizeof(int32_t), NINT * sizeof(int32_t), abs_window_bytes,
-                                   abs_build, abs_input, abs_disp, abs_serve, abs_check};
+                                   search_disp, search_persist_bytes, search_serve, search_check};
+static const workload WL_ABSVAL = {"absval", (1 + NINT) * sizeof(int32_t), NINT * sizeof(int32_t),
+                                   abs_window_bytes, abs_build, abs_input, abs_persist, abs_persist_bytes,
+                                   abs_serve, abs_check};
 
 enum mode { X_LATENCY, X_THROUGHPUT, X_CONTENTION };
+
+#ifdef MPIX_AM_OP_NULL /* vmpi's mpi.h: active messages */
+typedef MPIX_Am_op am_op;
+#else
+typedef int am_op;
+#endif
 
 typedef struct ctx ctx;
 typedef struct method {
@@ -373,6 +419,12 @@ struct ctx {
     MPI_Request *req;
     /* target (sendrecv) */
     unsigned char *rq, *rp;
+    /* active messages */
+    size_t wbytes;         /* the target's window */
+    am_op op;
+    MPI_Datatype seg_dt, p_dt;
+    int in_count, out_count, pcount; /* elements per segment; of the persistent data */
+    unsigned char *ubuf;   /* the target's attached user buffer */
     /* the size being measured */
     long nreq;
     int segs;
@@ -451,7 +503,7 @@ static void getput_abs_stage(ctx *c, int parity, long s0, int n)
     CHK(MPI_Win_flush(c->target, c->win));
     for (int j = 0; j < n; j++) {
         int slot = (int)((s0 + j) % NSLOT);
-        const int32_t *a = (const int32_t *)(in + (size_t)slot * bytes), *bj = b + (size_t)j * NINT;
+        const int32_t *a = (const int32_t *)(in + (size_t)slot * c->w->in_bytes) + 1, *bj = b + (size_t)j * NINT;
         int32_t *o = (int32_t *)(c->out + (size_t)slot * bytes);
         for (int i = 0; i < NINT; i++)
             o[i] = iabs32(a[i]) + iabs32(bj[i]);
@@ -559,40 +611,135 @@ static void sendrecv_target(ctx *c)
         int slot0 = st.MPI_TAG - TAG_REQ, nseg = got / (int)w->in_bytes, o = st.MPI_SOURCE;
         if (slot0 < 0 || slot0 + nseg > NSLOT || nseg * (int)w->in_bytes != got || o >= c->norigins)
             bench_die(PROG, "sendrecv target: malformed request");
-        size_t n = w->serve(c->base + w->persist_disp(o, slot0), nseg, c->rq, c->rp, NULL, 1);
+        size_t n = w->serve(c->base + w->persist_disp(o), nseg, c->rq, c->rp, NULL, 1);
         CHK(MPI_Send(c->rp, (int)n, MPI_BYTE, o, TAG_REP, MPI_COMM_WORLD));
     }
 }
 
-/* ---------------------------------------------------------------- -k am, -k amv: the hook for MPIX_Am
+/* ---------------------------------------------------------------- -k am, -k amv (vmpi's MPIX_Am / MPIX_Amv) */
 
-   Reserved for vmpi's active messages (docs/research/rma-am.md 1.3, 4.6).  The plan, once include/vmpi/mpix_am.h
-   exists:
-     - setup, every rank: register a handler that calls w->serve(persistent_addr, num_segments, input_addr,
-       output_addr, output_segment_counts (AMV) or a scratch array (AM), 0): it is the same target-side code the
-       send/receive server runs, with answers at fixed offsets (Fig. 4(b));
-     - origin_epoch: MPI_Win_lock(MPI_LOCK_EXCLUSIVE or SHARED, target), then per request one MPIX_Am (or MPIX_Amv)
-       with input c->in[parity] + slot0 * w->in_bytes (segs segments of in_bytes), output c->out + slot0 *
-       w->out_bytes (segs of out_bytes), persistent displacement w->persist_disp(origin, slot0), then
-       MPI_Win_unlock; AMV's output_segment_counts go to c->counts + slot0 (AM: set counts from the answers:
-       search has no per-segment count in AM's output, so its handler should also write the count into the
-       answer's last int, or the AM method keeps search's count in a fixed trailer: decide with the interface);
-     - target_batch: nothing (the handler runs without the target).
-   The data generation, the slots and every check stay as they are. */
-static void am_unavailable(ctx *c, int parity, long nreq, int segs)
+#ifdef MPIX_AM_OP_NULL
+#define AM_USER_BUFFER ((size_t)32 << 20) /* what the target attaches for staged active messages (the paper's) */
+
+/* The handlers: the workload's target-side computation, answers at fixed offsets.  extra_state is the
+ * registering rank's workload (its own copy of the program's data). */
+static void am_handler(const void *in, int in_count, MPI_Datatype in_dt, void *persist, int pcount, MPI_Datatype pdt,
+                       void *out, int out_count, MPI_Datatype out_dt, int nseg, void *extra)
+{
+    (void)in_count, (void)in_dt, (void)pcount, (void)pdt, (void)out_count, (void)out_dt;
+    const workload *w = extra;
+    w->serve(persist, nseg, in, out, NULL, 0);
+}
+
+static void amv_handler(const void *in, int in_count, MPI_Datatype in_dt, void *persist, int pcount,
+                        MPI_Datatype pdt, void *out, int out_count, MPI_Datatype out_dt, int nseg, int *counts,
+                        void *extra)
+{
+    (void)in_count, (void)in_dt, (void)pcount, (void)pdt, (void)out_count, (void)out_dt;
+    const workload *w = extra;
+    w->serve(persist, nseg, in, out, counts, 0);
+}
+
+/* The datatypes of one segment: search moves sequences (counts are in sequences), absval int32. */
+static void am_types(ctx *c)
+{
+    if (c->w == &WL_SEARCH) {
+        CHK(MPI_Type_contiguous(SEQ, MPI_CHAR, &c->seg_dt));
+        CHK(MPI_Type_commit(&c->seg_dt));
+        c->in_count = 1;
+        c->out_count = MAXM;
+        c->p_dt = MPI_BYTE;
+        c->pcount = (int)c->w->persist_bytes();
+    } else {
+        c->seg_dt = MPI_INT32_T;
+        c->in_count = 1 + NINT; /* the slot, then a */
+        c->out_count = NINT;
+        c->p_dt = MPI_INT32_T;
+        c->pcount = (int)(c->w->persist_bytes() / sizeof(int32_t));
+    }
+}
+
+static void am_setup(ctx *c)
+{
+    int vector = strstr(c->m->name, "amv") != NULL;
+    am_types(c);
+    CHK(vector ? MPIX_Amv_op_create(amv_handler, (void *)c->w, &c->op)
+               : MPIX_Am_op_create(am_handler, (void *)c->w, &c->op));
+    if (c->rank == c->target) {
+        c->ubuf = bench_alloc(PROG, AM_USER_BUFFER);
+        CHK(MPIX_Am_win_buffer_attach(c->ubuf, (MPI_Aint)AM_USER_BUFFER, c->win));
+    }
+}
+
+static void am_teardown(ctx *c)
+{
+    if (c->rank == c->target)
+        CHK(MPIX_Am_win_buffer_detach(c->ubuf, c->win));
+    CHK(MPIX_Am_op_free(&c->op));
+    if (c->w == &WL_SEARCH)
+        CHK(MPI_Type_free(&c->seg_dt));
+}
+
+static void am_epoch(ctx *c, int parity, long nreq, int segs)
+{
+    const workload *w = c->w;
+    const int vector = strstr(c->m->name, "amv") != NULL;
+    CHK(MPI_Win_lock(MPI_LOCK_SHARED, c->target, 0, c->win));
+    for (long k = 0; k < nreq; k++) {
+        int slot0 = (int)((k * segs) % NSLOT);
+        const unsigned char *in = c->in[parity] + (size_t)slot0 * w->in_bytes;
+        unsigned char *out = c->out + (size_t)slot0 * w->out_bytes;
+        MPI_Aint disp = (MPI_Aint)w->persist_disp(c->rank);
+        if (vector)
+            CHK(MPIX_Amv(in, c->in_count, c->seg_dt, out, c->out_count, c->seg_dt, segs, c->target, c->seg_dt, disp,
+                         c->pcount, c->p_dt, c->seg_dt, c->counts + slot0, c->op, c->win));
+        else
+            CHK(MPIX_Am(in, c->in_count, c->seg_dt, out, c->out_count, c->seg_dt, segs, c->target, c->seg_dt, disp,
+                        c->pcount, c->p_dt, c->seg_dt, c->op, c->win));
+    }
+    CHK(MPI_Win_unlock(c->target, c->win));
+    if (vector)
+        return;
+    /* MPIX_Am: the answers' counts, from the answers (the user's side of a fixed-size output) */
+    long used = used_slots(c);
+    for (long s = 0; s < used; s++) {
+        int m = NINT;
+        if (w == &WL_SEARCH)
+            for (m = 0; m < MAXM && c->out[(size_t)s * w->out_bytes + (size_t)m * SEQ]; m++)
+                ;
+        c->counts[s] = m;
+    }
+}
+#else
+static void am_setup(ctx *c)
 {
     (void)c;
-    (void)parity;
-    (void)nreq;
-    (void)segs;
-    bench_die(PROG, "-k am/amv need MPIX_Am/MPIX_Amv, which this MPI does not provide (yet)");
+    bench_die(PROG, "-k am, amv, am-staged and amv-staged need MPIX_Am/MPIX_Amv (vmpi), which this MPI does not have");
+}
+
+static void am_teardown(ctx *c)
+{
+    (void)c;
+}
+
+static void am_epoch(ctx *c, int parity, long nreq, int segs)
+{
+    (void)c, (void)parity, (void)nreq, (void)segs;
+}
+#endif
+
+static void am_target(ctx *c)
+{
+    (void)c; /* the handlers run without the target */
 }
 
 static const method METHODS[] = {
     {"mpi-getput", getput_epoch, getput_target},
     {"mpi-sendrecv", sendrecv_epoch, sendrecv_target},
-    {"am", am_unavailable, getput_target},
-    {"amv", am_unavailable, getput_target},
+    {"am", am_epoch, am_target},
+    {"amv", am_epoch, am_target},
+    {"am-staged", am_epoch, am_target},
+    {"amv-staged", am_epoch, am_target},
 };
 
 /* ---------------------------------------------------------------- timing and checks */
@@ -645,7 +792,7 @@ static void check_results(ctx *c)
     const size_t bytes = NINT * sizeof(int32_t);
     CHK(MPI_Barrier(MPI_COMM_WORLD));
     if (c->rank == c->target) {
-        if (c->m->target_batch == getput_target)
+        if (c->m->target_batch != sendrecv_target) /* written by one-sided operations */
             CHK(MPI_Win_lock(MPI_LOCK_SHARED, c->rank, 0, c->win));
         for (int o = 0; o < c->norigins; o++) {
             uint64_t h = 0xcbf29ce484222325ull;
@@ -653,7 +800,7 @@ static void check_results(ctx *c)
                 h = fnv64(c->base + abs_disp(o, (int)s) + bytes, bytes, h);
             CHK(MPI_Send(&h, 1, MPI_UINT64_T, o, TAG_REP, MPI_COMM_WORLD));
         }
-        if (c->m->target_batch == getput_target)
+        if (c->m->target_batch != sendrecv_target)
             CHK(MPI_Win_unlock(c->rank, c->win));
     } else if (is_origin(c)) {
         uint64_t h = 0xcbf29ce484222325ull, got = 0;
@@ -670,7 +817,7 @@ static const method *find_method(const char *name)
     for (size_t i = 0; i < sizeof METHODS / sizeof METHODS[0]; i++)
         if (!strcmp(METHODS[i].name, name))
             return &METHODS[i];
-    bench_die(PROG, "-k takes mpi-getput, mpi-sendrecv (am, amv: reserved)");
+    bench_die(PROG, "-k takes mpi-getput, mpi-sendrecv, am, amv, am-staged or amv-staged");
     return NULL;
 }
 
@@ -710,8 +857,16 @@ int main(int argc, char **argv)
     const workload *w = c.w;
 
     /* the window: the target's persistent data */
-    size_t wbytes = w->window_bytes(c.norigins);
-    CHK(MPI_Win_allocate(c.rank == c.target ? (MPI_Aint)wbytes : 0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &c.base, &c.win));
+    const int am = c.m->origin_epoch == am_epoch;
+    MPI_Info info = MPI_INFO_NULL;
+    c.wbytes = w->window_bytes(c.norigins);
+    if (strstr(c.m->name, "-staged")) {
+        CHK(MPI_Info_create(&info));
+        CHK(MPI_Info_set(info, "am_staged", "true"));
+    }
+    CHK(MPI_Win_allocate(c.rank == c.target ? (MPI_Aint)c.wbytes : 0, 1, info, MPI_COMM_WORLD, &c.base, &c.win));
+    if (info != MPI_INFO_NULL)
+        CHK(MPI_Info_free(&info));
     if (c.rank == c.target) {
         CHK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, c.rank, 0, c.win));
         w->build(c.base, c.norigins);
@@ -719,6 +874,8 @@ int main(int argc, char **argv)
         c.rq = bench_alloc(PROG, NSLOT * w->in_bytes);
         c.rp = bench_alloc(PROG, (size_t)NSLOT * (w->out_bytes + sizeof(int32_t)));
     }
+    if (am)
+        am_setup(&c);
     CHK(MPI_Barrier(MPI_COMM_WORLD));
     if (is_origin(&c)) {
         for (int p = 0; p < 2; p++) {
@@ -776,6 +933,8 @@ int main(int argc, char **argv)
         n = n * o.factor > o.max_size ? o.max_size : n * o.factor; /* the largest size always included */
     }
     bench_footer(c.rank);
+    if (am)
+        am_teardown(&c);
     CHK(MPI_Win_free(&c.win));
     if (is_origin(&c)) {
         free(c.in[0]);
@@ -787,6 +946,7 @@ int main(int argc, char **argv)
     }
     free(c.rq);
     free(c.rp);
+    free(c.ubuf);
     MPI_Finalize();
     return 0;
 }
