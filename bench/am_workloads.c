@@ -839,10 +839,9 @@ int main(int argc, char **argv)
     if (!c.w)
         bench_die(PROG, "-w takes search or absval");
     c.m = find_method(kname);
-    c.mode = !strcmp(xname, "latency") ? X_LATENCY : !strcmp(xname, "throughput") ? X_THROUGHPUT
-             : !strcmp(xname, "contention") ? X_CONTENTION : (enum mode)-1;
-    if ((int)c.mode < 0)
+    if (strcmp(xname, "latency") && strcmp(xname, "throughput") && strcmp(xname, "contention"))
         bench_die(PROG, "-x takes latency, throughput or contention");
+    c.mode = !strcmp(xname, "latency") ? X_LATENCY : !strcmp(xname, "throughput") ? X_THROUGHPUT : X_CONTENTION;
     bench_parse_opts(PROG, argc, argv, &o, c.mode == X_LATENCY ? NSLOT : c.mode == X_THROUGHPUT ? 100000 : 1000);
     if (!has_f && c.mode != X_LATENCY)
         o.factor = 10;

@@ -108,9 +108,9 @@ int main(int argc, char **argv)
     bench_parse_opts(PROG, argc, argv, &o, (size_t)1 << 20);
     if (nranks < 2)
         bench_die(PROG, "needs at least 2 ranks");
-    enum kind kind = !strcmp(k, "acc") ? K_ACC : !strcmp(k, "fop") ? K_FOP : !strcmp(k, "cas") ? K_CAS : -1;
-    if ((int)kind < 0)
+    if (strcmp(k, "acc") && strcmp(k, "fop") && strcmp(k, "cas"))
         bench_die(PROG, "-k takes acc, fop or cas");
+    enum kind kind = !strcmp(k, "acc") ? K_ACC : !strcmp(k, "fop") ? K_FOP : K_CAS;
     size_t max = kind == K_ACC ? o.max_size / sizeof(double) * sizeof(double) : sizeof(int64_t);
     if (max < sizeof(double))
         bench_die(PROG, "-m must be at least 8");
