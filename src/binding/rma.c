@@ -169,10 +169,18 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
     vmpi_win *w;
     const vmpi_dtype *dt;
     int err;
-    if ((err = vmpi_chk_win(&ck, win, &w)) || (err = chk_predefined(&ck, datatype, &dt)))
+    if ((err = vmpi_chk_win(&ck, win, &w)) || (err = chk_predefined(&ck, datatype, &dt)) ||
+        (op != MPI_NO_OP && (err = vmpi_chk_ptr(&ck, origin_addr, "origin_addr"))) ||
+        (err = vmpi_chk_ptr(&ck, result_addr, "result_addr")) || (err = vmpi_chk_win_rank(&ck, target_rank, w)))
         return vmpi_win_fail(win, err, "MPI_Fetch_and_op", &ck);
-    return acc(origin_addr, 1, datatype, result_addr, 1, datatype, true, target_rank, target_disp, 1, datatype, op,
-               win, false, NULL, "MPI_Fetch_and_op");
+    if (!vmpi_op_valid(op)) {
+        snprintf(ck.why, sizeof ck.why, op == MPI_OP_NULL ? "MPI_OP_NULL" : "invalid operation handle 0x%x", (unsigned)op);
+        return vmpi_win_fail(win, MPI_ERR_OP, "MPI_Fetch_and_op", &ck);
+    }
+    vmpi_rma_side o = {(void *)origin_addr, 1, dt, datatype}, r = {result_addr, 1, dt, datatype}, t = {NULL, 1, dt, datatype};
+    if ((err = vmpi_rma_acc(w, &o, &r, target_rank, target_disp, &t, op, false, ck.why)))
+        return vmpi_win_fail(win, err, "MPI_Fetch_and_op", &ck);
+    return MPI_SUCCESS;
 }
 
 VMPI_WEAK(Compare_and_swap)

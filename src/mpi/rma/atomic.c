@@ -30,14 +30,29 @@ void vmpi_rma_apply_plain(MPI_Op op, int basic, const void *in, void *target, vo
 }
 
 /* Integer types, where SUM is a fetch-add and the bitwise operations are fetch-and/or/xor (two's
- * complement: the same instruction for signed and unsigned). */
-static bool is_integer(int basic) { return vmpi_op_builtin_check(MPI_BAND, VMPI_DT(basic)) == MPI_SUCCESS; }
+ * complement: the same instruction for signed and unsigned).  Looked up once per type. */
+static bool is_integer(int basic)
+{
+    static signed char known[VMPI_DT_BUILTIN_COUNT]; /* 0: not yet, 1: integer, -1: not (same value by any thread) */
+    if (known[basic] == 0)
+        known[basic] = vmpi_op_builtin_check(MPI_BAND, VMPI_DT(basic)) == MPI_SUCCESS ? 1 : -1;
+    return known[basic] > 0;
+}
 
-/* One element of W bits: the dedicated instruction when there is one, else a compare-and-swap loop around the
- * operation's kernel (min, max, products, floating point, logical operations, MINLOC/MAXLOC pairs). */
+/* Operations one instruction does per element (MPI_NO_OP a load, MPI_REPLACE an exchange, integer SUM and
+ * bitwise operations a fetch-op).  The others (MIN, MAX, PROD, logical operations, floating point, pairs)
+ * run the operation's vectorized kernel under the target's accumulate lock: a compare-and-swap loop per
+ * element costs 10 times more on arrays.  Either way a location is always updated the same way for one
+ * operation, and concurrent accumulates to one location use one operation and MPI_NO_OP (MPI-3.1 11.2.1,
+ * accumulate_ops, whose both values say so). */
+static bool hw_op(MPI_Op op, int basic)
+{
+    return op == MPI_NO_OP || op == MPI_REPLACE ||
+           ((op == MPI_SUM || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR) && is_integer(basic));
+}
+
 #define ATOMIC_ELEMENT(W)                                                                                     \
-    static void element##W(MPI_Op op, int basic, bool integer, vmpi_op_builtin_fn *kernel, const char *in,    \
-                           uint##W##_t *p, char *old)                                                         \
+    static inline void element##W(MPI_Op op, const char *in, uint##W##_t *p, char *old)                      \
     {                                                                                                         \
         uint##W##_t v = 0, cur;                                                                               \
         if (in)                                                                                               \
@@ -46,25 +61,16 @@ static bool is_integer(int basic) { return vmpi_op_builtin_check(MPI_BAND, VMPI_
             cur = __atomic_load_n(p, __ATOMIC_SEQ_CST);                                                       \
         else if (op == MPI_REPLACE)                                                                           \
             cur = __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);                                                \
-        else if (integer && op == MPI_SUM)                                                                    \
+        else if (op == MPI_SUM)                                                                               \
             cur = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);                                                 \
-        else if (integer && op == MPI_BAND)                                                                   \
+        else if (op == MPI_BAND)                                                                              \
             cur = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);                                                 \
-        else if (integer && op == MPI_BOR)                                                                    \
+        else if (op == MPI_BOR)                                                                               \
             cur = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);                                                  \
-        else if (integer && op == MPI_BXOR)                                                                   \
+        else                                                                                                  \
             cur = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);                                                 \
-        else {                                                                                                \
-            cur = __atomic_load_n(p, __ATOMIC_RELAXED);                                                       \
-            uint##W##_t nv;                                                                                   \
-            do {                                                                                              \
-                nv = cur;                                                                                     \
-                kernel(&v, &nv, 1);                                                                           \
-            } while (!__atomic_compare_exchange_n(p, &cur, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));   \
-        }                                                                                                     \
         if (old)                                                                                              \
             memcpy(old, &cur, sizeof cur);                                                                    \
-        (void)basic;                                                                                          \
     }
 ATOMIC_ELEMENT(8)
 ATOMIC_ELEMENT(16)
@@ -82,11 +88,16 @@ void vmpi_rma_apply(vmpi_win_target *t, MPI_Op op, int basic, const void *in, vo
 {
     const vmpi_dtype *b = vmpi_dtype_builtin(basic);
     size_t es = (size_t)b->size;
-    if (exclusive && (uintptr_t)target % es == 0) {
+    bool aligned = (uintptr_t)target % es == 0;
+    if (aligned && (exclusive || !hw_op(op, basic))) {
+        if (!exclusive)
+            acc_lock(t);
         vmpi_rma_apply_plain(op, basic, in, target, old, n);
+        if (!exclusive)
+            acc_unlock(t);
         return;
     }
-    if ((uintptr_t)target % es != 0) { /* misaligned: always under the lock, through an aligned copy */
+    if (!aligned) { /* misaligned: always under the lock, through an aligned copy */
         uint64_t tmp[32];
         if (!exclusive)
             acc_lock(t);
@@ -102,19 +113,16 @@ void vmpi_rma_apply(vmpi_win_target *t, MPI_Op op, int basic, const void *in, vo
             acc_unlock(t);
         return;
     }
-    bool integer = is_integer(basic);
-    vmpi_op_builtin_fn *kernel =
-        op == MPI_NO_OP || op == MPI_REPLACE ? NULL : vmpi_op_builtin_kernel(op, VMPI_DT(basic));
     const char *ip = in;
     char *op_ = old;
     for (MPI_Count i = 0; i < n; i++) {
         const char *x = ip ? ip + i * (MPI_Count)es : NULL;
         char *o = op_ ? op_ + i * (MPI_Count)es : NULL;
         switch (es) {
-        case 1: element8(op, basic, integer, kernel, x, (uint8_t *)target + i, o); break;
-        case 2: element16(op, basic, integer, kernel, x, (uint16_t *)target + i, o); break;
-        case 4: element32(op, basic, integer, kernel, x, (uint32_t *)target + i, o); break;
-        default: element64(op, basic, integer, kernel, x, (uint64_t *)target + i, o); break;
+        case 1: element8(op, x, (uint8_t *)target + i, o); break;
+        case 2: element16(op, x, (uint16_t *)target + i, o); break;
+        case 4: element32(op, x, (uint32_t *)target + i, o); break;
+        default: element64(op, x, (uint64_t *)target + i, o); break;
         }
     }
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Accumulate operations applied in place in a target window, atomic per basic element (MPI-3.1 11.7.1):
- * concurrent accumulates on one location with the same basic type act as if in some serial order.  Elements
- * of 1, 2, 4 or 8 bytes at an address aligned to their size use one hardware atomic each (fetch-add,
- * exchange, or a compare-and-swap loop around the operation's kernel); any other element (16-byte types, a
- * misaligned target) is updated under the target's accumulate lock.  A location has one basic type, so it
- * is always updated the same way.  Under an exclusive lock no other origin can reach the target, and plain
- * vectorized kernels run instead. */
+ * concurrent accumulates on one location with the same basic type act as if in some serial order.  An
+ * element of 1, 2, 4 or 8 bytes at an aligned address takes one hardware atomic when one instruction does
+ * the operation (load, exchange, integer fetch-add/and/or/xor); any other operation, type (16-byte types)
+ * or misaligned element is updated by the operation's kernel under the target's accumulate lock.  A location
+ * has one basic type and, at a time, one operation (and MPI_NO_OP), so it is always updated the same way.
+ * Under an exclusive lock no other origin can reach the target, and the plain kernels run without the lock. */
 #ifndef VMPI_MPI_RMA_ATOMIC_H
 #define VMPI_MPI_RMA_ATOMIC_H
 
