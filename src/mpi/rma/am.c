@@ -104,7 +104,10 @@ static int run_staged(run *r, vmpi_am_win *am)
         space sp;
         MPI_Aint sysb = 0;
         char *s = sys_used || per == 0 || am->sysbuf < per ? NULL : vmpi_am_sysbuf(r->w, am, a->rank, &sysb);
-        if (s && sysb >= per) {
+        if (per == 0) { /* segments without input or output (persistent only): one unit, no space */
+            k = left;
+            sp = (space){NULL, 0, SYS, 0};
+        } else if (s && sysb >= per) {
             sys_used = true;
             k = (int)(sysb / per < left ? sysb / per : left);
             sp = (space){s, k * per, SYS, 0};
