@@ -223,10 +223,10 @@ int vmpi_am(vmpi_win *w, const vmpi_am_args *a, char *why)
         return err;
     /* one segment must fit somewhere it could be staged (MPI-interoperable AMs, section II) */
     MPI_Aint seg = seg_stride(a->in_count, a->tin_dt) + seg_stride(a->out_count, a->tout_dt);
-    MPI_Aint room = atomic_load_explicit(&r.t->ubuf_total, memory_order_relaxed);
-    if (a->nseg > 0 && seg > am->sysbuf && seg > room) {
-        snprintf(why, 160, "a %td-byte segment (in+out) fits neither the %td-byte system buffer nor the %td "
-                 "bytes of user buffers at rank %d", seg, am->sysbuf, room, a->rank);
+    MPI_Aint room;
+    if (a->nseg > 0 && seg > am->sysbuf && seg > (room = vmpi_am_user_room(w, am, a->rank))) {
+        snprintf(why, 160, "a %td-byte segment (in+out) fits neither the %td-byte system buffer nor a user "
+                 "buffer at rank %d (%td bytes at most)", seg, am->sysbuf, a->rank, room);
         return MPI_ERR_BUFFER;
     }
     am->st.ams++;

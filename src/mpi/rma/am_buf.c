@@ -123,7 +123,6 @@ int vmpi_am_attach(vmpi_win *w, void *buf, MPI_Aint size)
     if (!err) {
         t->ubufs[t->nubufs++] = (vmpi_am_ubuf){buf, size, 0, 0, 0};
         atomic_fetch_add(&t->ubuf_gen, 1);
-        atomic_fetch_add(&t->ubuf_total, size);
     }
     guard_unlock(t);
     return err;
@@ -140,7 +139,6 @@ int vmpi_am_detach(vmpi_win *w, void *buf)
                 err = MPI_ERR_PENDING; /* an active message uses it, or an origin holds space of its own there */
                 break;
             }
-            atomic_fetch_sub(&t->ubuf_total, t->ubufs[i].size);
             t->ubufs[i] = t->ubufs[--t->nubufs];
             atomic_fetch_add(&t->ubuf_gen, 1);
             err = MPI_SUCCESS;
@@ -148,6 +146,21 @@ int vmpi_am_detach(vmpi_win *w, void *buf)
         }
     guard_unlock(t);
     return err;
+}
+
+MPI_Aint vmpi_am_user_room(vmpi_win *w, vmpi_am_win *a, int rank)
+{
+    vmpi_win_target *t = &w->sh->t[rank];
+    MPI_Aint room = 0;
+    for (int i = 0; i < a->nclaims; i++)
+        if (a->claims[i].target == rank && a->claims[i].region && a->claims[i].bytes > room)
+            room = a->claims[i].bytes;
+    guard_lock(t);
+    for (int i = 0; i < t->nubufs; i++)
+        if (t->ubufs[i].size - t->ubufs[i].claimed > room)
+            room = t->ubufs[i].size - t->ubufs[i].claimed;
+    guard_unlock(t);
+    return room;
 }
 
 

@@ -59,5 +59,8 @@ char *vmpi_am_sysbuf(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint *bytes);
 MPI_Aint vmpi_am_get_space(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint want, MPI_Aint min, bool exclusive,
                            space *sp);
 void vmpi_am_release_space(vmpi_win_target *t, const space *sp);
+/* The most bytes one unit could ever get in target `rank`'s user buffers: units are staged in one buffer each,
+ * in its part no origin claimed, or in this origin's own claim. */
+MPI_Aint vmpi_am_user_room(vmpi_win *w, vmpi_am_win *a, int rank);
 
 #endif

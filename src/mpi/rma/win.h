@@ -54,7 +54,6 @@ typedef struct vmpi_win_target {
     struct vmpi_am_ubuf *ubufs; /* attached user buffers (job heap), under guard */
     int nubufs, cap_ubufs;
     _Atomic unsigned ubuf_gen; /* changes at every attach and detach */
-    _Atomic MPI_Aint ubuf_total; /* bytes attached */
     _Atomic(char *) sysbuf;   /* the system buffer: one partition per origin (job heap, made at first use) */
 } vmpi_win_target;
 
