@@ -7,7 +7,7 @@
  * target); the testlist runs 64 ranks on 2 PEs, where origins on both PEs run handlers at the same time. */
 #include "am_test.h"
 
-enum { NW = 4, NAM = 60, BATCH = 10, MAXSEG = 3 };
+enum { NW = 4, NAM = 200, BATCH = 10, MAXSEG = 3 };
 
 typedef struct state { /* the persistent buffer */
     long count, sum, torn;
