@@ -101,7 +101,7 @@ int main(int argc, char **argv)
     MPIX_Am_op op;
     MT_CHECK_RC(errs, MPIX_Am_op_create(handler, me, &op));
     int *in = mt_malloc(sizeof(int) * BIG * IN), *out = mt_malloc(sizeof(int) * (NBIG + NSMALL) * BIG * OUT);
-    unsigned char *buf1 = mt_malloc(BUF1), *buf2 = mt_malloc(BUF2);
+    unsigned char *buf1 = mt_malloc(BIG * SEG), *buf2 = mt_malloc(BUF2); /* buf1: BUF1 bytes, BIG * SEG in D */
     char claim_key[32];
     snprintf(claim_key, sizeof claim_key, "am_user_buf_%d", t);
 
