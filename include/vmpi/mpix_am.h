@@ -35,8 +35,8 @@ typedef void MPIX_Amv_user_function(const void *input_addr, int input_segment_co
                                     void *output_addr, int output_segment_count, MPI_Datatype output_datatype,
                                     int num_segments, int *output_segment_counts, void *extra_state);
 
-/* Registers a handler (local).  Handles are numbered per rank in creation order: every rank registers the
- * same handlers in the same order, and an active message runs the target's own registration of the number
+/* Registers a handler (local).  Handles are numbered per rank, the lowest free number first: every rank
+ * registers (and frees) the same handlers in the same order, and an active message runs the target's own registration of the number
  * (its function, its copy of the program's globals, its extra_state). */
 VMPIX_DECL(int, Am_op_create, (MPIX_Am_user_function *fn, void *extra_state, MPIX_Am_op *op))
 VMPIX_DECL(int, Amv_op_create, (MPIX_Amv_user_function *fn, void *extra_state, MPIX_Am_op *op))

@@ -122,7 +122,6 @@ int vmpi_am_attach(vmpi_win *w, void *buf, MPI_Aint size)
     }
     if (!err) {
         t->ubufs[t->nubufs++] = (vmpi_am_ubuf){buf, size, 0, 0, 0};
-        atomic_fetch_add(&t->ubuf_gen, 1);
     }
     guard_unlock(t);
     return err;
@@ -140,17 +139,39 @@ int vmpi_am_detach(vmpi_win *w, void *buf)
                 break;
             }
             t->ubufs[i] = t->ubufs[--t->nubufs];
-            atomic_fetch_add(&t->ubuf_gen, 1);
-            err = MPI_SUCCESS;
+                err = MPI_SUCCESS;
             break;
         }
     guard_unlock(t);
     return err;
 }
 
+/* Claims the space an am_user_buf_<rank> hint guarantees at `rank`, at the first AM there (one synchronization),
+ * so that the fit check and every later AM see it. */
+static void claim(vmpi_win *w, vmpi_am_win *a, int rank)
+{
+    vmpi_win_target *t = &w->sh->t[rank];
+    for (int i = 0; i < a->nclaims; i++) {
+        am_claim *c = &a->claims[i];
+        if (c->target != rank || c->tried)
+            continue;
+        c->tried = true;
+        a->st.syncs++;
+        guard_lock(t);
+        for (int k = 0; k < t->nubufs && !c->region; k++)
+            if (t->ubufs[k].live == 0 && t->ubufs[k].size - t->ubufs[k].claimed >= c->bytes) {
+                c->region = t->ubufs[k].base + t->ubufs[k].claimed;
+                t->ubufs[k].claimed += c->bytes;
+                t->ubufs[k].top = t->ubufs[k].claimed;
+            }
+        guard_unlock(t);
+    }
+}
+
 MPI_Aint vmpi_am_user_room(vmpi_win *w, vmpi_am_win *a, int rank)
 {
     vmpi_win_target *t = &w->sh->t[rank];
+    claim(w, a, rank);
     MPI_Aint room = 0;
     for (int i = 0; i < a->nclaims; i++)
         if (a->claims[i].target == rank && a->claims[i].region && a->claims[i].bytes > room)
@@ -163,7 +184,11 @@ MPI_Aint vmpi_am_user_room(vmpi_win *w, vmpi_am_win *a, int rank)
     return room;
 }
 
-
+MPI_Aint vmpi_am_sysbuf_size(vmpi_win *w, vmpi_am_win *a, int rank)
+{
+    char *s = atomic_load_explicit(&w->sh->t[rank].sysbuf, memory_order_acquire);
+    return s ? *(MPI_Aint *)s : a->sysbuf;
+}
 
 /* The origin's partition of target `rank`'s system buffer, and its size in *bytes.  The first origin there
  * makes the buffer with its own partition size, written in the buffer's first line, which every origin
@@ -225,23 +250,10 @@ MPI_Aint vmpi_am_get_space(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint want,
                           space *sp)
 {
     vmpi_win_target *t = &w->sh->t[rank];
+    claim(w, a, rank);
     for (int i = 0; i < a->nclaims; i++) { /* am_user_buf_<rank>: claimed once, then ours alone */
         am_claim *c = &a->claims[i];
-        if (c->target != rank)
-            continue;
-        if (!c->tried) {
-            c->tried = true;
-            a->st.syncs++;
-            guard_lock(t);
-            for (int k = 0; k < t->nubufs && !c->region; k++)
-                if (t->ubufs[k].live == 0 && t->ubufs[k].size - t->ubufs[k].claimed >= c->bytes) {
-                    c->region = t->ubufs[k].base + t->ubufs[k].claimed;
-                    t->ubufs[k].claimed += c->bytes;
-                    t->ubufs[k].top = t->ubufs[k].claimed;
-                }
-            guard_unlock(t);
-        }
-        if (c->region && c->bytes >= min) {
+        if (c->target == rank && c->region && c->bytes >= min) {
             *sp = (space){c->region, want < c->bytes ? want : c->bytes, CLAIM, 0};
             return sp->bytes;
         }

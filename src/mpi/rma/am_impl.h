@@ -62,5 +62,7 @@ void vmpi_am_release_space(vmpi_win_target *t, const space *sp);
 /* The most bytes one unit could ever get in target `rank`'s user buffers: units are staged in one buffer each,
  * in its part no origin claimed, or in this origin's own claim. */
 MPI_Aint vmpi_am_user_room(vmpi_win *w, vmpi_am_win *a, int rank);
+/* The size of the origin's system-buffer partition at `rank`: the one its maker chose, else the origin's. */
+MPI_Aint vmpi_am_sysbuf_size(vmpi_win *w, vmpi_am_win *a, int rank);
 
 #endif
