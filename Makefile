@@ -32,6 +32,8 @@ demo: build
 	$(BUILD)/bin/vmpirun -n 64 -p 2 $(BUILD)/ring
 	$(BUILD)/bin/vmpirun +p2 $(BUILD)/ring +vp64
 	$(BUILD)/bin/vmpirun -n 10000 -p 2 $(BUILD)/ring
+	$(BUILD)/bin/vmpicc -O2 -o $(BUILD)/am_search examples/am_search.c
+	$(BUILD)/bin/vmpirun -n 1000 -p 2 $(BUILD)/am_search
 
 test: build
 	tools/run-tests $(BUILD) $(JOBS)

@@ -103,7 +103,12 @@ static int run_staged(run *r, vmpi_am_win *am)
         int left = a->nseg - done, k = 0;
         space sp;
         MPI_Aint sysb = 0;
-        char *s = sys_used || per == 0 || vmpi_am_sysbuf_size(r->w, am, a->rank) < per ? NULL : vmpi_am_sysbuf(r->w, am, a->rank, &sysb);
+        char *s = NULL;
+        if (!sys_used && per > 0 && am->sysbuf >= per &&
+            (s = vmpi_am_sysbuf(r->w, am, a->rank, &sysb)) == NULL) {
+            err = MPI_ERR_NO_MEM;
+            break;
+        }
         if (per == 0) { /* segments without input or output (persistent only): one unit, no space */
             k = left;
             sp = (space){NULL, 0, SYS, 0};
@@ -224,7 +229,7 @@ int vmpi_am(vmpi_win *w, const vmpi_am_args *a, char *why)
     /* one segment must fit somewhere it could be staged (MPI-interoperable AMs, section II) */
     MPI_Aint seg = seg_stride(a->in_count, a->tin_dt) + seg_stride(a->out_count, a->tout_dt);
     MPI_Aint room, sys;
-    if (a->nseg > 0 && seg > (sys = vmpi_am_sysbuf_size(w, am, a->rank)) &&
+    if (a->nseg > 0 && seg > (sys = am->sysbuf) &&
         seg > (room = vmpi_am_user_room(w, am, a->rank))) {
         snprintf(why, 160, "a %td-byte segment (in+out) fits neither the %td-byte system buffer nor a user "
                  "buffer at rank %d (%td bytes at most)", seg, sys, a->rank, room);

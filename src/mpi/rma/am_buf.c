@@ -66,6 +66,7 @@ void vmpi_am_win_free(vmpi_win *w)
         return;
     free(w->am->claims);
     free(w->am->view);
+    free(w->am->sysmem);
     free(w->am);
     w->am = NULL;
 }
@@ -184,31 +185,17 @@ MPI_Aint vmpi_am_user_room(vmpi_win *w, vmpi_am_win *a, int rank)
     return room;
 }
 
-MPI_Aint vmpi_am_sysbuf_size(vmpi_win *w, vmpi_am_win *a, int rank)
-{
-    char *s = atomic_load_explicit(&w->sh->t[rank].sysbuf, memory_order_acquire);
-    return s ? *(MPI_Aint *)s : a->sysbuf;
-}
-
-/* The origin's partition of target `rank`'s system buffer, and its size in *bytes.  The first origin there
- * makes the buffer with its own partition size, written in the buffer's first line, which every origin
- * then uses (their am_system_buffer hints may differ). */
+/* The origin's partition of target `rank`'s system buffer, and its size in *bytes; NULL when out of memory.
+ * An origin stages one unit at a time, so in one process its partitions of every target's system buffer are
+ * one buffer of its own, made at its first staged AM (in its slot: it moves with it). */
 char *vmpi_am_sysbuf(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint *bytes)
 {
-    vmpi_win_target *t = &w->sh->t[rank];
-    char *s = atomic_load_explicit(&t->sysbuf, memory_order_acquire);
-    if (s == NULL) {
-        char *n = vmpi_iso_job_memalign(64, 64 + (size_t)a->sysbuf * (size_t)w->size);
-        if (n == NULL)
-            return NULL;
-        *(MPI_Aint *)n = a->sysbuf;
-        if (atomic_compare_exchange_strong(&t->sysbuf, &s, n))
-            s = n;
-        else
-            free(n); /* another origin made it first */
-    }
-    *bytes = *(MPI_Aint *)s;
-    return s + 64 + (size_t)*bytes * (size_t)w->rank;
+    (void)w;
+    (void)rank;
+    if (a->sysmem == NULL)
+        a->sysmem = aligned_alloc(64, ((size_t)a->sysbuf + 63) & ~(size_t)63);
+    *bytes = a->sysbuf;
+    return a->sysmem;
 }
 
 /* The largest transient space a shared reservation can get at `t` right now (under the guard). */

@@ -25,7 +25,8 @@ typedef struct am_claim { /* an am_user_buf_<rank> hint */
 
 typedef struct vmpi_am_win {
     bool staged;
-    MPI_Aint sysbuf;          /* bytes per origin partition */
+    MPI_Aint sysbuf;          /* bytes of its partition of a target's system buffer */
+    char *sysmem;             /* the partition (vmpi_am_sysbuf) */
     double threshold;         /* MPIX_Amv packs when generated / maximum is below this */
     bool interleave;          /* detaches may happen during an epoch: views go stale at flushes */
     bool reverse;             /* run an AM's units last first (tests out-of-order segments) */
@@ -62,7 +63,6 @@ void vmpi_am_release_space(vmpi_win_target *t, const space *sp);
 /* The most bytes one unit could ever get in target `rank`'s user buffers: units are staged in one buffer each,
  * in its part no origin claimed, or in this origin's own claim. */
 MPI_Aint vmpi_am_user_room(vmpi_win *w, vmpi_am_win *a, int rank);
-/* The size of the origin's system-buffer partition at `rank`: the one its maker chose, else the origin's. */
-MPI_Aint vmpi_am_sysbuf_size(vmpi_win *w, vmpi_am_win *a, int rank);
+
 
 #endif

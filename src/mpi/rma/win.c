@@ -313,7 +313,6 @@ int vmpi_win_free(vmpi_win *w)
     if (w->rank == 0) { /* nobody reads the shared state after the barrier */
         for (int r = 0; r < w->size; r++) {
             free(w->sh->t[r].ubufs);
-            free(atomic_load(&w->sh->t[r].sysbuf));
         }
         free(w->sh->shared_block);
         free(w->sh);

@@ -53,7 +53,6 @@ typedef struct vmpi_win_target {
     atomic_flag am_run;       /* handlers on this target run one at a time */
     struct vmpi_am_ubuf *ubufs; /* attached user buffers (job heap), under guard */
     int nubufs, cap_ubufs;
-    _Atomic(char *) sysbuf;   /* the system buffer: one partition per origin (job heap, made at first use) */
 } vmpi_win_target;
 
 typedef struct vmpi_win_shared {
