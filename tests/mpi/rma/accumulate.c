@@ -11,10 +11,16 @@
  * and for each type: Accumulate with MPI_REPLACE, then Get_accumulate with MPI_NO_OP (an atomic read of it)
  * and with MPI_REPLACE (a fetch-and-set), in one lock_all epoch from one origin (program order is kept
  * between accumulate operations of one origin on one target).  The window uses disp_unit 1 (displacements
- * in bytes). */
+ * in bytes).  Bytes of the windows and result buffers past the elements concerned must stay untouched. */
 #include "redops.h"
 
 enum { CNT = 2 * RP + 3, K = 4, MAXES = 32, REGION = 2 * CNT * MAXES, WINSZ = 2 * REGION };
+
+/* Bytes around the elements: FILL in windows and result buffers, ofill(op) in origin buffers, chosen so that
+ * an operation applied to them would change them (0x5A... is larger than 0x11..., 0xEE... smaller, in every
+ * type's order: MINLOC needs the smaller one) */
+#define FILL 0x11
+static int ofill(int o) { return o == O_MINLOC || o == O_MIN || o == O_LAND ? 0xEE : 0x5A; }
 
 typedef struct {
     int rank, size;
@@ -57,6 +63,18 @@ static int check_elems(const red_type *t, const unsigned char *got, const unsign
     return errs;
 }
 
+/* n bytes that must still be FILL */
+static int untouched(const unsigned char *p, size_t n, const red_type *t, int o, const char *what)
+{
+    int errs = 0;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != FILL) {
+            MT_ERR(errs, "%s %s %s: byte %zu was written", what, t->name, o < 0 ? "" : red_opname[o], i);
+            break;
+        }
+    return errs;
+}
+
 static int combo(ctx *c, const red_type *t, int o, int n)
 {
     int errs = 0, rank = c->rank, size = c->size;
@@ -77,13 +95,14 @@ static int combo(ctx *c, const red_type *t, int o, int n)
         MPI_Type_commit(&otype);
     }
     unsigned char *A = c->base, *B = c->base + REGION;
-    /* region A: the target layout's elements hold this rank's values, the gaps 0xEE; region B: contiguous */
-    memset(A, 0xEE, REGION);
+    /* region A: the target layout's elements hold this rank's values, the gaps and the rest FILL; region B:
+     * contiguous, then FILL */
+    memset(A, FILL, 2 * REGION);
     for (int j = 0; j < CNT; j++)
         gen(t, o, rank, j, A + (size_t)j * (tvec ? 2 : 1) * es);
     for (int j = 0; j < CNT; j++)
         gen(t, o, rank, j, B + (size_t)j * es);
-    memset(c->obuf, 0xEE, REGION);
+    memset(c->obuf, ofill(o), REGION);
     for (int j = 0; j < CNT; j++)
         gen(t, o, rank, j, c->obuf + (size_t)j * (ores ? 2 : 1) * es);
 
@@ -105,15 +124,17 @@ static int combo(ctx *c, const red_type *t, int o, int n)
     if (tvec)
         for (int j = 0; j < CNT; j++)
             for (size_t b = 0; b < es; b++)
-                if (A[(size_t)(2 * j + 1) * es + b] != 0xEE) {
+                if (A[(size_t)(2 * j + 1) * es + b] != FILL) {
                     MT_ERR(errs, "Accumulate %s %s into a vector: gap after element %d was written", t->name,
                            red_opname[o], j);
                     j = CNT;
                     break;
                 }
+    errs += untouched(A + (size_t)(tvec ? 2 * CNT - 1 : CNT) * es, REGION - (size_t)(tvec ? 2 * CNT - 1 : CNT) * es,
+                      t, o, "Accumulate: the window past the target elements");
 
     /* Get_accumulate from the left neighbour into region B */
-    memset(c->rbuf, 0xEE, REGION);
+    memset(c->rbuf, FILL, REGION);
     MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_SHARED, right, 0, c->win));
     if (reqs) {
         MPI_Request r[2];
@@ -133,6 +154,7 @@ static int combo(ctx *c, const red_type *t, int o, int n)
     for (int j = 0; j < CNT; j++)
         gen(t, o, right, j, c->want + (size_t)j * es);
     errs += check_elems(t, c->rbuf, c->want, CNT, 1, reqs ? "Rget_accumulate result" : "Get_accumulate result", o);
+    errs += untouched(c->rbuf + CNT * es, REGION - CNT * es, t, o, "Get_accumulate: the result buffer past its count");
     MPI_Barrier(MPI_COMM_WORLD);
     MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, c->win));
     for (int j = 0; j < CNT; j++) {
@@ -142,6 +164,7 @@ static int combo(ctx *c, const red_type *t, int o, int n)
         t->combine(o, c->want + (size_t)j * es, in);
     }
     errs += check_elems(t, B, c->want, CNT, 1, reqs ? "Rget_accumulate target" : "Get_accumulate target", o);
+    errs += untouched(B + CNT * es, REGION - CNT * es, t, o, "Get_accumulate: the window past the target elements");
     MT_CHECK_RC(errs, MPI_Win_unlock(rank, c->win));
     MPI_Barrier(MPI_COMM_WORLD); /* before the next combination sets the windows */
     if (tvec)
@@ -158,6 +181,7 @@ static int replace_noop(ctx *c, const red_type *t)
     int vo = value_op(t);
     size_t es = t->esize;
     unsigned char *B = c->base + REGION;
+    memset(B, FILL, REGION);
     for (int j = 0; j < CNT; j++)
         gen(t, vo, rank, j, B + (size_t)j * es);
     MPI_Barrier(MPI_COMM_WORLD);
@@ -165,7 +189,7 @@ static int replace_noop(ctx *c, const red_type *t)
     for (int j = 0; j < CNT; j++)
         gen(t, vo, rank + 50, j, c->obuf + (size_t)j * es);
     MT_CHECK_RC(errs, MPI_Accumulate(c->obuf, CNT, t->dt, right, REGION, CNT, t->dt, MPI_REPLACE, c->win));
-    memset(c->rbuf, 0xEE, REGION);
+    memset(c->rbuf, FILL, REGION);
     MT_CHECK_RC(errs, MPI_Get_accumulate(NULL, 0, t->dt, c->rbuf, CNT, t->dt, right, REGION, CNT, t->dt, MPI_NO_OP,
                                          c->win));
     MT_CHECK_RC(errs, MPI_Win_flush(right, c->win));
@@ -175,17 +199,19 @@ static int replace_noop(ctx *c, const red_type *t)
     unsigned char *src2 = c->obuf + REGION / 2;
     for (int j = 0; j < CNT; j++)
         gen(t, vo, rank + 90, j, src2 + (size_t)j * es);
-    memset(c->rbuf, 0xEE, REGION);
+    memset(c->rbuf, FILL, REGION);
     MT_CHECK_RC(errs, MPI_Get_accumulate(src2, CNT, t->dt, c->rbuf, CNT, t->dt, right, REGION, CNT, t->dt,
                                          MPI_REPLACE, c->win));
     MT_CHECK_RC(errs, MPI_Win_flush_local(right, c->win));
     errs += check_elems(t, c->rbuf, c->want, CNT, 1, "Get_accumulate(MPI_REPLACE) result:", -1);
+    errs += untouched(c->rbuf + CNT * es, REGION - CNT * es, t, -1, "Get_accumulate(MPI_REPLACE): the result buffer");
     MT_CHECK_RC(errs, MPI_Win_unlock_all(c->win));
     MPI_Barrier(MPI_COMM_WORLD);
     MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, c->win));
     for (int j = 0; j < CNT; j++)
         gen(t, vo, left + 90, j, c->want + (size_t)j * es);
     errs += check_elems(t, B, c->want, CNT, 1, "after Get_accumulate(MPI_REPLACE), the target:", -1);
+    errs += untouched(B + CNT * es, REGION - CNT * es, t, -1, "Accumulate/Get_accumulate(MPI_REPLACE): the window");
     MT_CHECK_RC(errs, MPI_Win_unlock(rank, c->win));
     MPI_Barrier(MPI_COMM_WORLD);
     return errs;
