@@ -47,7 +47,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const int ITER = size <= 8 ? 40 : 640 / size > 4 ? 640 / size : 4;
+    const int ITER = size <= 8 ? 200 : 3200 / size > 4 ? 3200 / size : 4;
     unsigned char *base;
     MPI_Win win;
     MT_CHECK_RC(errs, MPI_Win_allocate(WINSZ, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win));

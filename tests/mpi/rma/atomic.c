@@ -34,7 +34,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const int ITER = size <= 8 ? 200 : 3200 / size > 20 ? 3200 / size : 20;
+    const int ITER = size <= 8 ? 1000 : 16000 / size > 20 ? 16000 / size : 20;
     int64_t *base;
     MPI_Win win;
     MT_CHECK_RC(errs, MPI_Win_allocate(NCOUNT * sizeof(int64_t), sizeof(int64_t), MPI_INFO_NULL, MPI_COMM_WORLD,

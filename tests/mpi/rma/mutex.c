@@ -17,7 +17,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const int ROUNDS = size <= 8 ? 50 : 800 / size > 5 ? 800 / size : 5;
+    const int ROUNDS = size <= 8 ? 200 : 3200 / size > 5 ? 3200 / size : 5;
     int64_t *base;
     MPI_Win win;
     MT_CHECK_RC(errs, MPI_Win_allocate(4 * sizeof(int64_t), sizeof(int64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &base,

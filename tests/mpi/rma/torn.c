@@ -40,7 +40,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const int ROUNDS = size <= 8 ? 400 : 6400 / size > 40 ? 6400 / size : 40;
+    const int ROUNDS = size <= 8 ? 2000 : 32000 / size > 40 ? 32000 / size : 40;
     unsigned char *base;
     MPI_Win win;
     MT_CHECK_RC(errs, MPI_Win_allocate(WINSZ, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win));
