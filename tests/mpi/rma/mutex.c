@@ -6,7 +6,10 @@
  * two Puts per round (high and low halves) that must always read back consistent.  Everything happens in
  * one lock_all epoch; the acquiring loop retries Compare_and_swap + Win_flush until it wins (a correct MPI
  * must let the holder finish meanwhile, whatever shares its processor).  Released with Accumulate
- * MPI_REPLACE (and every other time with Compare_and_swap back to 0). */
+ * MPI_REPLACE (and every other time with Compare_and_swap back to 0).
+ * Then the same read-modify-write under MPI_Win_lock(MPI_LOCK_EXCLUSIVE) on rank 0 (rank 0 itself with loads
+ * and stores on its own window, which its own lock protects as well), with some rounds reading the pair
+ * under a shared lock instead: exclusive locks exclude each other and shared ones. */
 #include "mtest.h"
 
 enum { LOCKW = 0, COUNTER = 1, HI = 2, LO = 3 };
@@ -82,6 +85,59 @@ int main(int argc, char **argv)
         MT_CHECK_RC(errs, MPI_Win_unlock(0, win));
     }
     (void)spins;
+
+    /* the same with window locks: exclusive ones around the read-modify-write (rank 0 with loads and stores
+     * on its own window, which its lock protects too), shared ones around reads of the pair */
+    if (rank == 0) {
+        MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+        base[COUNTER] = base[HI] = base[LO] = 0;
+        MT_CHECK_RC(errs, MPI_Win_unlock(0, win));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    int64_t writes = 0, all_writes = 0;
+    for (int k = 0; k < ROUNDS; k++) {
+        if ((rank + k) % 3 == 0) { /* a reader */
+            hi = lo = -1;
+            MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+            MT_CHECK_RC(errs, MPI_Get(&hi, 1, MPI_INT64_T, 0, HI, 1, MPI_INT64_T, win));
+            MT_CHECK_RC(errs, MPI_Win_flush(0, win));
+            MT_CHECK_RC(errs, MPI_Get(&lo, 1, MPI_INT64_T, 0, LO, 1, MPI_INT64_T, win));
+            MT_CHECK_RC(errs, MPI_Win_unlock(0, win));
+            MT_CHECK(errs, hi == 3 * lo, "round %d: under a shared lock, the pair is (%lld, %lld)", k, (long long)hi,
+                     (long long)lo);
+            continue;
+        }
+        writes++;
+        MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+        if (rank == 0) {
+            volatile int64_t *v = base;
+            cnt = v[COUNTER] + 1;
+            lo = v[LO] + 1;
+            v[HI] = 3 * lo;
+            v[LO] = lo;
+            v[COUNTER] = cnt;
+        } else {
+            MT_CHECK_RC(errs, MPI_Get(&cnt, 1, MPI_INT64_T, 0, COUNTER, 1, MPI_INT64_T, win));
+            MT_CHECK_RC(errs, MPI_Get(&lo, 1, MPI_INT64_T, 0, LO, 1, MPI_INT64_T, win));
+            MT_CHECK_RC(errs, MPI_Win_flush(0, win));
+            cnt++;
+            lo++;
+            hi = 3 * lo;
+            MT_CHECK_RC(errs, MPI_Put(&hi, 1, MPI_INT64_T, 0, HI, 1, MPI_INT64_T, win));
+            MT_CHECK_RC(errs, MPI_Win_flush(0, win));
+            MT_CHECK_RC(errs, MPI_Put(&lo, 1, MPI_INT64_T, 0, LO, 1, MPI_INT64_T, win));
+            MT_CHECK_RC(errs, MPI_Put(&cnt, 1, MPI_INT64_T, 0, COUNTER, 1, MPI_INT64_T, win));
+        }
+        MT_CHECK_RC(errs, MPI_Win_unlock(0, win));
+    }
+    MPI_Allreduce(&writes, &all_writes, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) {
+        MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+        MT_CHECK_INT(errs, "the counter incremented under exclusive locks", all_writes, base[COUNTER]);
+        MT_CHECK(errs, base[LO] == all_writes && base[HI] == 3 * base[LO], "the pair at the end: (%lld, %lld)",
+                 (long long)base[HI], (long long)base[LO]);
+        MT_CHECK_RC(errs, MPI_Win_unlock(0, win));
+    }
     MT_CHECK_RC(errs, MPI_Win_free(&win));
     return mt_finish(errs);
 }
