@@ -5,9 +5,10 @@
  *     starting value: the result is the reduction over those ranks), through different layouts of the same
  *     signature: contiguous or a resized type (extent 2 elements) at the origin, contiguous or a vector
  *     (stride 2) at the target, whose gaps must stay untouched;
- *   - Get_accumulate from one origin (the left neighbour) in a shared lock epoch: the result buffer gets the
- *     target's values from before the operation, the target the combination; every third (type, op) uses
- *     Raccumulate and Rget_accumulate with MPI_Wait / MPI_Test instead;
+ *   - Get_accumulate from one origin (the left neighbour) in a shared lock epoch: the result buffer (laid out
+ *     like the origin buffer) gets the target's values from before the operation, the target the
+ *     combination; every third (type, op) uses Raccumulate and Rget_accumulate with MPI_Wait / MPI_Test
+ *     instead;
  * and for each type: Accumulate with MPI_REPLACE, then Get_accumulate with MPI_NO_OP (an atomic read of it)
  * and with MPI_REPLACE (a fetch-and-set), in one lock_all epoch from one origin (program order is kept
  * between accumulate operations of one origin on one target).  The window uses disp_unit 1 (displacements
@@ -139,7 +140,7 @@ static int combo(ctx *c, const red_type *t, int o, int n)
     if (reqs) {
         MPI_Request r[2];
         int flag = 0;
-        MT_CHECK_RC(errs, MPI_Rget_accumulate(c->obuf, CNT, otype, c->rbuf, CNT, t->dt, right, REGION, CNT, t->dt,
+        MT_CHECK_RC(errs, MPI_Rget_accumulate(c->obuf, CNT, otype, c->rbuf, CNT, otype, right, REGION, CNT, t->dt,
                                               red_op(o), c->win, &r[0]));
         MT_CHECK_RC(errs, MPI_Wait(&r[0], MPI_STATUS_IGNORE));
         /* and an Raccumulate of nothing (count 0) completed by MPI_Test */
@@ -147,14 +148,19 @@ static int combo(ctx *c, const red_type *t, int o, int n)
         while (!flag)
             MT_CHECK_RC(errs, MPI_Test(&r[1], &flag, MPI_STATUS_IGNORE));
     } else {
-        MT_CHECK_RC(errs, MPI_Get_accumulate(c->obuf, CNT, otype, c->rbuf, CNT, t->dt, right, REGION, CNT, t->dt,
+        MT_CHECK_RC(errs, MPI_Get_accumulate(c->obuf, CNT, otype, c->rbuf, CNT, otype, right, REGION, CNT, t->dt,
                                              red_op(o), c->win));
     }
     MT_CHECK_RC(errs, MPI_Win_unlock(right, c->win));
     for (int j = 0; j < CNT; j++)
         gen(t, o, right, j, c->want + (size_t)j * es);
-    errs += check_elems(t, c->rbuf, c->want, CNT, 1, reqs ? "Rget_accumulate result" : "Get_accumulate result", o);
-    errs += untouched(c->rbuf + CNT * es, REGION - CNT * es, t, o, "Get_accumulate: the result buffer past its count");
+    errs += check_elems(t, c->rbuf, c->want, CNT, ores ? 2 : 1, reqs ? "Rget_accumulate result" : "Get_accumulate result",
+                        o);
+    if (ores) /* the result type is the origin's resized one: every other element, the gaps untouched */
+        for (int j = 0; j < CNT; j++)
+            errs += untouched(c->rbuf + (size_t)(2 * j + 1) * es, es, t, o, "Get_accumulate: a gap of the result");
+    errs += untouched(c->rbuf + (size_t)(ores ? 2 * CNT - 1 : CNT) * es, REGION - (size_t)(ores ? 2 * CNT - 1 : CNT) * es,
+                      t, o, "Get_accumulate: the result buffer past its count");
     MPI_Barrier(MPI_COMM_WORLD);
     MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, c->win));
     for (int j = 0; j < CNT; j++) {

@@ -6,7 +6,10 @@
  * other int stays -1); a Get maps the target's elements onto the origin layout the same way and leaves the
  * rest of the origin buffer alone.  The expected positions come from offset lists written out by hand next
  * to each type constructor, not from the MPI datatype engine.  The pairs alternate between fence epochs
- * (NOPRECEDE/NOSUCCEED) and exclusive lock epochs (shared for the Get), and every third pair targets the calling rank itself. */
+ * (NOPRECEDE/NOSUCCEED) and exclusive lock epochs (shared for the Get), and every third pair targets the
+ * calling rank itself.  Then: a target type whose typemap starts before the target address (a negative
+ * hindexed displacement), under lock_all with MPI_MODE_NOCHECK; and large transfers (a vector of 64 Ki
+ * doubles, 1 MiB of window) with Put, Accumulate and Get. */
 #include "mtest.h"
 
 enum { NEL = 24, WIN = 64, NT = 7 };
@@ -104,6 +107,84 @@ static void make_layouts(layout *L)
 
 static int val(int owner, int pair, int i) { return owner * 100000 + pair * 100 + i; }
 
+/* A target type whose typemap starts before the target address (hindexed with a negative displacement):
+ * a Put at displacement 4 (ints) writes ints 2 and 5, a Get reads them back; under a NOCHECK lock_all epoch
+ * (no exclusive lock is ever taken on this window) */
+static int negative_disp(int rank, int size)
+{
+    int errs = 0, right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int *base;
+    MPI_Win win;
+    MT_CHECK_RC(errs, MPI_Win_allocate(8 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win));
+    for (int i = 0; i < 8; i++)
+        base[i] = -1;
+    int bl[2] = {1, 1};
+    MPI_Aint dp[2] = {-2 * (MPI_Aint)sizeof(int), (MPI_Aint)sizeof(int)};
+    MPI_Datatype t;
+    MPI_Type_create_hindexed(2, bl, dp, MPI_INT, &t);
+    MPI_Type_commit(&t);
+    int two[2] = {rank * 10 + 1, rank * 10 + 2}, back[2] = {-3, -3};
+    MPI_Barrier(MPI_COMM_WORLD);
+    MT_CHECK_RC(errs, MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
+    MT_CHECK_RC(errs, MPI_Put(two, 2, MPI_INT, right, 4, 1, t, win));
+    MT_CHECK_RC(errs, MPI_Win_flush(right, win));
+    MT_CHECK_RC(errs, MPI_Get(back, 2, MPI_INT, right, 4, 1, t, win));
+    MT_CHECK_RC(errs, MPI_Win_unlock_all(win));
+    MT_CHECK(errs, back[0] == two[0] && back[1] == two[1], "Get through a type with a negative displacement: %d %d, "
+             "expected %d %d", back[0], back[1], two[0], two[1]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < 8; i++) {
+        int want = i == 2 ? left * 10 + 1 : i == 5 ? left * 10 + 2 : -1;
+        MT_CHECK(errs, base[i] == want, "Put through a type with a negative displacement: int %d is %d, expected %d",
+                 i, base[i], want);
+    }
+    MPI_Type_free(&t);
+    MT_CHECK_RC(errs, MPI_Win_free(&win));
+    return errs;
+}
+
+/* Large transfers (64 Ki doubles contiguous, every other double of a 1 MiB window through a vector) with Put,
+ * Get and Accumulate, origin and target layouts differing, in a fence epoch */
+static int large(int rank, int size)
+{
+    enum { NB = 1 << 16 }; /* doubles */
+    int errs = 0, right = (rank + 1) % size, left = (rank + size - 1) % size;
+    double *base, *src = mt_malloc(sizeof(double) * 2 * NB), *dst = mt_malloc(sizeof(double) * NB);
+    MPI_Win win;
+    MT_CHECK_RC(errs, MPI_Win_allocate(2 * NB * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &base,
+                                       &win));
+    MPI_Datatype every_other;
+    MPI_Type_vector(NB, 1, 2, MPI_DOUBLE, &every_other);
+    MPI_Type_commit(&every_other);
+    for (int i = 0; i < 2 * NB; i++) {
+        base[i] = -1;
+        src[i] = rank * 1e7 + i;
+    }
+    MT_CHECK_RC(errs, MPI_Win_fence(0, win));
+    MT_CHECK_RC(errs, MPI_Put(src, NB, MPI_DOUBLE, right, 0, 1, every_other, win)); /* even doubles */
+    MT_CHECK_RC(errs, MPI_Accumulate(src, 1, every_other, right, 1, 1, every_other, MPI_SUM, win)); /* odd */
+    MT_CHECK_RC(errs, MPI_Win_fence(0, win));
+    for (int i = 0; i < 2 * NB; i++) {
+        double want = i % 2 ? -1 + (left * 1e7 + (i - 1)) : left * 1e7 + i / 2;
+        if (base[i] != want) {
+            MT_ERR(errs, "large Put/Accumulate through a vector: double %d is %g, expected %g", i, base[i], want);
+            break;
+        }
+    }
+    MT_CHECK_RC(errs, MPI_Get(dst, NB, MPI_DOUBLE, right, 0, 1, every_other, win));
+    MT_CHECK_RC(errs, MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
+    for (int i = 0; i < NB; i++)
+        if (dst[i] != rank * 1e7 + i) {
+            MT_ERR(errs, "large Get through a vector: double %d is %g, expected %g", i, dst[i], rank * 1e7 + i);
+            break;
+        }
+    MPI_Type_free(&every_other);
+    MT_CHECK_RC(errs, MPI_Win_free(&win));
+    free(src);
+    free(dst);
+    return errs;
+}
+
 int main(int argc, char **argv)
 {
     int errs = 0, rank, size;
@@ -196,6 +277,8 @@ int main(int argc, char **argv)
             MPI_Barrier(MPI_COMM_WORLD); /* before the next pair resets the windows */
         }
     MT_CHECK_RC(errs, MPI_Win_free(&win));
+    errs += negative_disp(rank, size);
+    errs += large(rank, size);
     /* datatypes may be freed as soon as the calls that use them return: done here, after them all */
     for (int i = 0; i < NT; i++)
         if (L[i].type != MPI_INT)

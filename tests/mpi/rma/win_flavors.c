@@ -4,6 +4,7 @@
  *     rank passed (they differ between ranks), MPI_WIN_CREATE_FLAVOR is CREATE, MPI_WIN_MODEL is SEPARATE or
  *     UNIFIED (UNIFIED under vmpi); a fenced ring of puts lands where the target's base and disp_unit say;
  *   - Win_allocate: a usable base, the ALLOCATE flavor, under vmpi memory in the rank's own isomalloc slot;
+ *     with no_locks=true, fence epochs and a Win_free right after the closing fence;
  *   - Win_allocate_shared, contiguous (rank i's segment starts right after rank i-1's, sizes differ and some
  *     are 0, rank 0's among them) and with alloc_shared_noncontig: Win_shared_query for every rank (size,
  *     disp_unit, pointer), for MPI_PROC_NULL (the lowest rank with size > 0; size 0 when all are 0), stores
@@ -138,6 +139,32 @@ static int test_allocate(void)
     free(src);
     MT_CHECK_RC(errs, MPI_Win_free(&win));
     MT_CHECK(errs, win == MPI_WIN_NULL, "Win_free did not set the handle to MPI_WIN_NULL");
+    return errs;
+}
+
+/* a window made with no_locks=true (Win_free may skip its barrier): fence epochs only, freed right after the
+ * closing fence, several times in a row */
+static int test_no_locks(void)
+{
+    int errs = 0, rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "no_locks", "true");
+    for (int k = 0; k < 3; k++) {
+        int *base = NULL, v = val(rank, (rank + size - 1) % size, k);
+        MPI_Win win;
+        MT_CHECK_RC(errs, MPI_Win_allocate(MT_ALLOC_SIZE(sizeof(int)), sizeof(int), info, MPI_COMM_WORLD, &base, &win));
+        *base = -1;
+        MT_CHECK_RC(errs, MPI_Win_fence(MPI_MODE_NOPRECEDE, win));
+        int w = val((rank + 1) % size, rank, k);
+        MT_CHECK_RC(errs, MPI_Put(&w, 1, MPI_INT, (rank + 1) % size, 0, 1, MPI_INT, win));
+        MT_CHECK_RC(errs, MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
+        MT_CHECK_INT(errs, "no_locks window: the int put by the left neighbour", v, *base);
+        MT_CHECK_RC(errs, MPI_Win_free(&win));
+    }
+    MPI_Info_free(&info);
     return errs;
 }
 
@@ -433,6 +460,7 @@ int main(int argc, char **argv)
     errs += test_create(0);
     errs += test_create(1);
     errs += test_allocate();
+    errs += test_no_locks();
     errs += test_shared(0);
     errs += test_shared(1);
     errs += test_shared_empty();
