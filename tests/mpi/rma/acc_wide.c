@@ -110,7 +110,8 @@ int main(int argc, char **argv)
             }
             MT_CHECK(errs, ldres > last_ld[t], "Get_accumulate(MPI_SUM) on rank %d's long double: %Lg after %Lg", t,
                      ldres, last_ld[t]);
-            MT_CHECK(errs, ires > last_int[t], "Fetch_and_op(MPI_SUM) on rank %d's misaligned int: %d after %d", t, ires,
+            MT_CHECK(errs, ires > last_int[t], "Fetch_and_op(MPI_SUM) on rank %d's misaligned int: %d after %d", t,
+                     ires,
                      last_int[t]);
             last_ld[t] = ldres;
             last_int[t] = ires;
@@ -161,9 +162,11 @@ int main(int argc, char **argv)
         MT_CHECK(errs, ld == want_ld, "long double MPI_SUM total: expected %Lg, got %Lg", want_ld, ld);
         MT_CHECK(errs, dc == want_dc, "MPI_C_DOUBLE_COMPLEX MPI_SUM total: expected (%g,%g), got (%g,%g)",
                  creal(want_dc), cimag(want_dc), creal(dc), cimag(dc));
-        MT_CHECK(errs, di.v == want_di.v && di.i == want_di.i, "MPI_DOUBLE_INT MPI_MAXLOC: expected (%g,%d), got (%g,%d)",
+        MT_CHECK(errs, di.v == want_di.v && di.i == want_di.i,
+                 "MPI_DOUBLE_INT MPI_MAXLOC: expected (%g,%d), got (%g,%d)",
                  want_di.v, want_di.i, di.v, di.i);
-        MT_CHECK(errs, li.v == want_li.v && li.i == want_li.i, "MPI_LONG_INT MPI_MINLOC: expected (%ld,%d), got (%ld,%d)",
+        MT_CHECK(errs, li.v == want_li.v && li.i == want_li.i,
+                 "MPI_LONG_INT MPI_MINLOC: expected (%ld,%d), got (%ld,%d)",
                  want_li.v, want_li.i, li.v, li.i);
         for (int j = 0; j < 3; j++)
             MT_CHECK(errs, i3[j] == (j + 1) * sr * ITER, "misaligned int64 [%d] MPI_SUM total: expected %lld, got %lld",
@@ -171,7 +174,8 @@ int main(int argc, char **argv)
         MT_CHECK(errs, d == 0.5 * sr * ITER, "misaligned double MPI_SUM total: expected %g, got %g", 0.5 * sr * ITER,
                  d);
         MT_CHECK(errs, in == size * ITER, "misaligned int Fetch_and_op total: expected %d, got %d", size * ITER, in);
-        MT_CHECK(errs, c64 == (int64_t)size * ITER, "misaligned int64 Compare_and_swap increments: expected %lld, got %lld",
+        MT_CHECK(errs, c64 == (int64_t)size * ITER,
+                 "misaligned int64 Compare_and_swap increments: expected %lld, got %lld",
                  (long long)size * ITER, (long long)c64);
     }
     MT_CHECK_RC(errs, MPI_Win_unlock(rank, win));

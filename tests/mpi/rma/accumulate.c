@@ -154,13 +154,13 @@ static int combo(ctx *c, const red_type *t, int o, int n)
     MT_CHECK_RC(errs, MPI_Win_unlock(right, c->win));
     for (int j = 0; j < CNT; j++)
         gen(t, o, right, j, c->want + (size_t)j * es);
-    errs += check_elems(t, c->rbuf, c->want, CNT, ores ? 2 : 1, reqs ? "Rget_accumulate result" : "Get_accumulate result",
-                        o);
+    errs += check_elems(t, c->rbuf, c->want, CNT, ores ? 2 : 1,
+                        reqs ? "Rget_accumulate result" : "Get_accumulate result", o);
     if (ores) /* the result type is the origin's resized one: every other element, the gaps untouched */
         for (int j = 0; j < CNT; j++)
             errs += untouched(c->rbuf + (size_t)(2 * j + 1) * es, es, t, o, "Get_accumulate: a gap of the result");
-    errs += untouched(c->rbuf + (size_t)(ores ? 2 * CNT - 1 : CNT) * es, REGION - (size_t)(ores ? 2 * CNT - 1 : CNT) * es,
-                      t, o, "Get_accumulate: the result buffer past its count");
+    size_t rend = (size_t)(ores ? 2 * CNT - 1 : CNT) * es;
+    errs += untouched(c->rbuf + rend, REGION - rend, t, o, "Get_accumulate: the result buffer past its count");
     MPI_Barrier(MPI_COMM_WORLD);
     MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, c->win));
     for (int j = 0; j < CNT; j++) {

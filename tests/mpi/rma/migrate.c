@@ -121,7 +121,8 @@ int main(int argc, char **argv)
         MT_CHECK_RC(errs, MPI_Fetch_and_op(&inc, &got2, MPI_INT64_T, 0, 0, MPI_SUM, wn));
         MT_CHECK_RC(errs, MPI_Win_unlock_all(wn));
         MT_CHECK(errs, got1 >= 0 && got2 > got1 && got2 < (int64_t)2 * size * (step + 1),
-                 "step %d: Fetch_and_op around a migration gave %lld then %lld", step, (long long)got1, (long long)got2);
+                 "step %d: Fetch_and_op around a migration gave %lld then %lld", step, (long long)got1,
+                 (long long)got2);
         MPI_Barrier(MPI_COMM_WORLD);
         if (rank == 0) {
             MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, wn));

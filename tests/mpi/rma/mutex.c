@@ -80,7 +80,8 @@ int main(int argc, char **argv)
         MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
         MT_CHECK_INT(errs, "the counter incremented under the mutex", (int64_t)size * ROUNDS, base[COUNTER]);
         MT_CHECK_INT(errs, "the mutex word at the end", 0, base[LOCKW]);
-        MT_CHECK(errs, base[LO] == (int64_t)size * ROUNDS && base[HI] == 3 * base[LO], "the pair at the end: (%lld, %lld)",
+        MT_CHECK(errs, base[LO] == (int64_t)size * ROUNDS && base[HI] == 3 * base[LO],
+                 "the pair at the end: (%lld, %lld)",
                  (long long)base[HI], (long long)base[LO]);
         MT_CHECK_RC(errs, MPI_Win_unlock(0, win));
     }

@@ -14,7 +14,10 @@
 
 enum { N = 16, NFETCH = 8 };
 
-static int64_t v(int r, int t, int k, int what, int i) { return ((int64_t)r * 1000 + t) * 100000 + k * 1000 + what * 50 + i; }
+static int64_t v(int r, int t, int k, int what, int i)
+{
+    return ((int64_t)r * 1000 + t) * 100000 + k * 1000 + what * 50 + i;
+}
 
 static int run(MPI_Win win, int64_t *base, int ordered, int rank, int size, int rounds)
 {
@@ -53,7 +56,8 @@ static int run(MPI_Win win, int64_t *base, int ordered, int rank, int size, int 
                 s[N + i] = v(rank, t, k, 2, i);
                 m[N / 4 + i] += s[N + i];
             }
-            MT_CHECK_RC(errs, MPI_Accumulate(s + N, N / 2, MPI_INT64_T, t, d0 + N / 4, N / 2, MPI_INT64_T, MPI_SUM, win));
+            MT_CHECK_RC(errs,
+                        MPI_Accumulate(s + N, N / 2, MPI_INT64_T, t, d0 + N / 4, N / 2, MPI_INT64_T, MPI_SUM, win));
             SYNC(t);
             /* 3: NO_OP read of all */
             memcpy(W[0], m, sizeof(int64_t) * N);
@@ -72,7 +76,8 @@ static int run(MPI_Win win, int64_t *base, int ordered, int rank, int size, int 
             /* 5: REPLACE the first quarter */
             for (int i = 0; i < N / 4; i++)
                 m[i] = s[3 * N + i] = v(rank, t, k, 5, i);
-            MT_CHECK_RC(errs, MPI_Accumulate(s + 3 * N, N / 4, MPI_INT64_T, t, d0, N / 4, MPI_INT64_T, MPI_REPLACE, win));
+            MT_CHECK_RC(errs,
+                        MPI_Accumulate(s + 3 * N, N / 4, MPI_INT64_T, t, d0, N / 4, MPI_INT64_T, MPI_REPLACE, win));
             SYNC(t);
             /* 6: NO_OP fetch of one element */
             W[2][0] = m[N / 2];

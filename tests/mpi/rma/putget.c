@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Put and Get under every synchronization mode (MPI-3.1 11.5), on a Win_create and a Win_allocate window.
- * Each rank's window holds one block of BLK ints per origin rank and a spare one; a round writes blocks (every rank into every
- * target, itself included, or a subset), the owner checks its whole window (blocks not written stay -1), and
- * the writers read blocks back with Get (their own and their right neighbour's) in a later epoch:
+ * Each rank's window holds one block of BLK ints per origin rank and a spare one; a round writes blocks
+ * (every rank into every target, itself included, or a subset), the owner checks its whole window (blocks
+ * not written stay -1), and the writers read blocks back with Get (their own and their right neighbour's) in
+ * a later epoch:
  *   - fence: NOPRECEDE / NOSTORE|NOPUT / NOPUT / NOSUCCEED asserts, and plain fence(0) epochs;
  *   - post/start/complete/wait: every rank with every rank (the symmetric case must not deadlock), a ring
  *     (exposure to the left neighbour, access to the right one) ended by a Win_test loop, the same with

@@ -67,7 +67,8 @@ int main(int argc, char **argv)
                 MT_CHECK_RC(errs, MPI_Accumulate(&z, 1, MPI_C_DOUBLE_COMPLEX, 0, L_DC, 1, MPI_C_DOUBLE_COMPLEX,
                                                  MPI_REPLACE, win));
                 MT_CHECK_RC(errs, MPI_Accumulate(&d, 1, MPI_DOUBLE_INT, 0, L_DI, 1, MPI_DOUBLE_INT, MPI_REPLACE, win));
-                MT_CHECK_RC(errs, MPI_Accumulate(&x, 1, MPI_LONG_DOUBLE, 0, L_LD, 1, MPI_LONG_DOUBLE, MPI_REPLACE, win));
+                MT_CHECK_RC(errs,
+                            MPI_Accumulate(&x, 1, MPI_LONG_DOUBLE, 0, L_LD, 1, MPI_LONG_DOUBLE, MPI_REPLACE, win));
                 MT_CHECK_RC(errs, MPI_Win_flush_local(0, win));
                 break;
             case 1:
