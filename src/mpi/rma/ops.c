@@ -133,6 +133,13 @@ static void unscratch(void *p, char *small)
         free(p);
 }
 
+/* Elements of the predefined type `basic` in (count, dt): a pair type (MPI_2INT, MPI_DOUBLE_INT...) is one
+ * element, though the datatype engine counts its two members in nelems. */
+static MPI_Count acc_elems(const vmpi_rma_side *s, int basic)
+{
+    return s->count * (s->dt->size / vmpi_dtype_builtin(basic)->size);
+}
+
 static int check_acc(const vmpi_rma_side *o, const vmpi_rma_side *res, const vmpi_rma_side *t, MPI_Op op, int *basic,
                      char *why)
 {
@@ -151,10 +158,11 @@ static int check_acc(const vmpi_rma_side *o, const vmpi_rma_side *res, const vmp
         snprintf(why, 160, "the operation is not defined on the target's datatype");
         return MPI_ERR_OP;
     }
-    MPI_Count n = t->count * t->dt->nelems;
-    if ((op != MPI_NO_OP && o->count * o->dt->nelems != n) || (res && res->count * res->dt->nelems != n)) {
+    MPI_Count n = acc_elems(t, b);
+    if ((op != MPI_NO_OP && acc_elems(o, b) != n) || (res && acc_elems(res, b) != n)) {
         snprintf(why, 160, "the target has %lld elements, the origin %lld%s", (long long)n,
-                 (long long)(o->count * o->dt->nelems), res ? " (or the result buffer another number)" : "");
+                 (long long)(op != MPI_NO_OP ? acc_elems(o, b) : 0),
+                 res ? " (or the result buffer another number)" : "");
         return MPI_ERR_TRUNCATE;
     }
     *basic = b;
@@ -171,7 +179,7 @@ int vmpi_rma_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side *res, 
     if ((err = begin(w, rank, req, why)) || (err = check_acc(o, res, t, op, &basic, why)) ||
         (err = vmpi_rma_target_addr(w, rank, disp, t, &addr, why)))
         return err;
-    MPI_Count n = t->count * t->dt->nelems;
+    MPI_Count n = acc_elems(t, basic);
     if (n == 0)
         return MPI_SUCCESS;
     vmpi_win_target *tg = &w->sh->t[rank];

@@ -24,6 +24,12 @@
 #else
 #define MT_MPICH_BUGS 0
 #endif
+/* MT_OMPI_BUGS: the same for Open MPI 4.1 (the rma/ tests were validated against it too). */
+#if defined(OPEN_MPI) && !defined(VMPI)
+#define MT_OMPI_BUGS 1
+#else
+#define MT_OMPI_BUGS 0
+#endif
 
 /* MT_SANITIZE is 1 in vmpi's sanitizer builds (tests/CMakeLists.txt), where malloc is the sanitizer's, not
  * the isomalloc slots': MT_HEAP_SLOT(r) is the slot (MPIX_Iso_rank) of the blocks rank r allocates. */
