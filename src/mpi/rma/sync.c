@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "mpi/core/handle.h"
+#include "sched/sched.h"
 #include "mpi/pt2pt/pt2pt.h"
 #include "mpi/coll/coll.h"
 #include "mpi/rma/am.h"
@@ -20,6 +21,19 @@
 enum { TAG_POST = 1, TAG_COMPLETE = 2, TAG_GRANT = 3 };
 
 static const vmpi_dtype *BYTE(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)); }
+
+/* Every RMA call completes at once, so a rank that polls a window (a flag set by another rank's put, with
+ * flush, Win_sync, Get or lock/unlock) would never let the other ranks of its PE run, and the writer may be
+ * one of them.  Every 16th call on a window polls the PE's channels and yields if another rank is ready. */
+static inline void poll_point(vmpi_win *w)
+{
+    if ((++w->calls & 15) != 0)
+        return;
+    vmpi_pe *pe = vmpi_pe_self();
+    vmpi_pe_poll(pe);
+    if (!vmpi_list_empty(&pe->runq))
+        vmpi_vp_yield();
+}
 
 static int notify(vmpi_win *w, int rank, int tag)
 {
@@ -297,6 +311,7 @@ static vmpi_win_held *find_lock(vmpi_win *w, int rank)
 
 int vmpi_win_lock(vmpi_win *w, int type, int rank, int assert)
 {
+    poll_point(w);
     if (w->epoch != VMPI_EPOCH_LOCK && !idle(w))
         return MPI_ERR_RMA_SYNC;
     if (find_lock(w, rank))
@@ -320,6 +335,7 @@ int vmpi_win_lock(vmpi_win *w, int type, int rank, int assert)
 
 int vmpi_win_unlock(vmpi_win *w, int rank)
 {
+    poll_point(w);
     vmpi_win_held *l = w->epoch == VMPI_EPOCH_LOCK ? find_lock(w, rank) : NULL;
     if (l == NULL)
         return MPI_ERR_RMA_SYNC;
@@ -366,6 +382,7 @@ int vmpi_win_unlock_all(vmpi_win *w)
 
 int vmpi_win_flush(vmpi_win *w, int rank)
 {
+    poll_point(w);
     if (w->epoch == VMPI_EPOCH_LOCK_ALL || (w->epoch == VMPI_EPOCH_LOCK && (rank < 0 || find_lock(w, rank)))) {
         atomic_thread_fence(memory_order_seq_cst); /* every operation is complete already */
         vmpi_am_sync_point(w, rank, false);
@@ -376,7 +393,7 @@ int vmpi_win_flush(vmpi_win *w, int rank)
 
 int vmpi_win_sync(vmpi_win *w)
 {
-    (void)w;
+    poll_point(w);
     atomic_thread_fence(memory_order_seq_cst);
     return MPI_SUCCESS;
 }
@@ -393,6 +410,7 @@ int vmpi_win_lock_held(const vmpi_win *w, int rank)
 
 int vmpi_win_access(vmpi_win *w, int rank, bool passive, const char **why)
 {
+    poll_point(w);
     switch (w->epoch) {
     case VMPI_EPOCH_FENCE:
         if (passive)

@@ -80,6 +80,7 @@ typedef struct vmpi_win {
     char name[MPI_MAX_OBJECT_NAME];
     /* access epoch */
     int epoch;
+    unsigned calls;           /* RMA calls on it: every 16th lets the rank's PE run others (sync.c) */
     unsigned fence_ops;       /* operations since the last fence (a fence epoch that issued none may end) */
     vmpi_group *start_group;  /* PSCW: the targets, as world ranks */
     int *start_rank;          /* their ranks in the window */
