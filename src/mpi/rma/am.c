@@ -231,8 +231,8 @@ int vmpi_am(vmpi_win *w, const vmpi_am_args *a, char *why)
     MPI_Aint room, sys;
     if (a->nseg > 0 && seg > (sys = am->sysbuf) &&
         seg > (room = vmpi_am_user_room(w, am, a->rank))) {
-        snprintf(why, 160, "a %td-byte segment (in+out) fits neither the %td-byte system buffer nor a user "
-                 "buffer at rank %d (%td bytes at most)", seg, sys, a->rank, room);
+        snprintf(why, 160, "a %td-byte segment fits neither the %td-byte system buffer nor a user buffer at "
+                 "rank %d (%td bytes)", seg, sys, a->rank, room);
         return MPI_ERR_BUFFER;
     }
     am->st.ams++;
