@@ -212,7 +212,9 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
 
 static const char *sync_why(int err)
 {
-    return err == MPI_ERR_RMA_SYNC ? "not allowed in the window's current epoch (see MPI-3.1 11.5)" : "";
+    return err == MPI_ERR_RMA_SYNC       ? "not allowed in the window's current epoch (see MPI-3.1 11.5)"
+           : err == MPI_ERR_RMA_CONFLICT ? "the window would be locked and exposed (post .. wait) at once"
+                                         : "";
 }
 
 #define SYNC_CALL(fn_name, call)                                                                              \

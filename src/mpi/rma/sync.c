@@ -20,6 +20,9 @@
 
 enum { TAG_POST = 1, TAG_COMPLETE = 2, TAG_GRANT = 3 };
 
+#define EXCL (1ull << 63)  /* lock word bits (see acquire) */
+#define QUEUED (1ull << 62)
+
 static const vmpi_dtype *BYTE(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)); }
 
 /* Every RMA call completes at once, so a rank that polls a window (a flag set by another rank's put, with
@@ -139,6 +142,12 @@ int vmpi_win_post(vmpi_win *w, vmpi_group *g, int assert)
         free(w->post_rank);
         return MPI_ERR_NO_MEM;
     }
+    if (atomic_load_explicit(&w->sh->t[w->rank].lockw, memory_order_relaxed) & ~QUEUED) {
+        free(w->post_rank);
+        free(w->post_done);
+        return MPI_ERR_RMA_CONFLICT; /* locked by someone: it cannot be exposed too */
+    }
+    atomic_store_explicit(&w->sh->t[w->rank].exposed, true, memory_order_relaxed);
     w->post_group = vmpi_group_ref(g);
     w->post_left = g->size;
     atomic_thread_fence(memory_order_seq_cst); /* local stores before the post are visible to the origins */
@@ -151,6 +160,7 @@ int vmpi_win_post(vmpi_win *w, vmpi_group *g, int assert)
 static void end_exposure(vmpi_win *w)
 {
     atomic_thread_fence(memory_order_seq_cst);
+    atomic_store_explicit(&w->sh->t[w->rank].exposed, false, memory_order_relaxed);
     vmpi_group_unref(w->post_group);
     free(w->post_rank);
     free(w->post_done);
@@ -206,8 +216,6 @@ static inline void guard_unlock(vmpi_win_target *t) { atomic_flag_clear_explicit
 
 /* The lock word: an uncontended lock or unlock is one compare-and-swap on it.  Once a rank waits (QUEUED), the
  * word changes only under the guard, where the FIFO of waiters is, and every lock and unlock goes there. */
-#define EXCL (1ull << 63)
-#define QUEUED (1ull << 62)
 
 static bool compatible(uint64_t s, int type)
 {
@@ -324,6 +332,8 @@ int vmpi_win_lock(vmpi_win *w, int type, int rank, int assert)
         w->locks = n;
         w->cap_locks = cap;
     }
+    if (rank != MPI_PROC_NULL && atomic_load_explicit(&w->sh->t[rank].exposed, memory_order_relaxed))
+        return MPI_ERR_RMA_CONFLICT; /* a window locked and exposed at once is erroneous (MPI-3.1 11.5.3) */
     bool take = rank != MPI_PROC_NULL && !(assert & MPI_MODE_NOCHECK);
     int err = take ? acquire(w, rank, type) : MPI_SUCCESS;
     if (err)

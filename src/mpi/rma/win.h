@@ -44,6 +44,7 @@ typedef struct vmpi_win_target {
     MPI_Aint size;
     int disp_unit;
     _Atomic uint64_t lockw;   /* exclusive bit, waiters bit, shared count (sync.c) */
+    _Atomic bool exposed;     /* in an exposure epoch (post .. wait): locking it is a conflict */
     atomic_flag guard;        /* protects the waiters' queue and the regions; held for a few lines */
     vmpi_win_waiter *head, *tail;
     atomic_flag acc;          /* accumulates on elements hardware atomics cannot take (atomic.c) */

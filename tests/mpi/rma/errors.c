@@ -110,6 +110,27 @@ int main(int argc, char **argv)
     if (rc == MPI_SUCCESS)
         MPI_Win_unlock(right, win);
     MT_CHECK_RC(errs, MPI_Win_unlock_all(win));
+#ifdef VMPI /* locking a window that is exposed (post .. wait) is erroneous; vmpi detects it */
+    {
+        MPI_Group wg, me_g;
+        int me = 0;
+        MPI_Win_get_group(win, &wg);
+        MPI_Comm_rank(MPI_COMM_WORLD, &me);
+        MPI_Group_incl(wg, 1, &me, &me_g);
+        MT_CHECK_RC(errs, MPI_Win_post(me_g, 0, win));
+        rc = MPI_Win_lock(MPI_LOCK_SHARED, me, 0, win);
+        EXPECT(errs, rc, MPI_ERR_RMA_CONFLICT, "Win_lock of a window in an exposure epoch");
+        if (rc == MPI_SUCCESS)
+            MPI_Win_unlock(me, win);
+        MT_CHECK_RC(errs, MPI_Win_start(me_g, 0, win));
+        MT_CHECK_RC(errs, MPI_Win_complete(win));
+        MT_CHECK_RC(errs, MPI_Win_wait(win));
+        MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_SHARED, me, 0, win)); /* exposure over: a lock is fine again */
+        MT_CHECK_RC(errs, MPI_Win_unlock(me, win));
+        MPI_Group_free(&me_g);
+        MPI_Group_free(&wg);
+    }
+#endif
     if (size >= 3) { /* a Put to a rank outside the start group */
         MPI_Group world, g;
         MPI_Comm_group(MPI_COMM_WORLD, &world);
