@@ -117,6 +117,7 @@ int main(int argc, char **argv)
         MPI_Win_get_group(win, &wg);
         MPI_Comm_rank(MPI_COMM_WORLD, &me);
         MPI_Group_incl(wg, 1, &me, &me_g);
+        MPI_Barrier(MPI_COMM_WORLD); /* the neighbours' locks above are over */
         MT_CHECK_RC(errs, MPI_Win_post(me_g, 0, win));
         rc = MPI_Win_lock(MPI_LOCK_SHARED, me, 0, win);
         EXPECT(errs, rc, MPI_ERR_RMA_CONFLICT, "Win_lock of a window in an exposure epoch");
@@ -127,6 +128,7 @@ int main(int argc, char **argv)
         MT_CHECK_RC(errs, MPI_Win_wait(win));
         MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_SHARED, me, 0, win)); /* exposure over: a lock is fine again */
         MT_CHECK_RC(errs, MPI_Win_unlock(me, win));
+        MPI_Barrier(MPI_COMM_WORLD);
         MPI_Group_free(&me_g);
         MPI_Group_free(&wg);
     }
