@@ -23,14 +23,10 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)))
         return vmpi_fail(comm, err, "MPI_Comm_set_errhandler", &ck);
-    if (vmpi_errh_check(errhandler) != MPI_SUCCESS) {
+    if ((err = vmpi_errh_install(&c->errh, errhandler))) {
         snprintf(ck.why, sizeof ck.why, "invalid error handler 0x%x", (unsigned)errhandler);
-        return vmpi_fail(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler", &ck);
+        return vmpi_fail(comm, err, "MPI_Comm_set_errhandler", &ck);
     }
-    vmpi_errh_ref(errhandler);
-    MPI_Errhandler old = c->errh;
-    c->errh = errhandler;
-    vmpi_errh_free(&old);
     return MPI_SUCCESS;
 }
 

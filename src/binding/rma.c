@@ -43,8 +43,7 @@ static int xfer(xfer_kind k, const void *origin_addr, int origin_count, MPI_Data
         (err = vmpi_chk_win_rank(&ck, target_rank, w)) || (err = side(&ck, NULL, target_count, target_datatype, &t, true)) ||
         (rform && (err = vmpi_chk_ptr(&ck, request, "request"))))
         return vmpi_win_fail(win, err, fn, &ck);
-    err = k == PUT ? vmpi_rma_put(w, &o, target_rank, target_disp, &t, rform, ck.why)
-                   : vmpi_rma_get(w, &o, target_rank, target_disp, &t, rform, ck.why);
+    err = vmpi_rma_xfer(w, k == PUT, &o, target_rank, target_disp, &t, rform, ck.why);
     if (err)
         return vmpi_win_fail(win, err, fn, &ck);
     if (rform)
@@ -235,21 +234,22 @@ int PMPI_Win_fence(int assert, MPI_Win win)
     SYNC_CALL("MPI_Win_fence", vmpi_win_fence(w, assert));
 }
 
-static int group_arg(vmpi_chk *ck, MPI_Group h, vmpi_group **g)
-{
-    return vmpi_chk_group(ck, h, g);
-}
-
-VMPI_WEAK(Win_start)
-int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+/* Win_start and Win_post: a group, an assert. */
+static int group_sync(MPI_Group group, int assert, MPI_Win win, bool post, const char *fn)
 {
     VMPI_CHK(ck);
     vmpi_win *w = NULL;
     vmpi_group *g = NULL;
     int err;
     if (!(err = vmpi_chk_win(&ck, win, &w)) && !(err = vmpi_chk_assert(&ck, assert)))
-        err = group_arg(&ck, group, &g);
-    SYNC_CALL("MPI_Win_start", vmpi_win_start(w, g, assert));
+        err = vmpi_chk_group(&ck, group, &g);
+    SYNC_CALL(fn, post ? vmpi_win_post(w, g, assert) : vmpi_win_start(w, g, assert));
+}
+
+VMPI_WEAK(Win_start)
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+    return group_sync(group, assert, win, false, "MPI_Win_start");
 }
 
 VMPI_WEAK(Win_complete)
@@ -264,13 +264,7 @@ int PMPI_Win_complete(MPI_Win win)
 VMPI_WEAK(Win_post)
 int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
-    VMPI_CHK(ck);
-    vmpi_win *w = NULL;
-    vmpi_group *g = NULL;
-    int err;
-    if (!(err = vmpi_chk_win(&ck, win, &w)) && !(err = vmpi_chk_assert(&ck, assert)))
-        err = group_arg(&ck, group, &g);
-    SYNC_CALL("MPI_Win_post", vmpi_win_post(w, g, assert));
+    return group_sync(group, assert, win, true, "MPI_Win_post");
 }
 
 VMPI_WEAK(Win_wait)

@@ -245,14 +245,10 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     int err;
     if ((err = vmpi_chk_win(&ck, win, &w)))
         return vmpi_win_fail(win, err, "MPI_Win_set_errhandler", &ck);
-    if (vmpi_errh_check(errhandler) != MPI_SUCCESS) {
+    if ((err = vmpi_errh_install(&w->errh, errhandler))) {
         snprintf(ck.why, sizeof ck.why, "invalid error handler 0x%x", (unsigned)errhandler);
-        return vmpi_win_fail(win, MPI_ERR_ARG, "MPI_Win_set_errhandler", &ck);
+        return vmpi_win_fail(win, err, "MPI_Win_set_errhandler", &ck);
     }
-    vmpi_errh_ref(errhandler);
-    MPI_Errhandler old = w->errh;
-    w->errh = errhandler;
-    vmpi_errh_free(&old);
     return MPI_SUCCESS;
 }
 

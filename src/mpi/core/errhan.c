@@ -111,6 +111,17 @@ void vmpi_errh_ref(MPI_Errhandler h)
         vmpi_rank_self()->errh_user[i].refs++;
 }
 
+int vmpi_errh_install(MPI_Errhandler *slot, MPI_Errhandler h)
+{
+    if (vmpi_errh_check(h) != MPI_SUCCESS)
+        return MPI_ERR_ARG;
+    vmpi_errh_ref(h);
+    MPI_Errhandler old = *slot;
+    *slot = h;
+    vmpi_errh_free(&old);
+    return MPI_SUCCESS;
+}
+
 int vmpi_errh_free(MPI_Errhandler *h)
 {
     int i = VMPI_HANDLE_INDEX(*h) - 3;

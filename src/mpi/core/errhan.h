@@ -24,5 +24,8 @@ int vmpi_errh_check(MPI_Errhandler h);
 int vmpi_errh_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *out);
 int vmpi_errh_free(MPI_Errhandler *h);
 void vmpi_errh_ref(MPI_Errhandler h);
+/* Sets an object's handler (*slot: a communicator's or a window's), moving the reference from the one it
+ * replaces; MPI_ERR_ARG when `h` is not a live handler of the calling rank. */
+int vmpi_errh_install(MPI_Errhandler *slot, MPI_Errhandler h);
 
 #endif

@@ -61,8 +61,8 @@ static int same_size(const vmpi_rma_side *o, const vmpi_rma_side *t, char *why)
     return MPI_ERR_TRUNCATE;
 }
 
-int vmpi_rma_put(vmpi_win *w, const vmpi_rma_side *o, int rank, MPI_Aint disp, const vmpi_rma_side *t, bool req,
-                 char *why)
+int vmpi_rma_xfer(vmpi_win *w, bool put, const vmpi_rma_side *o, int rank, MPI_Aint disp, const vmpi_rma_side *t,
+                  bool req, char *why)
 {
     if (rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
@@ -71,21 +71,10 @@ int vmpi_rma_put(vmpi_win *w, const vmpi_rma_side *o, int rank, MPI_Aint disp, c
     if ((err = begin(w, rank, req, why)) || (err = same_size(o, t, why)) ||
         (err = vmpi_rma_target_addr(w, rank, disp, t, &addr, why)))
         return err;
-    vmpi_dtype_copy(o->buf, o->count, o->dt, addr, t->count, t->dt);
-    return MPI_SUCCESS;
-}
-
-int vmpi_rma_get(vmpi_win *w, const vmpi_rma_side *o, int rank, MPI_Aint disp, const vmpi_rma_side *t, bool req,
-                 char *why)
-{
-    if (rank == MPI_PROC_NULL)
-        return MPI_SUCCESS;
-    char *addr;
-    int err;
-    if ((err = begin(w, rank, req, why)) || (err = same_size(o, t, why)) ||
-        (err = vmpi_rma_target_addr(w, rank, disp, t, &addr, why)))
-        return err;
-    vmpi_dtype_copy(addr, t->count, t->dt, o->buf, o->count, o->dt);
+    if (put)
+        vmpi_dtype_copy(o->buf, o->count, o->dt, addr, t->count, t->dt);
+    else
+        vmpi_dtype_copy(addr, t->count, t->dt, o->buf, o->count, o->dt);
     return MPI_SUCCESS;
 }
 

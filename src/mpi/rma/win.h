@@ -152,10 +152,9 @@ typedef struct vmpi_rma_side { /* a buffer description */
 } vmpi_rma_side;
 
 /* `why` gets a description of a failure (at least 160 bytes). */
-int vmpi_rma_put(vmpi_win *w, const vmpi_rma_side *o, int rank, MPI_Aint disp, const vmpi_rma_side *t, bool req,
-                 char *why);
-int vmpi_rma_get(vmpi_win *w, const vmpi_rma_side *o, int rank, MPI_Aint disp, const vmpi_rma_side *t, bool req,
-                 char *why);
+/* Put (`put`) or Get. */
+int vmpi_rma_xfer(vmpi_win *w, bool put, const vmpi_rma_side *o, int rank, MPI_Aint disp, const vmpi_rma_side *t,
+                  bool req, char *why);
 /* Accumulate (res NULL) and Get_accumulate; op MPI_NO_OP only with res. */
 int vmpi_rma_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side *res, int rank, MPI_Aint disp,
                  const vmpi_rma_side *t, MPI_Op op, bool req, char *why);
