@@ -38,6 +38,13 @@
  * In latency and throughput modes other ranks take part only in the collectives.  The target is always the
  * last rank.
  *
+ * For the paper's figures (bench/am-paper): -M N answers of at most N sequences (the paper's section V-A: 1),
+ * -L LEN sequences of LEN characters in the dataset (20 .. 400; default 20, the paper's),
+ * -g PCT answers holding PCT% of N sequences on average (deterministic: Fig. 9), -l shared|exclusive the epochs'
+ * lock, -r R requests per latency epoch, -F 1 a flush between an epoch's requests (Fig. 5(e)), -s S segments per
+ * throughput/contention request, -a N the first row, -U BYTES the target's user buffer, -H KEY=VALUE,... window
+ * hints (am_user_buf_T: the target's), -S 1 the active-message counters of each row (comment lines).
+ *
  * Output layout, as MPIX_Am's (Fig. 4(b)): segment k's answer at a fixed offset (k x the largest answer) in the
  * origin's output, and a count of answers per segment (search).  Each origin has 4096 slots of input and output;
  * request segments use them in turn (segment s of an epoch: slot s mod 4096).
@@ -84,17 +91,29 @@ static inline uint64_t fnv64(const void *p, size_t n, uint64_t h)
 
 /* ---------------------------------------------------------------- remote search */
 
-#define SEQ 20      /* characters per sequence and per query */
+#define SEQ 20      /* characters per query, and per sequence of the dataset by default (-L: longer) */
+#define MAXL 400    /* -L at most */
 #define PFX 12      /* a match shares the first PFX characters */
-#define MAXM 10     /* matches per query at most */
+#define MAXM 10     /* matches per query at most (-M: fewer) */
 #define NGROUP 16384
 #define NBUCKET 65536 /* load factor 1/4 */
 #define OVERFLOW 64   /* linear probing runs past the last bucket into these, never wraps */
 
 typedef struct search_hdr {
     uint32_t nbucket, probe, ngroup, nseq; /* probe: the longest probe sequence + 1 */
+    uint32_t maxm, seqlen;                 /* answers have room for maxm sequences of seqlen characters */
     uint64_t table_off, seq_off;           /* byte offsets in the window */
 } search_hdr;
+
+/* The run's shape of the search dataset: at most maxm sequences per answer (-M; the paper's section V-A
+ * returns 1, V-B up to 10), and gen_pct (-g), when not 0, the percentage of maxm the answers hold on average:
+ * every group has floor(x) or floor(x) + 1 sequences, x = gen_pct / 100 * maxm, the extra one for a fixed
+ * hash-chosen part of the groups, so the generated fraction of the output is deterministic (the paper's
+ * Fig. 9).  By default 1 to maxm sequences, uniformly.  seqlen (-L): characters per sequence of the dataset,
+ * the query's 20 and then a filler of the sequence's own (bigger answers for the same search). */
+typedef struct wparams {
+    int maxm, gen_pct, seqlen;
+} wparams;
 
 typedef struct search_entry {
     char key[PFX];
@@ -112,18 +131,29 @@ static inline void group_prefix(uint32_t g, char *p)
         p[i] = ACGT[(code >> (2 * i)) & 3];
 }
 
-static inline int group_count(uint32_t g)
+static inline int group_count(uint32_t g, const wparams *p)
 {
-    return 1 + (int)(mix64(g ^ 0x1234abcdull) % MAXM);
+    uint64_t x = mix64(g ^ 0x1234abcdull);
+    if (p->gen_pct <= 0)
+        return 1 + (int)(x % (uint64_t)p->maxm);
+    int per100 = p->gen_pct * p->maxm; /* 100 x the mean count */
+    int n = per100 / 100 + ((int)(x % 100) < per100 % 100);
+    return n < 1 ? 1 : n > p->maxm ? p->maxm : n;
 }
 
-/* Sequence j of group g: the group's prefix and 8 characters of its own. */
-static inline void group_seq(uint32_t g, int j, char *s)
+/* Sequence j of group g (len characters): the group's prefix, 8 characters of its own, and a filler of its own
+ * up to len. */
+static inline void group_seq(uint32_t g, int j, char *s, int len)
 {
     uint64_t x = mix64(((uint64_t)g << 4 | (uint64_t)j) ^ 0x77aa55ull);
     group_prefix(g, s);
     for (int i = PFX; i < SEQ; i++)
         s[i] = ACGT[(x >> (2 * i)) & 3];
+    for (int i = SEQ; i < len; i += 32) {
+        uint64_t y = mix64(x + (uint64_t)i);
+        for (int k = i; k < len && k < i + 32; k++)
+            s[k] = ACGT[(y >> (2 * (k - i))) & 3];
+    }
 }
 
 static inline uint32_t key_hash(const char *key)
@@ -142,16 +172,16 @@ static inline uint32_t search_query(int origin, int parity, int slot, char *q)
     return g;
 }
 
-static size_t search_window_bytes(int norigins)
+static size_t search_window_bytes(int norigins, const wparams *p)
 {
     (void)norigins;
     size_t nseq = 0;
     for (uint32_t g = 0; g < NGROUP; g++)
-        nseq += (size_t)group_count(g);
-    return sizeof(search_hdr) + (NBUCKET + OVERFLOW) * sizeof(search_entry) + nseq * SEQ;
+        nseq += (size_t)group_count(g, p);
+    return sizeof(search_hdr) + (NBUCKET + OVERFLOW) * sizeof(search_entry) + nseq * (size_t)p->seqlen;
 }
 
-static void search_build(unsigned char *win, int norigins)
+static void search_build(unsigned char *win, int norigins, const wparams *p)
 {
     (void)norigins;
     search_hdr *h = (search_hdr *)win;
@@ -159,6 +189,8 @@ static void search_build(unsigned char *win, int norigins)
     memset(h, 0, sizeof *h);
     h->nbucket = NBUCKET;
     h->ngroup = NGROUP;
+    h->maxm = (uint32_t)p->maxm;
+    h->seqlen = (uint32_t)p->seqlen;
     h->table_off = sizeof *h;
     h->seq_off = sizeof *h + (NBUCKET + OVERFLOW) * sizeof(search_entry);
     memset(t, 0, (NBUCKET + OVERFLOW) * sizeof *t);
@@ -175,9 +207,9 @@ static void search_build(unsigned char *win, int norigins)
             h->probe = i - b + 1;
         memcpy(t[i].key, key, PFX);
         t[i].first = nseq;
-        t[i].count = (uint32_t)group_count(g);
-        for (int j = 0; j < group_count(g); j++)
-            group_seq(g, j, seqs + (size_t)(nseq + (uint32_t)j) * SEQ);
+        t[i].count = (uint32_t)group_count(g, p);
+        for (int j = 0; j < (int)t[i].count; j++)
+            group_seq(g, j, seqs + (size_t)(nseq + (uint32_t)j) * (size_t)p->seqlen, p->seqlen);
         nseq += t[i].count;
     }
     if (h->probe > OVERFLOW)
@@ -198,11 +230,12 @@ static inline int search_one(const unsigned char *win, const char *q, char *dst)
     for (uint32_t i = key_hash(q); i < h->nbucket + OVERFLOW && t[i].count; i++) {
         if (memcmp(t[i].key, q, PFX))
             continue;
-        const char *s = (const char *)win + h->seq_off + (size_t)t[i].first * SEQ;
+        const size_t len = h->seqlen;
+        const char *s = (const char *)win + h->seq_off + (size_t)t[i].first * len;
         int m = 0;
-        for (uint32_t j = 0; j < t[i].count; j++, s += SEQ)
+        for (uint32_t j = 0; j < t[i].count; j++, s += len)
             if (!memcmp(s, q, PFX))
-                memcpy(dst + (size_t)m++ * SEQ, s, SEQ);
+                memcpy(dst + (size_t)m++ * len, s, len);
         return m;
     }
     return 0;
@@ -214,38 +247,39 @@ static inline int search_one(const unsigned char *win, const char *q, char *dst)
 static size_t search_serve(unsigned char *persist, int nseg, const unsigned char *in, unsigned char *out,
                            int32_t *counts, int packed)
 {
+    const size_t maxm = ((const search_hdr *)persist)->maxm, len = ((const search_hdr *)persist)->seqlen;
     if (!packed) { /* MPIX_Amv reports the counts; MPIX_Am's answers end at the first empty (zero) sequence */
         for (int k = 0; k < nseg; k++) {
-            char *a = (char *)out + (size_t)k * MAXM * SEQ;
+            char *a = (char *)out + (size_t)k * maxm * len;
             int m = search_one(persist, (const char *)in + (size_t)k * SEQ, a);
             if (counts)
                 counts[k] = m;
             else
-                memset(a + (size_t)m * SEQ, 0, (size_t)(MAXM - m) * SEQ);
+                memset(a + (size_t)m * len, 0, (maxm - (size_t)m) * len);
         }
-        return (size_t)nseg * MAXM * SEQ;
+        return (size_t)nseg * maxm * len;
     }
     int32_t *cnt = (int32_t *)out;
     char *dst = (char *)out + (size_t)nseg * sizeof(int32_t);
     for (int k = 0; k < nseg; k++) {
         cnt[k] = search_one(persist, (const char *)in + (size_t)k * SEQ, dst);
-        dst += (size_t)cnt[k] * SEQ;
+        dst += (size_t)cnt[k] * len;
     }
     return (size_t)(dst - (char *)out);
 }
 
 static const char *search_check(int origin, int parity, int slot, const unsigned char *in, const unsigned char *out,
-                                int count)
+                                int count, const wparams *p)
 {
-    char q[SEQ], s[SEQ];
+    char q[SEQ], s[MAXL];
     uint32_t g = search_query(origin, parity, slot, q);
     if (memcmp(q, in, SEQ))
         return "the query in the input buffer changed";
-    if (count != group_count(g))
+    if (count != group_count(g, p))
         return "wrong number of matches";
     for (int j = 0; j < count; j++) {
-        group_seq(g, j, s);
-        if (memcmp(s, out + (size_t)j * SEQ, SEQ))
+        group_seq(g, j, s, p->seqlen);
+        if (memcmp(s, out + (size_t)j * (size_t)p->seqlen, (size_t)p->seqlen))
             return "a match differs from the dataset's sequence";
     }
     return NULL;
@@ -277,13 +311,15 @@ static inline size_t abs_disp(int origin, int slot)
     return ((size_t)origin * NSLOT + (size_t)slot) * ABS_CHUNK;
 }
 
-static size_t abs_window_bytes(int norigins)
+static size_t abs_window_bytes(int norigins, const wparams *p)
 {
+    (void)p;
     return (size_t)norigins * NSLOT * ABS_CHUNK;
 }
 
-static void abs_build(unsigned char *win, int norigins)
+static void abs_build(unsigned char *win, int norigins, const wparams *p)
 {
+    (void)p;
     for (int o = 0; o < norigins; o++)
         for (int s = 0; s < NSLOT; s++) {
             int32_t *b = (int32_t *)(win + abs_disp(o, s));
@@ -329,8 +365,9 @@ static size_t abs_serve(unsigned char *persist, int nseg, const unsigned char *i
 }
 
 static const char *abs_check(int origin, int parity, int slot, const unsigned char *in, const unsigned char *out,
-                             int count)
+                             int count, const wparams *p)
 {
+    (void)p;
     const int32_t *a = (const int32_t *)in + 1, *o = (const int32_t *)out;
     (void)count;
     if (((const int32_t *)in)[0] != slot)
@@ -350,15 +387,15 @@ static const char *abs_check(int origin, int parity, int slot, const unsigned ch
 typedef struct workload {
     const char *name;
     size_t in_bytes, out_bytes; /* per segment: the input, the largest answer */
-    size_t (*window_bytes)(int norigins);
-    void (*build)(unsigned char *win, int norigins); /* the target's persistent data */
+    size_t (*window_bytes)(int norigins, const wparams *p);
+    void (*build)(unsigned char *win, int norigins, const wparams *p); /* the target's persistent data */
     void (*input)(int origin, int parity, int slot, unsigned char *in);
     size_t (*persist_disp)(int origin); /* where an origin's persistent data start */
-    size_t (*persist_bytes)(void);       /* and their size */
+    size_t (*persist_bytes)(const wparams *p); /* and their size */
     size_t (*serve)(unsigned char *persist, int nseg, const unsigned char *in, unsigned char *out, int32_t *counts,
                     int packed);
     const char *(*check)(int origin, int parity, int slot, const unsigned char *in, const unsigned char *out,
-                         int count);
+                         int count, const wparams *p);
 } workload;
 
 static size_t search_disp(int origin)
@@ -367,9 +404,9 @@ static size_t search_disp(int origin)
     return 0; /* every query searches the whole dataset */
 }
 
-static size_t search_persist_bytes(void)
+static size_t search_persist_bytes(const wparams *p)
 {
-    return search_window_bytes(1);
+    return search_window_bytes(1, p);
 }
 
 static size_t abs_persist(int origin)
@@ -377,13 +414,15 @@ static size_t abs_persist(int origin)
     return abs_disp(origin, 0);
 }
 
-static size_t abs_persist_bytes(void)
+static size_t abs_persist_bytes(const wparams *p)
 {
+    (void)p;
     return (size_t)NSLOT * ABS_CHUNK;
 }
 
 static const workload WL_SEARCH = {"search", SEQ, MAXM * SEQ, search_window_bytes, search_build, search_input,
                                    search_disp, search_persist_bytes, search_serve, search_check};
+#define IS_SEARCH(w) ((w)->serve == search_serve)
 static const workload WL_ABSVAL = {"absval", (1 + NINT) * sizeof(int32_t), NINT * sizeof(int32_t),
                                    abs_window_bytes, abs_build, abs_input, abs_persist, abs_persist_bytes,
                                    abs_serve, abs_check};
@@ -404,9 +443,17 @@ typedef struct method {
 } method;
 
 struct ctx {
-    const workload *w;
+    const workload *w;     /* &wl */
+    workload wl;           /* the workload, with the run's answer size (-M) */
+    wparams prm;
     const method *m;
     enum mode mode;
+    int lock_type;         /* -l: getput's and the active messages' epochs */
+    int flush;             /* -F: MPI_Win_flush between an epoch's requests (active messages) */
+    int opt_segs, opt_nreq; /* -s: segments per request (throughput, contention); -r: requests per epoch (latency) */
+    size_t ubuf_bytes;     /* -U: user buffer the target attaches for staged active messages */
+    int stats;             /* -S: print the active-message counters of each size */
+    int user_buf_hint;     /* -H has an am_user_buf_<rank> hint */
     int rank, nranks, target, norigins; /* origins: ranks 0 .. norigins - 1 */
     MPI_Win win;
     unsigned char *base; /* the target's window memory */
@@ -422,7 +469,7 @@ struct ctx {
     /* active messages */
     size_t wbytes;         /* the target's window */
     am_op op;
-    MPI_Datatype seg_dt, p_dt;
+    MPI_Datatype seg_dt, oseg_dt, p_dt; /* a query or an int32; an answer sequence or an int32; the persistent data */
     int in_count, out_count, pcount; /* elements per segment; of the persistent data */
     unsigned char *ubuf;   /* the target's attached user buffer */
     /* the size being measured */
@@ -465,24 +512,26 @@ static void getput_search_stage(ctx *c, int parity, long s0, int n)
         for (uint32_t i = 0; i < P && e[i].count && !hit; i++)
             if (!memcmp(e[i].key, q, PFX))
                 hit = &e[i];
-        if (!hit || hit->count > MAXM)
+        if (!hit || (int)hit->count > c->prm.maxm)
             bench_die(PROG, "getput search: the query's prefix is not in the index entries fetched");
         c->counts[slot] = (int32_t)hit->count;
-        size_t disp = c->hdr.seq_off + (size_t)hit->first * SEQ;
-        CHK(MPI_Get(c->out + (size_t)slot * MAXM * SEQ, (int)hit->count * SEQ, MPI_BYTE, c->target, (MPI_Aint)disp,
-                    (int)hit->count * SEQ, MPI_BYTE, c->win));
+        const int len = c->prm.seqlen;
+        size_t disp = c->hdr.seq_off + (size_t)hit->first * (size_t)len;
+        CHK(MPI_Get(c->out + (size_t)slot * c->w->out_bytes, (int)hit->count * len, MPI_BYTE, c->target,
+                    (MPI_Aint)disp, (int)hit->count * len, MPI_BYTE, c->win));
     }
     CHK(MPI_Win_flush(c->target, c->win));
     /* local compute: keep the sequences that match the query's prefix */
     for (int j = 0; j < n; j++) {
         int slot = (int)((s0 + j) % NSLOT);
         const char *q = (const char *)in + (size_t)slot * SEQ;
-        char *a = (char *)c->out + (size_t)slot * MAXM * SEQ;
+        char *a = (char *)c->out + (size_t)slot * c->w->out_bytes;
         int m = 0;
         for (int i = 0; i < c->counts[slot]; i++)
-            if (!memcmp(a + (size_t)i * SEQ, q, PFX)) {
+            if (!memcmp(a + (size_t)i * (size_t)c->prm.seqlen, q, PFX)) {
                 if (m != i)
-                    memmove(a + (size_t)m * SEQ, a + (size_t)i * SEQ, SEQ);
+                    memmove(a + (size_t)m * (size_t)c->prm.seqlen, a + (size_t)i * (size_t)c->prm.seqlen,
+                            (size_t)c->prm.seqlen);
                 m++;
             }
         c->counts[slot] = m;
@@ -517,10 +566,10 @@ static void getput_abs_stage(ctx *c, int parity, long s0, int n)
 static void getput_epoch(ctx *c, int parity, long nreq, int segs)
 {
     long total = nreq * segs;
-    CHK(MPI_Win_lock(MPI_LOCK_SHARED, c->target, 0, c->win));
+    CHK(MPI_Win_lock(c->lock_type, c->target, 0, c->win));
     for (long s0 = 0; s0 < total; s0 += PIPE) {
         int n = (int)(total - s0 < PIPE ? total - s0 : PIPE);
-        if (c->w == &WL_SEARCH)
+        if (IS_SEARCH(c->w))
             getput_search_stage(c, parity, s0, n);
         else
             getput_abs_stage(c, parity, s0, n);
@@ -547,12 +596,12 @@ static void unpack_search(ctx *c, const unsigned char *rep, int slot0, int segs,
     const unsigned char *src = rep + (size_t)segs * sizeof(int32_t);
     size_t need = (size_t)segs * sizeof(int32_t);
     for (int k = 0; k < segs; k++) {
-        if (cnt[k] < 0 || cnt[k] > MAXM || need + (size_t)cnt[k] * SEQ > (size_t)got)
+        if (cnt[k] < 0 || cnt[k] > c->prm.maxm || need + (size_t)cnt[k] * (size_t)c->prm.seqlen > (size_t)got)
             bench_die(PROG, "sendrecv search: malformed reply");
         c->counts[slot0 + k] = cnt[k];
-        memcpy(c->out + (size_t)(slot0 + k) * MAXM * SEQ, src, (size_t)cnt[k] * SEQ);
-        src += (size_t)cnt[k] * SEQ;
-        need += (size_t)cnt[k] * SEQ;
+        memcpy(c->out + (size_t)(slot0 + k) * c->w->out_bytes, src, (size_t)cnt[k] * (size_t)c->prm.seqlen);
+        src += (size_t)cnt[k] * (size_t)c->prm.seqlen;
+        need += (size_t)cnt[k] * (size_t)c->prm.seqlen;
     }
     if (need != (size_t)got)
         bench_die(PROG, "sendrecv search: reply longer than its counts say");
@@ -566,7 +615,7 @@ static void sendrecv_epoch(ctx *c, int parity, long nreq, int segs)
         int n = (int)(nreq - k0 < WINDOW ? nreq - k0 : WINDOW);
         for (int k = 0; k < n; k++) {
             int slot0 = (int)(((k0 + k) * segs) % NSLOT);
-            if (w == &WL_SEARCH)
+            if (IS_SEARCH(w))
                 CHK(MPI_Irecv(c->stage + (size_t)k * reply_bytes(c, segs), (int)reply_bytes(c, segs), MPI_BYTE,
                               c->target, TAG_REP, MPI_COMM_WORLD, &c->req[k]));
             else
@@ -582,7 +631,7 @@ static void sendrecv_epoch(ctx *c, int parity, long nreq, int segs)
         for (int k = 0; k < n; k++) {
             int slot0 = (int)(((k0 + k) * segs) % NSLOT), got = -1;
             CHK(MPI_Get_count(&st[k], MPI_BYTE, &got));
-            if (w == &WL_SEARCH) {
+            if (IS_SEARCH(w)) {
                 unpack_search(c, c->stage + (size_t)k * reply_bytes(c, segs), slot0, segs, got);
             } else {
                 if ((size_t)got != segs * w->out_bytes)
@@ -619,7 +668,7 @@ static void sendrecv_target(ctx *c)
 /* ---------------------------------------------------------------- -k am, -k amv (vmpi's MPIX_Am / MPIX_Amv) */
 
 #ifdef MPIX_AM_OP_NULL
-#define AM_USER_BUFFER ((size_t)32 << 20) /* what the target attaches for staged active messages (the paper's) */
+#define AM_USER_BUFFER ((size_t)32 << 20) /* what the target attaches for staged active messages (the paper's; -U) */
 
 /* The handlers: the workload's target-side computation, answers at fixed offsets.  extra_state is the
  * registering rank's workload (its own copy of the program's data). */
@@ -643,19 +692,21 @@ static void amv_handler(const void *in, int in_count, MPI_Datatype in_dt, void *
 /* The datatypes of one segment: search moves sequences (counts are in sequences), absval int32. */
 static void am_types(ctx *c)
 {
-    if (c->w == &WL_SEARCH) {
+    if (IS_SEARCH(c->w)) {
         CHK(MPI_Type_contiguous(SEQ, MPI_CHAR, &c->seg_dt));
         CHK(MPI_Type_commit(&c->seg_dt));
+        CHK(MPI_Type_contiguous(c->prm.seqlen, MPI_CHAR, &c->oseg_dt));
+        CHK(MPI_Type_commit(&c->oseg_dt));
         c->in_count = 1;
-        c->out_count = MAXM;
+        c->out_count = c->prm.maxm;
         c->p_dt = MPI_BYTE;
-        c->pcount = (int)c->w->persist_bytes();
+        c->pcount = (int)c->w->persist_bytes(&c->prm);
     } else {
-        c->seg_dt = MPI_INT32_T;
+        c->seg_dt = c->oseg_dt = MPI_INT32_T;
         c->in_count = 1 + NINT; /* the slot, then a */
         c->out_count = NINT;
         c->p_dt = MPI_INT32_T;
-        c->pcount = (int)(c->w->persist_bytes() / sizeof(int32_t));
+        c->pcount = (int)(c->w->persist_bytes(&c->prm) / sizeof(int32_t));
     }
 }
 
@@ -665,37 +716,63 @@ static void am_setup(ctx *c)
     am_types(c);
     CHK(vector ? MPIX_Amv_op_create(amv_handler, (void *)c->w, &c->op)
                : MPIX_Am_op_create(am_handler, (void *)c->w, &c->op));
-    if (c->rank == c->target) {
-        c->ubuf = bench_alloc(PROG, AM_USER_BUFFER);
-        CHK(MPIX_Am_win_buffer_attach(c->ubuf, (MPI_Aint)AM_USER_BUFFER, c->win));
+    if (c->rank == c->target && c->ubuf_bytes > 0) {
+        c->ubuf = bench_alloc(PROG, c->ubuf_bytes);
+        CHK(MPIX_Am_win_buffer_attach(c->ubuf, (MPI_Aint)c->ubuf_bytes, c->win));
+    }
+}
+
+/* -S: the active-message counters of the origins (VMPIX_Am_win_stats), summed at rank 0; reset when read. */
+static void am_stats(ctx *c, size_t row, int print)
+{
+    VMPIX_Am_stats st;
+    long long v[6] = {0}, sum[6];
+    memset(&st, 0, sizeof st);
+    if (is_origin(c)) {
+        CHK(VMPIX_Am_win_stats(c->win, &st, 1));
+        long long x[6] = {st.ams, st.invocations, st.syncs, st.staged_in_bytes, st.staged_out_bytes,
+                          st.returned_bytes};
+        memcpy(v, x, sizeof v);
+    }
+    CHK(MPI_Reduce(v, sum, 6, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
+    if (print && c->rank == 0) {
+        printf("# am-stats %zu ams %lld invocations %lld syncs %lld staged_in %lld staged_out %lld returned %lld\n",
+               row, sum[0], sum[1], sum[2], sum[3], sum[4], sum[5]);
+        fflush(stdout);
     }
 }
 
 static void am_teardown(ctx *c)
 {
-    if (c->rank == c->target)
+    /* space guaranteed to origins (am_user_buf_<rank> hints) is theirs until MPI_Win_free: a detach of its
+     * buffer before would fail (MPI_ERR_PENDING) */
+    if (c->rank == c->target && c->ubuf && !c->user_buf_hint)
         CHK(MPIX_Am_win_buffer_detach(c->ubuf, c->win));
     CHK(MPIX_Am_op_free(&c->op));
-    if (c->w == &WL_SEARCH)
+    if (IS_SEARCH(c->w)) {
         CHK(MPI_Type_free(&c->seg_dt));
+        CHK(MPI_Type_free(&c->oseg_dt));
+    }
 }
 
 static void am_epoch(ctx *c, int parity, long nreq, int segs)
 {
     const workload *w = c->w;
     const int vector = strstr(c->m->name, "amv") != NULL;
-    CHK(MPI_Win_lock(MPI_LOCK_SHARED, c->target, 0, c->win));
+    CHK(MPI_Win_lock(c->lock_type, c->target, 0, c->win));
     for (long k = 0; k < nreq; k++) {
+        if (k > 0 && c->flush) /* the paper's Fig. 5(e): active messages separated by flushes */
+            CHK(MPI_Win_flush(c->target, c->win));
         int slot0 = (int)((k * segs) % NSLOT);
         const unsigned char *in = c->in[parity] + (size_t)slot0 * w->in_bytes;
         unsigned char *out = c->out + (size_t)slot0 * w->out_bytes;
         MPI_Aint disp = (MPI_Aint)w->persist_disp(c->rank);
         if (vector)
-            CHK(MPIX_Amv(in, c->in_count, c->seg_dt, out, c->out_count, c->seg_dt, segs, c->target, c->seg_dt, disp,
-                         c->pcount, c->p_dt, c->seg_dt, c->counts + slot0, c->op, c->win));
+            CHK(MPIX_Amv(in, c->in_count, c->seg_dt, out, c->out_count, c->oseg_dt, segs, c->target, c->seg_dt, disp,
+                         c->pcount, c->p_dt, c->oseg_dt, c->counts + slot0, c->op, c->win));
         else
-            CHK(MPIX_Am(in, c->in_count, c->seg_dt, out, c->out_count, c->seg_dt, segs, c->target, c->seg_dt, disp,
-                        c->pcount, c->p_dt, c->seg_dt, c->op, c->win));
+            CHK(MPIX_Am(in, c->in_count, c->seg_dt, out, c->out_count, c->oseg_dt, segs, c->target, c->seg_dt, disp,
+                        c->pcount, c->p_dt, c->oseg_dt, c->op, c->win));
     }
     CHK(MPI_Win_unlock(c->target, c->win));
     if (vector)
@@ -704,8 +781,8 @@ static void am_epoch(ctx *c, int parity, long nreq, int segs)
     long used = used_slots(c);
     for (long s = 0; s < used; s++) {
         int m = NINT;
-        if (w == &WL_SEARCH)
-            for (m = 0; m < MAXM && c->out[(size_t)s * w->out_bytes + (size_t)m * SEQ]; m++)
+        if (IS_SEARCH(w))
+            for (m = 0; m < c->prm.maxm && c->out[(size_t)s * w->out_bytes + (size_t)m * (size_t)c->prm.seqlen]; m++)
                 ;
         c->counts[s] = m;
     }
@@ -720,6 +797,11 @@ static void am_setup(ctx *c)
 static void am_teardown(ctx *c)
 {
     (void)c;
+}
+
+static void am_stats(ctx *c, size_t row, int print)
+{
+    (void)c, (void)row, (void)print;
 }
 
 static void am_epoch(ctx *c, int parity, long nreq, int segs)
@@ -771,7 +853,7 @@ static void body(void *p, long first, long count)
             c->m->origin_epoch(c, parity, c->nreq, c->segs);
             for (int s = lo; s < hi; s++) {
                 const char *why = w->check(c->rank, parity, s, c->in[parity] + (size_t)s * w->in_bytes,
-                                           c->out + (size_t)s * w->out_bytes, c->counts[s]);
+                                           c->out + (size_t)s * w->out_bytes, c->counts[s], &c->prm);
                 if (why)
                     die_check(c, it, s, why);
             }
@@ -832,12 +914,46 @@ int main(int argc, char **argv)
     const char *wname = bench_take_opt(PROG, &argc, argv, "-w", "search");
     const char *kname = bench_take_opt(PROG, &argc, argv, "-k", "mpi-getput");
     const char *xname = bench_take_opt(PROG, &argc, argv, "-x", "latency");
+    /* the reproduction of the paper's figures (bench/am-paper): the dataset's shape, the epochs' shape,
+     * window hints, and the active-message counters */
+    const char *mname = bench_take_opt(PROG, &argc, argv, "-M", "10");
+    const char *gname = bench_take_opt(PROG, &argc, argv, "-g", "0");
+    const char *Lname = bench_take_opt(PROG, &argc, argv, "-L", "20");
+    const char *lname = bench_take_opt(PROG, &argc, argv, "-l", "shared");
+    const char *sname = bench_take_opt(PROG, &argc, argv, "-s", "1");
+    const char *rname = bench_take_opt(PROG, &argc, argv, "-r", "1");
+    const char *aname = bench_take_opt(PROG, &argc, argv, "-a", "1");
+    const char *uname = bench_take_opt(PROG, &argc, argv, "-U", "33554432");
+    const char *hname = bench_take_opt(PROG, &argc, argv, "-H", "");
+    c.user_buf_hint = strstr(hname, "am_user_buf_") != NULL;
+    c.flush = !strcmp(bench_take_opt(PROG, &argc, argv, "-F", "0"), "1");
+    c.stats = !strcmp(bench_take_opt(PROG, &argc, argv, "-S", "0"), "1");
     int has_f = 0;
     for (int i = 1; i < argc; i++)
         has_f |= !strcmp(argv[i], "-f");
-    c.w = !strcmp(wname, "search") ? &WL_SEARCH : !strcmp(wname, "absval") ? &WL_ABSVAL : NULL;
-    if (!c.w)
+    const workload *tmpl = !strcmp(wname, "search") ? &WL_SEARCH : !strcmp(wname, "absval") ? &WL_ABSVAL : NULL;
+    if (!tmpl)
         bench_die(PROG, "-w takes search or absval");
+    c.prm.maxm = atoi(mname);
+    c.prm.gen_pct = atoi(gname);
+    c.prm.seqlen = atoi(Lname);
+    if (c.prm.maxm < 1 || c.prm.maxm > MAXM || c.prm.gen_pct < 0 || c.prm.gen_pct > 100 || c.prm.seqlen < SEQ ||
+        c.prm.seqlen > MAXL)
+        bench_die(PROG, "-M takes 1 .. 10 (sequences per answer at most), -g 0 .. 100 (percent generated; 0: 1 .. M), "
+                        "-L 20 .. 400 (characters per sequence)");
+    c.wl = *tmpl;
+    if (IS_SEARCH(tmpl))
+        c.wl.out_bytes = (size_t)c.prm.maxm * (size_t)c.prm.seqlen;
+    c.w = &c.wl;
+    if (strcmp(lname, "shared") && strcmp(lname, "exclusive"))
+        bench_die(PROG, "-l takes shared or exclusive");
+    c.lock_type = !strcmp(lname, "shared") ? MPI_LOCK_SHARED : MPI_LOCK_EXCLUSIVE;
+    c.opt_segs = atoi(sname);
+    c.opt_nreq = atoi(rname);
+    c.ubuf_bytes = (size_t)strtoull(uname, NULL, 10);
+    size_t first = (size_t)strtoull(aname, NULL, 10);
+    if (c.opt_segs < 1 || NSLOT % c.opt_segs || c.opt_nreq < 1 || c.opt_nreq > 1000000 || first < 1)
+        bench_die(PROG, "-s takes a divisor of 4096, -r 1 .. 1000000, -a a positive number");
     c.m = find_method(kname);
     if (strcmp(xname, "latency") && strcmp(xname, "throughput") && strcmp(xname, "contention"))
         bench_die(PROG, "-x takes latency, throughput or contention");
@@ -849,26 +965,47 @@ int main(int argc, char **argv)
         bench_die(PROG, "needs at least 2 ranks");
     if (c.mode == X_LATENCY && o.max_size > NSLOT)
         bench_die(PROG, "-x latency: at most 4096 segments per request (-m)");
-    if (o.max_size < 1 || o.max_size > 100000000)
-        bench_die(PROG, "-m out of range");
+    if (o.max_size < 1 || o.max_size > 100000000 || first > o.max_size)
+        bench_die(PROG, "-m out of range (or below -a)");
     c.target = c.nranks - 1;
     c.norigins = c.mode == X_CONTENTION ? c.nranks - 1 : 1;
     const workload *w = c.w;
+    const int lat = c.mode == X_LATENCY;
+    /* sendrecv: the requests in flight must not share answer slots */
+    long inflight = lat ? (c.opt_nreq < WINDOW ? c.opt_nreq : WINDOW) : WINDOW;
+    size_t maxsegs = lat ? o.max_size : (size_t)c.opt_segs;
+    if (c.m->origin_epoch == sendrecv_epoch && (size_t)inflight * maxsegs > NSLOT)
+        bench_die(PROG, "-k mpi-sendrecv: requests in flight (64, or -r) x segments per request exceed 4096 slots");
 
-    /* the window: the target's persistent data */
+    /* the window: the target's persistent data; hints: am_staged for -staged methods, and -H KEY=VALUE,... (a
+     * key am_user_buf_T names the target: am_user_buf_<its rank>) */
     const int am = c.m->origin_epoch == am_epoch;
     MPI_Info info = MPI_INFO_NULL;
-    c.wbytes = w->window_bytes(c.norigins);
-    if (strstr(c.m->name, "-staged")) {
+    c.wbytes = w->window_bytes(c.norigins, &c.prm);
+    if (strstr(c.m->name, "-staged") || *hname) {
         CHK(MPI_Info_create(&info));
-        CHK(MPI_Info_set(info, "am_staged", "true"));
+        if (strstr(c.m->name, "-staged"))
+            CHK(MPI_Info_set(info, "am_staged", "true"));
+        char hints[512], key[64];
+        snprintf(hints, sizeof hints, "%s", hname);
+        for (char *save = NULL, *kv = strtok_r(hints, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+            char *eq = strchr(kv, '=');
+            if (!eq || eq == kv)
+                bench_die(PROG, "-H takes KEY=VALUE[,KEY=VALUE...]");
+            *eq = '\0';
+            if (!strcmp(kv, "am_user_buf_T"))
+                snprintf(key, sizeof key, "am_user_buf_%d", c.target);
+            else
+                snprintf(key, sizeof key, "%s", kv);
+            CHK(MPI_Info_set(info, key, eq + 1));
+        }
     }
     CHK(MPI_Win_allocate(c.rank == c.target ? (MPI_Aint)c.wbytes : 0, 1, info, MPI_COMM_WORLD, &c.base, &c.win));
     if (info != MPI_INFO_NULL)
         CHK(MPI_Info_free(&info));
     if (c.rank == c.target) {
         CHK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, c.rank, 0, c.win));
-        w->build(c.base, c.norigins);
+        w->build(c.base, c.norigins, &c.prm);
         CHK(MPI_Win_unlock(c.rank, c.win));
         c.rq = bench_alloc(PROG, NSLOT * w->in_bytes);
         c.rp = bench_alloc(PROG, (size_t)NSLOT * (w->out_bytes + sizeof(int32_t)));
@@ -888,9 +1025,11 @@ int main(int argc, char **argv)
         size_t st = (size_t)PIPE * OVERFLOW * sizeof(search_entry);
         if (st < (size_t)NSLOT * (w->out_bytes + sizeof(int32_t)))
             st = (size_t)NSLOT * (w->out_bytes + sizeof(int32_t));
+        if (st < (size_t)inflight * maxsegs * (w->out_bytes + sizeof(int32_t)))
+            st = (size_t)inflight * maxsegs * (w->out_bytes + sizeof(int32_t));
         c.stage = bench_alloc(PROG, st);
         c.req = (MPI_Request *)bench_alloc(PROG, 2 * WINDOW * (sizeof(MPI_Request) + sizeof(MPI_Status)));
-        if (w == &WL_SEARCH && c.m->origin_epoch == getput_epoch) { /* the index's shape, once */
+        if (IS_SEARCH(w) && c.m->origin_epoch == getput_epoch) { /* the index's shape, once */
             CHK(MPI_Win_lock(MPI_LOCK_SHARED, c.target, 0, c.win));
             CHK(MPI_Get(&c.hdr, (int)sizeof c.hdr, MPI_BYTE, c.target, 0, (int)sizeof c.hdr, MPI_BYTE, c.win));
             CHK(MPI_Win_unlock(c.target, c.win));
@@ -898,29 +1037,36 @@ int main(int argc, char **argv)
                 bench_die(PROG, "getput search: implausible index header");
         }
     }
-    const int lat = c.mode == X_LATENCY;
     bench_header(PROG, c.rank, c.nranks, lat ? "us" : "Mreq/s", lat ? "latency_us" : "rate_Mreqps");
     if (c.rank == 0) {
         printf("# workload: %s; method: %s; mode: %s; origins: %d; target: rank %d; rows: %s\n", w->name, c.m->name,
-               xname, c.norigins, c.target, lat ? "segments per request (one request per epoch)"
-                                                  : "requests of one segment per epoch");
+               xname, c.norigins, c.target, lat ? "segments per request" : "requests per epoch");
+        printf("# shape: %d request(s) per epoch (latency), %d segment(s) per request (throughput), lock %s%s; "
+               "search answers up to %d sequences of %d characters, %d%% generated (0: 1 .. that many, uniformly); "
+               "hints: %s; user buffer %zu bytes\n", c.opt_nreq, c.opt_segs, lname,
+               c.flush ? ", flush between requests" : "", c.prm.maxm, c.prm.seqlen, c.prm.gen_pct,
+               *hname ? hname : "none", c.ubuf_bytes);
         fflush(stdout);
     }
 
-    for (size_t n = 1; n <= o.max_size;) {
-        c.nreq = lat ? 1 : (long)n;
-        c.segs = lat ? (int)n : 1;
+    for (size_t n = first; n <= o.max_size;) {
+        c.nreq = lat ? c.opt_nreq : (long)n;
+        c.segs = lat ? (int)n : c.opt_segs;
         long work = c.nreq * c.segs;
         long nominal = (lat ? 200000 : 1000000) / work;
         nominal = nominal < 5 ? 5 : nominal > 10000 ? 10000 : nominal;
         long skip = nominal / 50 < 2 ? 2 : nominal / 50 > 100 ? 100 : nominal / 50;
         c.full = 0;
+        if (am && c.stats)
+            am_stats(&c, n, 0); /* reset */
         double t = bench_time(PROG, c.rank, &o, body, &c, bench_scaled((int)skip, &o, 2),
                               bench_scaled((int)nominal, &o, 5), 5);
+        if (am && c.stats)
+            am_stats(&c, n, 1); /* every timed and warm-up epoch of this size */
         c.full = 1;
         body(&c, 3, 1); /* an odd epoch, then an even one: every slot of both inputs */
         body(&c, 4, 1);
-        if (w == &WL_ABSVAL)
+        if (!IS_SEARCH(w))
             check_results(&c);
         CHK(MPI_Barrier(MPI_COMM_WORLD));
         if (c.rank == 0) {
