@@ -11,11 +11,6 @@
 #include "mpi/core/rank.h"
 #include "mpi/rma/am_impl.h"
 
-/* The default of am_pack_threshold: below it, packing generated output at the target and unpacking it at
- * the origin (two copies of what was generated) costs less than one copy of the whole output.  Measured
- * with bench/am_workloads (docs/PERFORMANCE.md, "Active messages"). */
-#define PACK_THRESHOLD_DEFAULT 0.5
-
 static const char *info_str(MPI_Info info, const char *key, char *buf, int len)
 {
     int flag = 0;
@@ -38,7 +33,8 @@ vmpi_am_win *vmpi_am_state(vmpi_win *w)
     size_t sz;
     if ((s = info_str(w->info, "am_system_buffer", v, sizeof v)) && vmpi_parse_size(s, &sz))
         a->sysbuf = (MPI_Aint)sz;
-    a->threshold = (s = info_str(w->info, "am_pack_threshold", v, sizeof v)) ? atof(s) : PACK_THRESHOLD_DEFAULT;
+    a->threshold = (s = info_str(w->info, "am_pack_threshold", v, sizeof v)) ? atof(s) : -1;
+    a->excl_view = !((s = info_str(w->info, "am_exclusive_view", v, sizeof v)) && strcmp(s, "false") == 0);
     a->interleave = !((s = info_str(w->info, "am_buf_interleave_am_detach", v, sizeof v)) && strcmp(s, "false") == 0);
     a->reverse = (s = info_str(w->info, "am_reverse_units", v, sizeof v)) && strcmp(s, "true") == 0;
     a->max_unit = (s = info_str(w->info, "am_max_unit_segments", v, sizeof v)) ? atoi(s) : 0;
@@ -156,16 +152,21 @@ static void claim(vmpi_win *w, vmpi_am_win *a, int rank)
         am_claim *c = &a->claims[i];
         if (c->target != rank || c->tried)
             continue;
-        c->tried = true;
         a->st.syncs++;
+        bool busy = false; /* a buffer with room is in use by a transient reservation: try at the next AM */
         guard_lock(t);
         for (int k = 0; k < t->nubufs && !c->region; k++)
-            if (t->ubufs[k].live == 0 && t->ubufs[k].size - t->ubufs[k].claimed >= c->bytes) {
+            if (t->ubufs[k].size - t->ubufs[k].claimed >= c->bytes) {
+                if (t->ubufs[k].live > 0) {
+                    busy = true;
+                    continue;
+                }
                 c->region = t->ubufs[k].base + t->ubufs[k].claimed;
                 t->ubufs[k].claimed += c->bytes;
                 t->ubufs[k].top = t->ubufs[k].claimed;
             }
         guard_unlock(t);
+        c->tried = c->region != NULL || !busy;
     }
 }
 
@@ -233,6 +234,14 @@ void vmpi_am_release_space(vmpi_win_target *t, const space *sp)
 
 /* Space for between `min` and `want` bytes at target `rank`, by the paper's order of preference.  Returns
  * 0 when there is none (the caller waits for space or fails). */
+void vmpi_am_plan_begin(vmpi_am_win *a)
+{
+    for (int i = 0; i < a->nclaims; i++)
+        a->claims[i].used = 0;
+    for (int i = 0; i < a->nview; i++)
+        a->view[i].top = a->view[i].claimed;
+}
+
 MPI_Aint vmpi_am_get_space(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint want, MPI_Aint min, bool exclusive,
                           space *sp)
 {
@@ -240,18 +249,22 @@ MPI_Aint vmpi_am_get_space(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint want,
     claim(w, a, rank);
     for (int i = 0; i < a->nclaims; i++) { /* am_user_buf_<rank>: claimed once, then ours alone */
         am_claim *c = &a->claims[i];
-        if (c->target == rank && c->region && c->bytes >= min) {
-            *sp = (space){c->region, want < c->bytes ? want : c->bytes, CLAIM, 0};
+        MPI_Aint avail = c->bytes - c->used;
+        if (c->target == rank && c->region && avail >= min) {
+            *sp = (space){c->region + c->used, want < avail ? want : avail, CLAIM, 0};
+            c->used += sp->bytes;
             return sp->bytes;
         }
     }
-    if (exclusive) { /* the only origin at this target: a view of its buffers, read once */
+    if (exclusive && a->excl_view) { /* the only origin at this target: a view of its buffers, read once */
         if (a->view_target != rank || a->view_stale) {
             a->st.syncs++;
             guard_lock(t);
             vmpi_am_ubuf *v = realloc(a->view, sizeof *v * (size_t)(t->nubufs ? t->nubufs : 1));
             if (v) {
                 memcpy(v, t->ubufs, sizeof *v * (size_t)t->nubufs);
+                for (int i = 0; i < t->nubufs; i++)
+                    v[i].top = v[i].claimed;
                 a->view = v;
                 a->nview = t->nubufs;
                 a->view_target = rank;
@@ -263,12 +276,13 @@ MPI_Aint vmpi_am_get_space(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint want,
             int best = -1;
             MPI_Aint avail = 0;
             for (int i = 0; i < a->nview; i++)
-                if (a->view[i].size - a->view[i].claimed > avail) {
-                    avail = a->view[i].size - a->view[i].claimed;
+                if (a->view[i].size - a->view[i].top > avail) {
+                    avail = a->view[i].size - a->view[i].top;
                     best = i;
                 }
             if (best >= 0 && avail >= min) {
-                *sp = (space){a->view[best].base + a->view[best].claimed, avail < want ? avail : want, VIEW, best};
+                *sp = (space){a->view[best].base + a->view[best].top, avail < want ? avail : want, VIEW, best};
+                a->view[best].top += sp->bytes;
                 return sp->bytes;
             }
         }

@@ -20,6 +20,7 @@ typedef struct am_claim { /* an am_user_buf_<rank> hint */
     int target;
     MPI_Aint bytes;
     char *region;             /* claimed at first use; NULL before */
+    MPI_Aint used;            /* by the units of the AM being planned */
     bool tried;
 } am_claim;
 
@@ -27,7 +28,8 @@ typedef struct vmpi_am_win {
     bool staged;
     MPI_Aint sysbuf;          /* bytes of its partition of a target's system buffer */
     char *sysmem;             /* the partition (vmpi_am_sysbuf) */
-    double threshold;         /* MPIX_Amv packs when generated / maximum is below this */
+    double threshold;         /* MPIX_Amv packs when generated / maximum is below this; < 0: by size */
+    bool excl_view;           /* the exclusive-lock view is allowed (hint am_exclusive_view, for experiments) */
     bool interleave;          /* detaches may happen during an epoch: views go stale at flushes */
     bool reverse;             /* run an AM's units last first (tests out-of-order segments) */
     int max_unit;             /* most segments per unit (0: no limit) */
@@ -55,6 +57,8 @@ enum { SYS, CLAIM, VIEW, SHARED };
 
 /* The origin's partition of target `rank`'s system buffer and its size (*bytes); NULL when out of memory. */
 char *vmpi_am_sysbuf(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint *bytes);
+/* A new plan of units: the origin's own space and its view are free again (the previous plan's units ran). */
+void vmpi_am_plan_begin(vmpi_am_win *a);
 /* Space for between `min` and `want` bytes in target `rank`'s user buffers, by the paper's order of
  * preference (the origin's own space, a view under an exclusive lock, a shared reservation); 0 if none now. */
 MPI_Aint vmpi_am_get_space(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint want, MPI_Aint min, bool exclusive,
