@@ -15,8 +15,10 @@
  * handshake) - except with the paper's optimizations: under an exclusive lock the origin takes a view of
  * the buffers once and uses them alone until the next flush (or the whole epoch with
  * am_buf_interleave_am_detach=false); a hint am_user_buf_<rank>=BYTES gives the origin space of its own at
- * that target, claimed once.  MPIX_Amv sends back only the generated elements (packed at the target,
- * unpacked at the origin) when they are less than am_pack_threshold of the maximum. */
+ * that target, claimed once.  An AM's units are planned as if in flight together (the paper's pipeline), then
+ * run one after the other.  MPIX_Amv sends back only the generated elements (packed at the target, unpacked
+ * at the origin) when they are less than am_pack_threshold of the maximum (by default the measured crossover,
+ * 1 - 800 B / output segment). */
 #ifndef VMPI_MPI_RMA_AM_H
 #define VMPI_MPI_RMA_AM_H
 
