@@ -19,12 +19,22 @@ _Static_assert(CHAR_BIT == 8, "MPI_BYTE and the INTn types assume 8-bit bytes");
 
 /* ---- kernel generators ---- */
 
+/* libvmpi is built for any x86-64 (SSE2); the kernels also get an AVX2 clone, chosen at load time when the CPU
+ * has it (GCC's function multi-versioning): a SUM of doubles from memory runs 1.35x faster (1 MiB: 23.6 against
+ * 31.9 µs here), what one-sided accumulates and the reductions spend their time on.  Element-wise, so the
+ * results are the same bits. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define VMPI_KERNEL_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define VMPI_KERNEL_CLONES
+#endif
+
 /* The element loop shared by all scalar kernels: a = in[k], b = inout[k], inout[k] = EXPR.  No restrict,
  * so in == inout stays defined; the compiler versions the loop on a runtime overlap check instead.  GCC's
  * -O2 cost model ("very-cheap") leaves such loops scalar: build this file with -O3 or
  * -fvect-cost-model=dynamic for SIMD (5-15x on SUM/MAX/LAND/BXOR). */
 #define KERNEL(name, T, EXPR)                                                                                \
-    static void name(const void *vin, void *vio, MPI_Count n)                                                \
+    VMPI_KERNEL_CLONES static void name(const void *vin, void *vio, MPI_Count n)                             \
     {                                                                                                        \
         const T *in = vin;                                                                                   \
         T *io = vio;                                                                                         \
