@@ -38,13 +38,8 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
         err = vmpi_chk_ptr(&ck, request, "request");
     if (!err)
         err = vmpi_comm_idup(c, newcomm);
-    if (!err) { /* the duplicate is ready already: the request is born complete, with an empty status */
-        vmpi_mreq *m = vmpi_mreq_new(VMPI_MREQ_RECV, comm);
-        m->r.kind = VMPI_REQ_RECV;
-        m->r.complete = true;
-        vmpi_status_empty(&m->r.status);
-        *request = vmpi_mreq_handle(m);
-    }
+    if (!err) /* the duplicate is ready already: the request is born complete */
+        *request = vmpi_mreq_new_complete(comm);
     return err ? vmpi_fail(comm, err, "MPI_Comm_idup", &ck) : MPI_SUCCESS;
 }
 

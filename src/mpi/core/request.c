@@ -63,6 +63,15 @@ vmpi_mreq *vmpi_mreq_new(vmpi_mreq_type type, MPI_Comm comm)
     return m;
 }
 
+MPI_Request vmpi_mreq_new_complete(MPI_Comm comm)
+{
+    vmpi_mreq *m = vmpi_mreq_new(VMPI_MREQ_RECV, comm);
+    m->r.kind = VMPI_REQ_RECV;
+    m->r.complete = true;
+    vmpi_status_empty(&m->r.status);
+    return vmpi_mreq_handle(m);
+}
+
 void vmpi_mreq_release(vmpi_mreq *m)
 {
     /* the owner's table: completion callbacks may run while another rank of the PE is current */

@@ -54,6 +54,9 @@ void vmpi_req_table_init(vmpi_req_table *t);
 void vmpi_req_table_fini(vmpi_req_table *t);
 /* A new request of the calling rank; its handle is vmpi_mreq_handle(). */
 vmpi_mreq *vmpi_mreq_new(vmpi_mreq_type type, MPI_Comm comm);
+/* A request that is complete already, with an empty status: for nonblocking calls done in the call
+ * (MPI_Comm_idup, the request-based one-sided operations). */
+MPI_Request vmpi_mreq_new_complete(MPI_Comm comm);
 void vmpi_mreq_release(vmpi_mreq *m);
 MPI_Request vmpi_mreq_handle(const vmpi_mreq *m);
 /* The calling rank's request for a handle; NULL if it is not one of its live requests. */

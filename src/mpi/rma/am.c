@@ -3,10 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/tunables.h"
+#include "base/spin.h"
 #include "iso/iso.h"
-#include "mpi/core/handle.h"
-#include "mpi/core/info.h"
 #include "mpi/core/rank.h"
 #include "mpi/rma/am_impl.h"
 
@@ -25,8 +23,7 @@ static void invoke(const run *r, const void *in, void *out, int k, int *counts)
 {
     const vmpi_am_args *a = r->a;
     if (!r->exclusive)
-        while (atomic_flag_test_and_set_explicit(&r->t->am_run, memory_order_acquire))
-            __builtin_ia32_pause(); /* the holder is running a handler: it cannot be switched out */
+        vmpi_spin_lock(&r->t->am_run); /* the holder is running a handler, which cannot switch out */
     vmpi_iso_tls_from_ = r->target->vp.heap;
     if (r->e->vector)
         ((MPIX_Amv_user_function *)r->e->fn)(in, a->in_count, a->tin_h, r->pbuf, a->pcount, a->pdt_h, out,
@@ -36,7 +33,7 @@ static void invoke(const run *r, const void *in, void *out, int k, int *counts)
                                             a->out_count, a->tout_h, k, r->e->extra);
     vmpi_iso_tls_from_ = NULL;
     if (!r->exclusive)
-        atomic_flag_clear_explicit(&r->t->am_run, memory_order_release);
+        vmpi_spin_unlock(&r->t->am_run);
 }
 
 /* Bytes from the start of one segment to the start of the next, in a layout of `count` elements of dt. */
@@ -95,8 +92,11 @@ static int run_staged(run *r, vmpi_am_win *am)
         return MPI_ERR_NO_MEM;
     /* plan the units as if they were in flight together (the paper's pipeline): the origin's system-buffer
      * partition first, then user buffers; a plan of more units runs in several */
-    int done = 0, err = MPI_SUCCESS, order_first[MAX_UNITS], order_k[MAX_UNITS], nunits = 0;
-    space spaces[MAX_UNITS];
+    struct {
+        int first, k;         /* its segments */
+        space sp;
+    } unit[MAX_UNITS];
+    int done = 0, err = MPI_SUCCESS, nunits = 0;
     bool sys_used = false;
     vmpi_am_plan_begin(am);
     /* MPIX_Amv packs below the threshold; by default, the measured crossover: packing at the target and
@@ -110,7 +110,7 @@ static int run_staged(run *r, vmpi_am_win *am)
         MPI_Aint sysb = 0;
         char *s = NULL;
         if (!sys_used && per > 0 && am->sysbuf >= per &&
-            (s = vmpi_am_sysbuf(r->w, am, a->rank, &sysb)) == NULL) {
+            (s = vmpi_am_sysbuf(am, &sysb)) == NULL) {
             err = MPI_ERR_NO_MEM;
             break;
         }
@@ -134,14 +134,14 @@ static int run_staged(run *r, vmpi_am_win *am)
         }
         if (am->max_unit > 0 && k > am->max_unit)
             k = am->max_unit;
-        order_first[nunits] = done;
-        order_k[nunits] = k;
-        spaces[nunits++] = sp;
+        unit[nunits].first = done;
+        unit[nunits].k = k;
+        unit[nunits++].sp = sp;
         done += k;
     }
     for (int u = 0; !err && u < nunits; u++) {
-        int i = am->reverse ? nunits - 1 - u : u, first = order_first[i], k = order_k[i];
-        char *stin = spaces[i].p, *stout = stin + k * sin;
+        int i = am->reverse ? nunits - 1 - u : u, first = unit[i].first, k = unit[i].k;
+        char *stin = unit[i].sp.p, *stout = stin + k * sin;
         vmpi_dtype_copy((const char *)a->in + first * ssin, (MPI_Count)k * a->in_count, a->in_dt, stin,
                         (MPI_Count)k * a->in_count, a->tin_dt);
         am->st.staged_in_bytes += k * sin;
@@ -181,7 +181,7 @@ static int run_staged(run *r, vmpi_am_win *am)
         am->st.staged_out_bytes += k * sout;
     }
     for (int u = 0; u < nunits; u++)
-        vmpi_am_release_space(r->t, &spaces[u]);
+        vmpi_am_release_space(r->t, &unit[u].sp);
     free(counts);
     if (!err && done < a->nseg) { /* the space ran out before the last segments: plan again for the rest */
         vmpi_am_args rest = *a;

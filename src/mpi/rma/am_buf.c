@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/tunables.h"
+#include "base/spin.h"
 #include "iso/iso.h"
-#include "mpi/core/handle.h"
 #include "mpi/core/info.h"
-#include "mpi/core/rank.h"
 #include "mpi/rma/am_impl.h"
 
 static const char *info_str(MPI_Info info, const char *key, char *buf, int len)
@@ -91,19 +90,11 @@ void vmpi_am_sync_point(vmpi_win *w, int rank, bool end)
 
 /* ---- user buffers at the target ---- */
 
-static inline void guard_lock(vmpi_win_target *t)
-{
-    while (atomic_flag_test_and_set_explicit(&t->guard, memory_order_acquire))
-        __builtin_ia32_pause();
-}
-
-static inline void guard_unlock(vmpi_win_target *t) { atomic_flag_clear_explicit(&t->guard, memory_order_release); }
-
 int vmpi_am_attach(vmpi_win *w, void *buf, MPI_Aint size)
 {
     vmpi_win_target *t = &w->sh->t[w->rank];
     int err = MPI_SUCCESS;
-    guard_lock(t);
+    vmpi_spin_lock(&t->guard);
     for (int i = 0; i < t->nubufs; i++)
         if ((char *)buf < t->ubufs[i].base + t->ubufs[i].size && t->ubufs[i].base < (char *)buf + size)
             err = MPI_ERR_BUFFER;
@@ -120,7 +111,7 @@ int vmpi_am_attach(vmpi_win *w, void *buf, MPI_Aint size)
     if (!err) {
         t->ubufs[t->nubufs++] = (vmpi_am_ubuf){buf, size, 0, 0, 0};
     }
-    guard_unlock(t);
+    vmpi_spin_unlock(&t->guard);
     return err;
 }
 
@@ -128,7 +119,7 @@ int vmpi_am_detach(vmpi_win *w, void *buf)
 {
     vmpi_win_target *t = &w->sh->t[w->rank];
     int err = MPI_ERR_BUFFER;
-    guard_lock(t);
+    vmpi_spin_lock(&t->guard);
     for (int i = 0; i < t->nubufs; i++)
         if (t->ubufs[i].base == buf) {
             if (t->ubufs[i].live > 0 || t->ubufs[i].claimed > 0) {
@@ -139,7 +130,7 @@ int vmpi_am_detach(vmpi_win *w, void *buf)
                 err = MPI_SUCCESS;
             break;
         }
-    guard_unlock(t);
+    vmpi_spin_unlock(&t->guard);
     return err;
 }
 
@@ -154,7 +145,7 @@ static void claim(vmpi_win *w, vmpi_am_win *a, int rank)
             continue;
         a->st.syncs++;
         bool busy = false; /* a buffer with room is in use by a transient reservation: try at the next AM */
-        guard_lock(t);
+        vmpi_spin_lock(&t->guard);
         for (int k = 0; k < t->nubufs && !c->region; k++)
             if (t->ubufs[k].size - t->ubufs[k].claimed >= c->bytes) {
                 if (t->ubufs[k].live > 0) {
@@ -165,7 +156,7 @@ static void claim(vmpi_win *w, vmpi_am_win *a, int rank)
                 t->ubufs[k].claimed += c->bytes;
                 t->ubufs[k].top = t->ubufs[k].claimed;
             }
-        guard_unlock(t);
+        vmpi_spin_unlock(&t->guard);
         c->tried = c->region != NULL || !busy;
     }
 }
@@ -178,21 +169,19 @@ MPI_Aint vmpi_am_user_room(vmpi_win *w, vmpi_am_win *a, int rank)
     for (int i = 0; i < a->nclaims; i++)
         if (a->claims[i].target == rank && a->claims[i].region && a->claims[i].bytes > room)
             room = a->claims[i].bytes;
-    guard_lock(t);
+    vmpi_spin_lock(&t->guard);
     for (int i = 0; i < t->nubufs; i++)
         if (t->ubufs[i].size - t->ubufs[i].claimed > room)
             room = t->ubufs[i].size - t->ubufs[i].claimed;
-    guard_unlock(t);
+    vmpi_spin_unlock(&t->guard);
     return room;
 }
 
-/* The origin's partition of target `rank`'s system buffer, and its size in *bytes; NULL when out of memory.
+/* The origin's partition of a target's system buffer, and its size in *bytes; NULL when out of memory.
  * An origin stages one unit at a time, so in one process its partitions of every target's system buffer are
  * one buffer of its own, made at its first staged AM (in its slot: it moves with it). */
-char *vmpi_am_sysbuf(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint *bytes)
+char *vmpi_am_sysbuf(vmpi_am_win *a, MPI_Aint *bytes)
 {
-    (void)w;
-    (void)rank;
     if (a->sysmem == NULL)
         a->sysmem = aligned_alloc(64, ((size_t)a->sysbuf + 63) & ~(size_t)63);
     *bytes = a->sysbuf;
@@ -225,11 +214,11 @@ void vmpi_am_release_space(vmpi_win_target *t, const space *sp)
 {
     if (sp->kind != SHARED)
         return;
-    guard_lock(t);
+    vmpi_spin_lock(&t->guard);
     vmpi_am_ubuf *b = &t->ubufs[sp->ubuf];
     if (--b->live == 0)
         b->top = b->claimed;
-    guard_unlock(t);
+    vmpi_spin_unlock(&t->guard);
 }
 
 /* Space for between `min` and `want` bytes at target `rank`, by the paper's order of preference.  Returns
@@ -259,7 +248,7 @@ MPI_Aint vmpi_am_get_space(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint want,
     if (exclusive && a->excl_view) { /* the only origin at this target: a view of its buffers, read once */
         if (a->view_target != rank || a->view_stale) {
             a->st.syncs++;
-            guard_lock(t);
+            vmpi_spin_lock(&t->guard);
             vmpi_am_ubuf *v = realloc(a->view, sizeof *v * (size_t)(t->nubufs ? t->nubufs : 1));
             if (v) {
                 memcpy(v, t->ubufs, sizeof *v * (size_t)t->nubufs);
@@ -270,7 +259,7 @@ MPI_Aint vmpi_am_get_space(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint want,
                 a->view_target = rank;
                 a->view_stale = false;
             }
-            guard_unlock(t);
+            vmpi_spin_unlock(&t->guard);
         }
         if (a->view_target == rank) {
             int best = -1;
@@ -288,8 +277,8 @@ MPI_Aint vmpi_am_get_space(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint want,
         }
     }
     a->st.syncs++; /* the handshake: reserve space in the buffers every origin shares */
-    guard_lock(t);
+    vmpi_spin_lock(&t->guard);
     MPI_Aint got = reserve_shared(t, want, min, sp);
-    guard_unlock(t);
+    vmpi_spin_unlock(&t->guard);
     return got;
 }

@@ -55,8 +55,8 @@ typedef struct space {
 } space;
 enum { SYS, CLAIM, VIEW, SHARED };
 
-/* The origin's partition of target `rank`'s system buffer and its size (*bytes); NULL when out of memory. */
-char *vmpi_am_sysbuf(vmpi_win *w, vmpi_am_win *a, int rank, MPI_Aint *bytes);
+/* The origin's partition of a target's system buffer and its size (*bytes); NULL when out of memory. */
+char *vmpi_am_sysbuf(vmpi_am_win *a, MPI_Aint *bytes);
 /* A new plan of units: the origin's own space and its view are free again (the previous plan's units ran). */
 void vmpi_am_plan_begin(vmpi_am_win *a);
 /* Space for between `min` and `want` bytes in target `rank`'s user buffers, by the paper's order of

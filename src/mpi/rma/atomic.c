@@ -2,19 +2,9 @@
 /* Element-wise atomic accumulate (atomic.h). */
 #include <stdint.h>
 #include <string.h>
+#include "base/spin.h"
 #include "mpi/op/op_builtin.h"
 #include "mpi/rma/atomic.h"
-
-static inline void acc_lock(vmpi_win_target *t)
-{
-    while (atomic_flag_test_and_set_explicit(&t->acc, memory_order_acquire))
-        __builtin_ia32_pause();
-}
-
-static inline void acc_unlock(vmpi_win_target *t) { atomic_flag_clear_explicit(&t->acc, memory_order_release); }
-
-void vmpi_rma_acc_lock(vmpi_win_target *t) { acc_lock(t); }
-void vmpi_rma_acc_unlock(vmpi_win_target *t) { acc_unlock(t); }
 
 void vmpi_rma_apply_plain(MPI_Op op, int basic, const void *in, void *target, void *old, MPI_Count n)
 {
@@ -33,10 +23,13 @@ void vmpi_rma_apply_plain(MPI_Op op, int basic, const void *in, void *target, vo
  * complement: the same instruction for signed and unsigned).  Looked up once per type. */
 static bool is_integer(int basic)
 {
-    static signed char known[VMPI_DT_BUILTIN_COUNT]; /* 0: not yet, 1: integer, -1: not (same value by any thread) */
-    if (known[basic] == 0)
-        known[basic] = vmpi_op_builtin_check(MPI_BAND, VMPI_DT(basic)) == MPI_SUCCESS ? 1 : -1;
-    return known[basic] > 0;
+    static _Atomic signed char known[VMPI_DT_BUILTIN_COUNT]; /* 0: not yet, 1: integer, -1: not */
+    signed char k = atomic_load_explicit(&known[basic], memory_order_relaxed);
+    if (k == 0) { /* any thread computes the same value */
+        k = vmpi_op_builtin_check(MPI_BAND, VMPI_DT(basic)) == MPI_SUCCESS ? 1 : -1;
+        atomic_store_explicit(&known[basic], k, memory_order_relaxed);
+    }
+    return k > 0;
 }
 
 /* Operations one instruction does per element (MPI_NO_OP a load, MPI_REPLACE an exchange, integer SUM and
@@ -91,16 +84,16 @@ void vmpi_rma_apply(vmpi_win_target *t, MPI_Op op, int basic, const void *in, vo
     bool aligned = (uintptr_t)target % es == 0;
     if (aligned && (exclusive || !hw_op(op, basic))) {
         if (!exclusive)
-            acc_lock(t);
+            vmpi_spin_lock(&t->acc);
         vmpi_rma_apply_plain(op, basic, in, target, old, n);
         if (!exclusive)
-            acc_unlock(t);
+            vmpi_spin_unlock(&t->acc);
         return;
     }
     if (!aligned) { /* misaligned: always under the lock, through an aligned copy */
         uint64_t tmp[32];
         if (!exclusive)
-            acc_lock(t);
+            vmpi_spin_lock(&t->acc);
         for (MPI_Count i = 0; i < n; i += 32) {
             MPI_Count k = n - i < 32 ? n - i : 32;
             char *tp = (char *)target + i * (MPI_Count)es;
@@ -110,7 +103,7 @@ void vmpi_rma_apply(vmpi_win_target *t, MPI_Op op, int basic, const void *in, vo
             memcpy(tp, tmp, (size_t)k * es);
         }
         if (!exclusive)
-            acc_unlock(t);
+            vmpi_spin_unlock(&t->acc);
         return;
     }
     const char *ip = in;
@@ -133,12 +126,12 @@ void vmpi_rma_cas_apply(vmpi_win_target *t, int basic, const void *origin, const
     size_t es = (size_t)vmpi_dtype_builtin(basic)->size;
     if (!vmpi_rma_hw_type(basic) || (uintptr_t)target % es != 0 || exclusive) {
         if (!exclusive)
-            acc_lock(t);
+            vmpi_spin_lock(&t->acc);
         memcpy(old, target, es);
         if (memcmp(old, compare, es) == 0)
             memcpy(target, origin, es);
         if (!exclusive)
-            acc_unlock(t);
+            vmpi_spin_unlock(&t->acc);
         return;
     }
 #define CAS(W)                                                                                                \

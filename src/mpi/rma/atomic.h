@@ -16,9 +16,6 @@
 /* Whether elements of builtin type `basic` can be updated by one hardware atomic (1, 2, 4 or 8 bytes, no
  * padding). */
 bool vmpi_rma_hw_type(int basic);
-/* The target's accumulate lock, for elements of other types (taken around a whole call's elements). */
-void vmpi_rma_acc_lock(vmpi_win_target *t);
-void vmpi_rma_acc_unlock(vmpi_win_target *t);
 /* The same update with plain loads and stores, for a caller that excludes every other accumulate;
  * `target` is aligned for the type. */
 void vmpi_rma_apply_plain(MPI_Op op, int basic, const void *in, void *target, void *old, MPI_Count n);

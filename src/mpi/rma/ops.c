@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/spin.h"
 #include "mpi/op/op_builtin.h"
 #include "mpi/rma/atomic.h"
 #include "mpi/rma/win.h"
@@ -213,14 +214,14 @@ int vmpi_rma_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side *res, 
             err = MPI_ERR_NO_MEM;
         else {
             if (!exclusive)
-                vmpi_rma_acc_lock(tg);
+                vmpi_spin_lock(&tg->acc);
             if (!in_place)
                 vmpi_dtype_copy(addr, t->count, t->dt, tgt, n, b);
             vmpi_rma_apply_plain(op, basic, in, tgt, old, n);
             if (!in_place && op != MPI_NO_OP)
                 vmpi_dtype_copy(tgt, n, b, addr, t->count, t->dt);
             if (!exclusive)
-                vmpi_rma_acc_unlock(tg);
+                vmpi_spin_unlock(&tg->acc);
             if (!in_place)
                 unscratch(tgt, s_tgt);
         }

@@ -11,6 +11,7 @@
  *   few instructions) and blocks on a grant message, which the rank that releases the lock sends. */
 #include <stdint.h>
 #include <stdlib.h>
+#include "base/spin.h"
 #include "mpi/core/handle.h"
 #include "sched/sched.h"
 #include "mpi/pt2pt/pt2pt.h"
@@ -206,14 +207,6 @@ int vmpi_win_test(vmpi_win *w, int *flag)
 
 /* ---- passive target ---- */
 
-static inline void guard_lock(vmpi_win_target *t)
-{
-    while (atomic_flag_test_and_set_explicit(&t->guard, memory_order_acquire))
-        __builtin_ia32_pause();
-}
-
-static inline void guard_unlock(vmpi_win_target *t) { atomic_flag_clear_explicit(&t->guard, memory_order_release); }
-
 /* The lock word: an uncontended lock or unlock is one compare-and-swap on it.  Once a rank waits (QUEUED), the
  * word changes only under the guard, where the FIFO of waiters is, and every lock and unlock goes there. */
 
@@ -274,7 +267,7 @@ static int acquire(vmpi_win *w, int rank, int type)
             return MPI_SUCCESS;
     /* FIFO: a shared request waits behind a queued exclusive one, so writers are not starved */
     w->waiter = (vmpi_win_waiter){NULL, w->rank, type};
-    guard_lock(t);
+    vmpi_spin_lock(&t->guard);
     if (t->tail)
         t->tail->next = &w->waiter;
     else
@@ -283,7 +276,7 @@ static int acquire(vmpi_win *w, int rank, int type)
     atomic_fetch_or_explicit(&t->lockw, QUEUED, memory_order_acq_rel); /* from now on the word is the guard's */
     bool self = false; /* the holders may have gone meanwhile: then nobody else would grant it */
     vmpi_win_waiter *granted = grant_waiters(t, &w->waiter, &self);
-    guard_unlock(t);
+    vmpi_spin_unlock(&t->guard);
     int err = notify_granted(w, granted);
     if (self || err)
         return err;
@@ -298,14 +291,14 @@ static int release(vmpi_win *w, int rank, int type)
         if (atomic_compare_exchange_weak_explicit(&t->lockw, &s, type == MPI_LOCK_EXCLUSIVE ? s & ~EXCL : s - 1,
                                                   memory_order_release, memory_order_relaxed))
             return MPI_SUCCESS;
-    guard_lock(t);
+    vmpi_spin_lock(&t->guard);
     if (type == MPI_LOCK_EXCLUSIVE)
         atomic_fetch_and_explicit(&t->lockw, ~EXCL, memory_order_release);
     else
         atomic_fetch_sub_explicit(&t->lockw, 1, memory_order_release);
     bool self = false;
     vmpi_win_waiter *granted = grant_waiters(t, NULL, &self);
-    guard_unlock(t);
+    vmpi_spin_unlock(&t->guard);
     return notify_granted(w, granted);
 }
 

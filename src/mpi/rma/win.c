@@ -3,6 +3,7 @@
  * memory, shared-memory queries and hints. */
 #include <stdlib.h>
 #include <string.h>
+#include "base/spin.h"
 #include "iso/iso.h"
 #include "mpi/coll/coll.h"
 #include "mpi/comm/comm_create.h"
@@ -212,14 +213,6 @@ int vmpi_win_create_dynamic(MPI_Info info, vmpi_comm *c, MPI_Win *out)
     return err ? err : win_publish(w, MPI_BOTTOM, 0, 1, out);
 }
 
-static inline void guard_lock(vmpi_win_target *t)
-{
-    while (atomic_flag_test_and_set_explicit(&t->guard, memory_order_acquire))
-        __builtin_ia32_pause();
-}
-
-static inline void guard_unlock(vmpi_win_target *t) { atomic_flag_clear_explicit(&t->guard, memory_order_release); }
-
 int vmpi_win_attach(vmpi_win *w, void *base, MPI_Aint size)
 {
     if (size == 0)
@@ -227,7 +220,7 @@ int vmpi_win_attach(vmpi_win *w, void *base, MPI_Aint size)
     vmpi_win_target *t = &w->sh->t[w->rank];
     char *lo = base, *hi = lo + size;
     int err = MPI_SUCCESS;
-    guard_lock(t);
+    vmpi_spin_lock(&t->guard);
     int i = 0;
     while (i < t->nregions && t->regions[i].base < lo)
         i++;
@@ -248,7 +241,7 @@ int vmpi_win_attach(vmpi_win *w, void *base, MPI_Aint size)
         t->regions[i] = (vmpi_win_region){lo, size};
         t->nregions++;
     }
-    guard_unlock(t);
+    vmpi_spin_unlock(&t->guard);
     return err;
 }
 
@@ -256,7 +249,7 @@ int vmpi_win_detach(vmpi_win *w, const void *base)
 {
     vmpi_win_target *t = &w->sh->t[w->rank];
     int err = MPI_ERR_BASE;
-    guard_lock(t);
+    vmpi_spin_lock(&t->guard);
     for (int i = 0; i < t->nregions; i++)
         if (t->regions[i].base == base) {
             memmove(&t->regions[i], &t->regions[i + 1], sizeof *t->regions * (size_t)(t->nregions - i - 1));
@@ -264,17 +257,17 @@ int vmpi_win_detach(vmpi_win *w, const void *base)
             err = MPI_SUCCESS;
             break;
         }
-    guard_unlock(t);
+    vmpi_spin_unlock(&t->guard);
     return err;
 }
 
 bool vmpi_win_dynamic_covers(vmpi_win_target *t, const char *lo, const char *hi)
 {
     bool ok = false;
-    guard_lock(t);
+    vmpi_spin_lock(&t->guard);
     for (int i = 0; i < t->nregions && !ok; i++)
         ok = t->regions[i].base <= lo && hi <= t->regions[i].base + t->regions[i].size;
-    guard_unlock(t);
+    vmpi_spin_unlock(&t->guard);
     return ok;
 }
 
