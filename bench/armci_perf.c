@@ -17,6 +17,7 @@
 #include "perf_sections.h"
 
 #include <armci.h>
+#include <message.h>
 
 typedef struct armci_ctx {
     const char *prog;
