@@ -6,7 +6,9 @@
  * 1.0, which makes it the same operation as rma_perf's MPI_Accumulate(MPI_SUM); perf.c used the iteration
  * number).
  *
- * Every timed batch is a loop of blocking calls followed by one ARMCI_AllFence (blocking put and acc are
+ * Process 0 times alone while the others wait in ARMCI_Barrier (perf_time; -w bcast: in MPI_Bcast, which under
+ * vmpi spins and yields for a while before it blocks, so that ranks sharing the origin's PE take turns with it).  Every timed batch is a loop of
+ * blocking calls followed by one ARMCI_AllFence (blocking put and acc are
  * complete at the origin only; the fence completes them at the target, inside the timed part).  After the
  * timed loop of each size one more call moves a known pattern and the whole array at its destination is
  * checked, section and gaps, so a transfer that moves nothing or too much fails the run.
@@ -54,8 +56,6 @@ static int armci_op(const armci_ctx *x, long off)
 static void armci_body(void *p, long first, long count)
 {
     const armci_ctx *x = p;
-    if (x->me != 0)
-        return;
     for (long it = first; it < first + count; it++)
         if (armci_op(x, (it & 1) ? PERF_SHIFT : 0) != 0)
             bench_die(x->prog, "an ARMCI transfer returned an error");
@@ -88,7 +88,7 @@ static void armci_check(armci_ctx *x, unsigned seed)
 {
     const perf_opts *o = x->o;
     const unsigned loc_seed = seed, rem_seed = seed + 1;
-    ARMCI_Barrier(); /* bench_time returns on the target while the origin may still run its last batch */
+    ARMCI_Barrier(); /* the timed loop is over */
     if (x->me == o->target) {
         own_begin(x->mine);
         perf_fill(x->mine, rem_seed);
@@ -133,6 +133,10 @@ int main(int argc, char **argv)
     if (nranks < 2)
         bench_die(prog, "needs at least 2 processes");
     const char *scale = bench_take_opt(prog, &argc, argv, "-a", "1.0");
+    const char *wait = bench_take_opt(prog, &argc, argv, "-w", "barrier");
+    if (strcmp(wait, "barrier") && strcmp(wait, "bcast"))
+        bench_die(prog, "-w takes barrier or bcast");
+    const int wait_bcast = !strcmp(wait, "bcast");
     perf_parse(prog, &argc, argv, nranks, &o);
 
     armci_ctx x = {prog, &o, rank, 0, strtod(scale, NULL), NULL, NULL, NULL};
@@ -161,8 +165,12 @@ int main(int argc, char **argv)
     for (int i = 0; i < o.nchunks; i++) {
         x.chunk = o.chunk[i];
         int nominal = perf_nominal(x.chunk);
-        double t = bench_time(prog, rank, &o.b, armci_body, &x, bench_scaled(nominal / 10, &o.b, 2),
-                              bench_scaled(nominal, &o.b, 5), 5);
+        double t = 0;
+        ARMCI_Barrier();
+        if (rank == 0)
+            t = perf_time(&o.b, armci_body, &x, bench_scaled(nominal / 10, &o.b, 2), bench_scaled(nominal, &o.b, 5), 5);
+        if (wait_bcast) /* -w bcast: the others wait for the end of the timing in a broadcast, not a barrier */
+            bench_check_mpi(prog, MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD), "MPI_Bcast");
         armci_check(&x, (unsigned)i * 3u + 5u);
         perf_print(rank, &o, x.chunk, t);
     }
