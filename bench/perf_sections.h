@@ -98,12 +98,12 @@ static inline long perf_bytes(int c)
     return (long)c * c * (long)sizeof(double);
 }
 
-/* Iterations per size: about 64 MiB of data or 20,000 calls, at least 20 (perf_time cuts them to its time
+/* Iterations per size: about 256 MiB of data or 100,000 calls, at least 50 (perf_time cuts them to its time
  * cap); warm-up a tenth of that. */
 static inline int perf_nominal(int c)
 {
-    long n = (64L << 20) / perf_bytes(c);
-    return n > 20000 ? 20000 : n < 20 ? 20 : (int)n;
+    long n = (256L << 20) / perf_bytes(c);
+    return n > 100000 ? 100000 : n < 50 ? 50 : (int)n;
 }
 
 /* The timing of one size, run by the origin alone while every other process waits in a barrier (perf.c's
