@@ -20,6 +20,7 @@
 #if defined(__cplusplus)
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* exported when vmpi is built with hidden visibility */
 
 #define ARMCI_VMPI 1
 
@@ -201,6 +202,7 @@ void ARMCI_Async_Migrate(void);             /* the same: vmpi has no asynchronou
 void ARMCI_Checkpoint(char *dirname);       /* a checkpoint to dirname; restart with vmpirun --restart */
 void ARMCI_MemCheckpoint(void);             /* an in-memory checkpoint */
 
+#pragma GCC visibility pop
 #if defined(__cplusplus)
 }
 #endif

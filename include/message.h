@@ -10,6 +10,7 @@
 #if defined(__cplusplus)
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* exported when vmpi is built with hidden visibility */
 
 #define ARMCI_INT -99
 #define ARMCI_LONG -101
@@ -52,6 +53,7 @@ void armci_msg_group_barrier(ARMCI_Group *group);
 void armci_msg_group_bcast_scope(int scope, void *buf, int len, int root, ARMCI_Group *group);
 void armci_exchange_address_grp(void *ptr_arr[], int n, ARMCI_Group *group);
 
+#pragma GCC visibility pop
 #if defined(__cplusplus)
 }
 #endif

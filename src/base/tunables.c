@@ -48,6 +48,9 @@ static const vmpi_tunable table[] = {
      "am_staged overrides); by default the origin runs the target's handler on its buffers in place"},
     {"am-system-buffer", "VMPI_AM_SYSTEM_BUFFER", VMPI_TUNABLE_SIZE, "8k",
      "staged active messages: bytes of a target's system buffer for each origin (window hint am_system_buffer)"},
+    {"armci-errors", "VMPI_ARMCI_ERRORS", VMPI_TUNABLE_STRING, "abort",
+     "misuse of ARMCI: abort (print what is wrong and stop the job, as ARMCI does) or return (print it and return "
+     "the MPI error class)", "abort|return"},
     {"aslr", "VMPI_ASLR", VMPI_TUNABLE_BOOL, "0",
      "keep address-space randomization; checkpoints of such a job cannot be restarted (they need the libraries "
      "at the same addresses)"},
@@ -132,7 +135,16 @@ bool vmpi_tunable_check(const vmpi_tunable *t, const char *text, const char **wh
         *why = "0/1, yes/no, true/false or on/off";
         return parse_bool(text, &b);
     case VMPI_TUNABLE_STRING:
-        return true;
+        if (t->choices == NULL)
+            return true;
+        *why = t->choices;
+        for (const char *c = t->choices; *c;) {
+            size_t n = strcspn(c, "|");
+            if (strlen(text) == n && strncmp(text, c, n) == 0)
+                return true;
+            c += n + (c[n] == '|');
+        }
+        return false;
     }
     return false;
 }
@@ -174,6 +186,7 @@ void vmpi_tunables_load(void)
     parse_bool(value_of(vmpi_tunable_find("ckpt-verbose")), &vmpi_cfg.ckpt_verbose);
     parse_bool(value_of(vmpi_tunable_find("am-staged")), &vmpi_cfg.am_staged);
     vmpi_parse_size(value_of(vmpi_tunable_find("am-system-buffer")), &vmpi_cfg.am_system_buffer);
+    vmpi_cfg.armci_errors_return = strcmp(value_of(vmpi_tunable_find("armci-errors")), "return") == 0;
     if (vmpi_cfg.nranks < 1)
         vmpi_fatal("VMPI_NRANKS must be at least 1 (got %ld)", vmpi_cfg.nranks);
 }

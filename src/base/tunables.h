@@ -16,6 +16,7 @@ typedef struct vmpi_tunable {
     vmpi_tunable_type type;
     const char *defval;
     const char *help;
+    const char *choices; /* strings: the allowed values, '|'-separated, or NULL for any */
 } vmpi_tunable;
 
 /* The values, read once from the environment by vmpi_tunables_load(). */
@@ -40,6 +41,7 @@ typedef struct vmpi_config {
     bool ckpt_verbose;       /* report every checkpoint and restart (bytes, seconds) on stderr */
     bool am_staged;          /* active messages take the staged path by default (mpi/rma/am.h) */
     size_t am_system_buffer; /* bytes of a target's system buffer per origin (staged path) */
+    bool armci_errors_return; /* ARMCI misuse returns an error class instead of stopping the job (src/armci) */
 } vmpi_config;
 
 extern vmpi_config vmpi_cfg;

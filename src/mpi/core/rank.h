@@ -40,6 +40,7 @@ typedef struct vmpi_rank {
     struct vmpi_errcodes *errcodes;  /* user error classes and codes (errcode.c) */
     vmpi_linebuf out[2];     /* unfinished lines of stdout and stderr */
     struct vmpi_adapt_rank *adapt; /* migration settings and load measurement (mpi/adapt), or NULL */
+    struct vmpi_armci *armci;       /* ARMCI state (src/armci), NULL before ARMCI_Init */
 } vmpi_rank;
 
 /* The rank running on the calling thread, or NULL outside any rank. */

@@ -6,12 +6,9 @@
  * - post/start/complete/wait: zero-byte messages on the window's context, as the standard describes the
  *   matching (post -> start, complete -> wait); start does not wait, an origin waits for a target's post at
  *   its first access to it (or at complete);
- * - locks: per target, a reader-writer lock word in the shared state; an uncontended lock or unlock is one
- *   compare-and-swap on it.  A rank that must wait queues itself in a FIFO (under a spin guard held for a
- *   few instructions) and blocks on a grant message, which the rank that releases the lock sends. */
-#include <stdint.h>
+ * - locks: per target, a queued reader-writer lock in the shared state (qlock.h): an uncontended lock or
+ *   unlock is one compare-and-swap; a rank that must wait blocks on a grant message on the window's context. */
 #include <stdlib.h>
-#include "base/spin.h"
 #include "mpi/core/handle.h"
 #include "sched/sched.h"
 #include "mpi/pt2pt/pt2pt.h"
@@ -20,9 +17,6 @@
 #include "mpi/rma/win.h"
 
 enum { TAG_POST = 1, TAG_COMPLETE = 2, TAG_GRANT = 3 };
-
-#define EXCL (1ull << 63)  /* lock word bits (see acquire) */
-#define QUEUED (1ull << 62)
 
 static const vmpi_dtype *BYTE(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)); }
 
@@ -143,7 +137,7 @@ int vmpi_win_post(vmpi_win *w, vmpi_group *g, int assert)
         free(w->post_rank);
         return MPI_ERR_NO_MEM;
     }
-    if (atomic_load_explicit(&w->sh->t[w->rank].lockw, memory_order_relaxed) & ~QUEUED) {
+    if (vmpi_qlock_held(&w->sh->t[w->rank].lock)) {
         free(w->post_rank);
         free(w->post_done);
         return MPI_ERR_RMA_CONFLICT; /* locked by someone: it cannot be exposed too */
@@ -205,101 +199,17 @@ int vmpi_win_test(vmpi_win *w, int *flag)
     return MPI_SUCCESS;
 }
 
-/* ---- passive target ---- */
-
-/* The lock word: an uncontended lock or unlock is one compare-and-swap on it.  Once a rank waits (QUEUED), the
- * word changes only under the guard, where the FIFO of waiters is, and every lock and unlock goes there. */
-
-static bool compatible(uint64_t s, int type)
-{
-    return type == MPI_LOCK_EXCLUSIVE ? (s & ~QUEUED) == 0 : !(s & EXCL);
-}
-
-static uint64_t with(uint64_t s, int type) { return type == MPI_LOCK_EXCLUSIVE ? s | EXCL : s + 1; }
-
-/* Under the guard, with QUEUED set: hands the lock to the waiters at the head that it admits now (one
- * exclusive, or every shared one in a row), and clears QUEUED when none is left.  Returns them as a list;
- * `self` is set instead when the calling rank's own node is granted. */
-static vmpi_win_waiter *grant_waiters(vmpi_win_target *t, const vmpi_win_waiter *mine, bool *self)
-{
-    vmpi_win_waiter *granted = NULL, **last = &granted;
-    while (t->head) {
-        vmpi_win_waiter *h = t->head;
-        uint64_t s = atomic_load_explicit(&t->lockw, memory_order_relaxed);
-        if (!compatible(s, h->type))
-            break;
-        atomic_store_explicit(&t->lockw, with(s, h->type), memory_order_relaxed);
-        t->head = h->next;
-        if (t->head == NULL)
-            t->tail = NULL;
-        h->next = NULL;
-        if (h == mine) {
-            *self = true;
-            continue;
-        }
-        *last = h;
-        last = &h->next;
-    }
-    if (t->head == NULL)
-        atomic_fetch_and_explicit(&t->lockw, ~QUEUED, memory_order_relaxed);
-    return granted;
-}
-
-/* Wakes the granted waiters; a node is its waiter's, so it is read before the waiter can run. */
-static int notify_granted(vmpi_win *w, vmpi_win_waiter *granted)
-{
-    int err = MPI_SUCCESS;
-    while (granted && !err) {
-        vmpi_win_waiter *next = granted->next;
-        err = notify(w, granted->rank, TAG_GRANT);
-        granted = next;
-    }
-    return err;
-}
+/* ---- passive target: one queued lock per target (qlock.h), grants on the window's context ---- */
 
 static int acquire(vmpi_win *w, int rank, int type)
 {
-    vmpi_win_target *t = &w->sh->t[rank];
-    uint64_t s = atomic_load_explicit(&t->lockw, memory_order_relaxed);
-    while (!(s & QUEUED) && compatible(s, type))
-        if (atomic_compare_exchange_weak_explicit(&t->lockw, &s, with(s, type), memory_order_acquire,
-                                                  memory_order_relaxed))
-            return MPI_SUCCESS;
-    /* FIFO: a shared request waits behind a queued exclusive one, so writers are not starved */
-    w->waiter = (vmpi_win_waiter){NULL, w->rank, type};
-    vmpi_spin_lock(&t->guard);
-    if (t->tail)
-        t->tail->next = &w->waiter;
-    else
-        t->head = &w->waiter;
-    t->tail = &w->waiter;
-    atomic_fetch_or_explicit(&t->lockw, QUEUED, memory_order_acq_rel); /* from now on the word is the guard's */
-    bool self = false; /* the holders may have gone meanwhile: then nobody else would grant it */
-    vmpi_win_waiter *granted = grant_waiters(t, &w->waiter, &self);
-    vmpi_spin_unlock(&t->guard);
-    int err = notify_granted(w, granted);
-    if (self || err)
-        return err;
-    return await(w, MPI_ANY_SOURCE, TAG_GRANT); /* the releaser grants it to us */
+    w->waiter = (vmpi_qlock_waiter){NULL, w->rank, type};
+    return vmpi_qlock_acquire(&w->sh->t[rank].lock, type, &w->waiter, w->comm, TAG_GRANT);
 }
 
 static int release(vmpi_win *w, int rank, int type)
 {
-    vmpi_win_target *t = &w->sh->t[rank];
-    uint64_t s = atomic_load_explicit(&t->lockw, memory_order_relaxed);
-    while (!(s & QUEUED))
-        if (atomic_compare_exchange_weak_explicit(&t->lockw, &s, type == MPI_LOCK_EXCLUSIVE ? s & ~EXCL : s - 1,
-                                                  memory_order_release, memory_order_relaxed))
-            return MPI_SUCCESS;
-    vmpi_spin_lock(&t->guard);
-    if (type == MPI_LOCK_EXCLUSIVE)
-        atomic_fetch_and_explicit(&t->lockw, ~EXCL, memory_order_release);
-    else
-        atomic_fetch_sub_explicit(&t->lockw, 1, memory_order_release);
-    bool self = false;
-    vmpi_win_waiter *granted = grant_waiters(t, NULL, &self);
-    vmpi_spin_unlock(&t->guard);
-    return notify_granted(w, granted);
+    return vmpi_qlock_release(&w->sh->t[rank].lock, type, w->comm, TAG_GRANT);
 }
 
 static vmpi_win_held *find_lock(vmpi_win *w, int rank)

@@ -25,13 +25,7 @@
 #include "dtype/dtype.h"
 #include "mpi/comm/group.h"
 #include "mpi/core/comm.h"
-
-/* A rank waiting for a lock on a target: a node in the target's FIFO, in the waiter's own vmpi_win. */
-typedef struct vmpi_win_waiter {
-    struct vmpi_win_waiter *next;
-    int rank;                 /* in the window's group */
-    int type;                 /* MPI_LOCK_EXCLUSIVE or MPI_LOCK_SHARED */
-} vmpi_win_waiter;
+#include "mpi/rma/qlock.h"
 
 typedef struct vmpi_win_region { /* memory attached to a dynamic window */
     char *base;
@@ -43,10 +37,9 @@ typedef struct vmpi_win_target {
     VMPI_ALIGNED_CL char *base; /* one line of its own at least: origins on other PEs touch the guard */
     MPI_Aint size;
     int disp_unit;
-    _Atomic uint64_t lockw;   /* exclusive bit, waiters bit, shared count (sync.c) */
+    vmpi_qlock lock;          /* MPI_Win_lock (sync.c) */
     _Atomic bool exposed;     /* in an exposure epoch (post .. wait): locking it is a conflict */
-    atomic_flag guard;        /* protects the waiters' queue and the regions; held for a few lines */
-    vmpi_win_waiter *head, *tail;
+    atomic_flag guard;        /* protects the regions and user buffers; held for a few lines */
     atomic_flag acc;          /* accumulates on elements hardware atomics cannot take (atomic.c) */
     vmpi_win_region *regions; /* dynamic windows: sorted by base, in the job heap */
     int nregions, cap_regions;
@@ -94,7 +87,7 @@ typedef struct vmpi_win {
     int *post_rank;
     bool *post_done;          /* their complete has been received */
     int post_left;
-    vmpi_win_waiter waiter;   /* this rank in a target's lock queue */
+    vmpi_qlock_waiter waiter; /* this rank in a target's lock queue */
     struct vmpi_am_win *am;   /* this rank's active-message state on the window (am.c), or NULL */
     /* predefined attributes: the standard hands out pointers to them */
     void *attr_base;

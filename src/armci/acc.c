@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Accumulates (dst += scale * src, atomic per element) and ARMCI_Rmw.  The update is the RMA layer's
+ * MPI_SUM on the target (vmpi_rma_apply): a hardware fetch-add per element for int and long, the vectorized
+ * kernel under the target's accumulate lock for floating point (a complex element's two parts under one hold).
+ * Rmw uses the same instructions, so it is atomic with respect to integer accumulates on the same location. */
+#include <string.h>
+#include "armci/armci_impl.h"
+#include "mpi/core/handle.h"
+#include "mpi/rma/atomic.h"
+
+enum { CHUNK = 4096 }; /* scaled source bytes per pass, on the stack */
+
+int armci_acc_elem(int op)
+{
+    switch (op) {
+    case ARMCI_ACC_INT: return sizeof(int);
+    case ARMCI_ACC_LNG: return sizeof(long);
+    case ARMCI_ACC_FLT: return sizeof(float);
+    case ARMCI_ACC_DBL: return sizeof(double);
+    case ARMCI_ACC_CPL: return 2 * sizeof(float);
+    case ARMCI_ACC_DCP: return 2 * sizeof(double);
+    default: return 0;
+    }
+}
+
+static MPI_Datatype basic_of(int op)
+{
+    switch (op) {
+    case ARMCI_ACC_INT: return MPI_INT;
+    case ARMCI_ACC_LNG: return MPI_LONG;
+    case ARMCI_ACC_FLT: case ARMCI_ACC_CPL: return MPI_FLOAT;
+    default: return MPI_DOUBLE;
+    }
+}
+
+static bool scale_is_one(int op, const void *scale)
+{
+    switch (op) {
+    case ARMCI_ACC_INT: return *(const int *)scale == 1;
+    case ARMCI_ACC_LNG: return *(const long *)scale == 1;
+    case ARMCI_ACC_FLT: return *(const float *)scale == 1;
+    case ARMCI_ACC_DBL: return *(const double *)scale == 1;
+    case ARMCI_ACC_CPL: return ((const float *)scale)[0] == 1 && ((const float *)scale)[1] == 0;
+    default: return ((const double *)scale)[0] == 1 && ((const double *)scale)[1] == 0;
+    }
+}
+
+/* out = scale * in for n elements of op's type (in may be misaligned; out is aligned). */
+static void scale_into(int op, const void *scale, const char *in, void *out, size_t n)
+{
+    memcpy(out, in, n * (size_t)armci_acc_elem(op));
+#define SCALE(T)                                                                                                \
+    do {                                                                                                        \
+        T s = *(const T *)scale, *o = out;                                                                      \
+        for (size_t i = 0; i < n; i++)                                                                          \
+            o[i] *= s;                                                                                          \
+    } while (0)
+#define CSCALE(T)                                                                                               \
+    do {                                                                                                        \
+        T sr = ((const T *)scale)[0], si = ((const T *)scale)[1], *o = out;                                     \
+        for (size_t i = 0; i < n; i++) {                                                                        \
+            T r = o[2 * i], im = o[2 * i + 1];                                                                  \
+            o[2 * i] = sr * r - si * im;                                                                        \
+            o[2 * i + 1] = sr * im + si * r;                                                                    \
+        }                                                                                                       \
+    } while (0)
+    switch (op) {
+    case ARMCI_ACC_INT: SCALE(int); break;
+    case ARMCI_ACC_LNG: SCALE(long); break;
+    case ARMCI_ACC_FLT: SCALE(float); break;
+    case ARMCI_ACC_DBL: SCALE(double); break;
+    case ARMCI_ACC_CPL: CSCALE(float); break;
+    default: CSCALE(double); break;
+    }
+#undef SCALE
+#undef CSCALE
+}
+
+void armci_acc_apply(int op, const void *scale, const char *src, char *dst, size_t bytes, vmpi_win_target *t)
+{
+    int basic = VMPI_HANDLE_INDEX(basic_of(op));
+    size_t es = (size_t)armci_acc_elem(op), cs = op == ARMCI_ACC_CPL || op == ARMCI_ACC_DCP ? 2 : 1;
+    if (scale_is_one(op, scale)) {
+        vmpi_rma_apply(t, MPI_SUM, basic, src, dst, NULL, (MPI_Count)(bytes / es * cs), false);
+        return;
+    }
+    _Alignas(16) char tmp[CHUNK];
+    for (size_t done = 0; done < bytes;) {
+        size_t n = (bytes - done < CHUNK ? bytes - done : CHUNK) / es;
+        scale_into(op, scale, src + done, tmp, n);
+        vmpi_rma_apply(t, MPI_SUM, basic, tmp, dst + done, NULL, (MPI_Count)(n * cs), false);
+        done += n * es;
+    }
+}
+
+static int check_op(const char *fn, int op, const void *scale)
+{
+    if (armci_acc_elem(op) == 0)
+        return armci_fail(fn, MPI_ERR_OP,
+                          "%d is not an accumulate type (ARMCI_ACC_INT %d, _DBL %d, _FLT %d, _CPL %d, _DCP %d, _LNG %d)",
+                          op, ARMCI_ACC_INT, ARMCI_ACC_DBL, ARMCI_ACC_FLT, ARMCI_ACC_CPL, ARMCI_ACC_DCP, ARMCI_ACC_LNG);
+    if (scale == NULL)
+        return armci_fail(fn, MPI_ERR_ARG, "the scale factor is NULL");
+    return MPI_SUCCESS;
+}
+
+static int whole_elems(const char *fn, int op, long bytes)
+{
+    int es = armci_acc_elem(op);
+    if (bytes % es == 0)
+        return MPI_SUCCESS;
+    return armci_fail(fn, MPI_ERR_ARG, "%ld bytes is not a whole number of %d-byte elements of accumulate type %d",
+                      bytes, es, op);
+}
+
+static int acc(const char *fn, int op, void *scale, void *src, void *dst, int bytes, int proc)
+{
+    ARMCI_CHECK_INIT(a, fn, MPI_ERR_OTHER);
+    int err;
+    armci_seg seg;
+    armci_poll(a);
+    if ((err = check_op(fn, op, scale)) || (err = armci_check_proc(a, fn, proc)))
+        return err;
+    if (bytes < 0)
+        return armci_fail(fn, MPI_ERR_ARG, "negative byte count %d", bytes);
+    if ((err = whole_elems(fn, op, bytes)))
+        return err;
+    if (bytes == 0)
+        return 0;
+    if (src == NULL)
+        return armci_fail(fn, MPI_ERR_ARG, "the source buffer is NULL");
+    if ((err = armci_lookup(a, fn, proc, dst, bytes, &seg)))
+        return err;
+    armci_acc_apply(op, scale, src, dst, (size_t)bytes, seg.t);
+    return 0;
+}
+
+int ARMCI_Acc(int optype, void *scale, void *src, void *dst, int bytes, int proc)
+{
+    return acc("ARMCI_Acc", optype, scale, src, dst, bytes, proc);
+}
+
+int ARMCI_NbAcc(int optype, void *scale, void *src, void *dst, int bytes, int proc, armci_hdl_t *h)
+{
+    return acc("ARMCI_NbAcc", optype, scale, src, dst, bytes, proc);
+}
+
+typedef struct acc_ctx {
+    int op;
+    const void *scale;
+    vmpi_win_target *t;
+} acc_ctx;
+
+static void acc_seg(char *src, char *dst, size_t bytes, void *arg)
+{
+    acc_ctx *c = arg;
+    armci_acc_apply(c->op, c->scale, src, dst, bytes, c->t);
+}
+
+static int accs(const char *fn, int op, void *scale, void *src, int *ss, void *dst, int *ds, int *count, int levels,
+                int proc)
+{
+    ARMCI_CHECK_INIT(a, fn, MPI_ERR_OTHER);
+    armci_seg seg;
+    armci_poll(a);
+    int err;
+    if ((err = check_op(fn, op, scale)) || (err = armci_strided_check(a, fn, proc, dst, ds, ss, count, levels, &seg)) ||
+        (err = whole_elems(fn, op, count[0])))
+        return err;
+    if (src == NULL)
+        return armci_fail(fn, MPI_ERR_ARG, "the source pointer is NULL");
+    acc_ctx c = {op, scale, seg.t};
+    armci_strided_each(src, ss, dst, ds, count, levels, acc_seg, &c);
+    return 0;
+}
+
+int ARMCI_AccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
+               int count[], int stride_levels, int proc)
+{
+    return accs("ARMCI_AccS", optype, scale, src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count, stride_levels,
+                proc);
+}
+
+int ARMCI_NbAccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
+                 int count[], int stride_levels, int proc, armci_hdl_t *h)
+{
+    return accs("ARMCI_NbAccS", optype, scale, src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count,
+                stride_levels, proc);
+}
+
+static int accv(const char *fn, int op, void *scale, armci_giov_t *darr, int len, int proc)
+{
+    ARMCI_CHECK_INIT(a, fn, MPI_ERR_OTHER);
+    int err;
+    armci_poll(a);
+    if ((err = check_op(fn, op, scale)) || (err = armci_check_proc(a, fn, proc)))
+        return err;
+    if (len < 0 || (len > 0 && darr == NULL))
+        return armci_fail(fn, MPI_ERR_ARG, "%d descriptors at %p", len, (void *)darr);
+    for (int d = 0; d < len; d++) {
+        const armci_giov_t *v = &darr[d];
+        if (v->bytes < 0 || v->ptr_array_len < 0)
+            return armci_fail(fn, MPI_ERR_ARG, "descriptor %d: %d segments of %d bytes", d, v->ptr_array_len,
+                              v->bytes);
+        if ((err = whole_elems(fn, op, v->bytes)))
+            return err;
+        if (v->bytes == 0 || v->ptr_array_len == 0)
+            continue;
+        if (v->src_ptr_array == NULL || v->dst_ptr_array == NULL)
+            return armci_fail(fn, MPI_ERR_ARG, "descriptor %d: a pointer array is NULL", d);
+        for (int i = 0; i < v->ptr_array_len; i++) {
+            armci_seg seg;
+            if ((err = armci_lookup(a, fn, proc, v->dst_ptr_array[i], v->bytes, &seg)))
+                return err;
+            armci_acc_apply(op, scale, v->src_ptr_array[i], v->dst_ptr_array[i], (size_t)v->bytes, seg.t);
+        }
+    }
+    return 0;
+}
+
+int ARMCI_AccV(int op, void *scale, armci_giov_t darr[], int len, int proc)
+{
+    return accv("ARMCI_AccV", op, scale, darr, len, proc);
+}
+
+int ARMCI_NbAccV(int op, void *scale, armci_giov_t darr[], int len, int proc, armci_hdl_t *h)
+{
+    return accv("ARMCI_NbAccV", op, scale, darr, len, proc);
+}
+
+/* ---- read-modify-write ---- */
+
+int ARMCI_Rmw(int op, void *ploc, void *prem, int extra, int proc)
+{
+    static const char fn[] = "ARMCI_Rmw";
+    ARMCI_CHECK_INIT(a, fn, MPI_ERR_OTHER);
+    int err;
+    armci_seg seg;
+    armci_poll(a);
+    bool is_long = op == ARMCI_SWAP_LONG || op == ARMCI_FETCH_AND_ADD_LONG;
+    size_t size = is_long ? sizeof(long) : sizeof(int);
+    if (op != ARMCI_SWAP && op != ARMCI_SWAP_LONG && op != ARMCI_FETCH_AND_ADD && op != ARMCI_FETCH_AND_ADD_LONG)
+        return armci_fail(fn, MPI_ERR_OP,
+                          "%d is not an Rmw operation (ARMCI_SWAP %d, _SWAP_LONG %d, _FETCH_AND_ADD %d, "
+                          "_FETCH_AND_ADD_LONG %d)",
+                          op, ARMCI_SWAP, ARMCI_SWAP_LONG, ARMCI_FETCH_AND_ADD, ARMCI_FETCH_AND_ADD_LONG);
+    if ((err = armci_check_proc(a, fn, proc)))
+        return err;
+    if (ploc == NULL)
+        return armci_fail(fn, MPI_ERR_ARG, "the local pointer is NULL");
+    if ((err = armci_lookup(a, fn, proc, prem, (MPI_Aint)size, &seg)))
+        return err;
+    if ((uintptr_t)prem % size)
+        return armci_fail(fn, MPI_ERR_ARG, "the remote %s at %p is not aligned", is_long ? "long" : "int", prem);
+    switch (op) {
+    case ARMCI_FETCH_AND_ADD: {
+        int old = __atomic_fetch_add((int *)prem, extra, __ATOMIC_SEQ_CST);
+        memcpy(ploc, &old, sizeof old);
+        break;
+    }
+    case ARMCI_FETCH_AND_ADD_LONG: {
+        long old = __atomic_fetch_add((long *)prem, (long)extra, __ATOMIC_SEQ_CST);
+        memcpy(ploc, &old, sizeof old);
+        break;
+    }
+    case ARMCI_SWAP: {
+        int v;
+        memcpy(&v, ploc, sizeof v);
+        v = __atomic_exchange_n((int *)prem, v, __ATOMIC_SEQ_CST);
+        memcpy(ploc, &v, sizeof v);
+        break;
+    }
+    default: {
+        long v;
+        memcpy(&v, ploc, sizeof v);
+        v = __atomic_exchange_n((long *)prem, v, __ATOMIC_SEQ_CST);
+        memcpy(ploc, &v, sizeof v);
+        break;
+    }
+    }
+    return 0;
+}

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ARMCI_Init .. ARMCI_Finalize, the process and locality queries, ARMCI_Error, and the adaptive extensions
+ * (ARMCI_Migrate, ARMCI_Checkpoint), which are AMPI_Migrate with the matching hints. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "armci/armci_impl.h"
+#include "base/log.h"
+#include "base/tunables.h"
+#include "iso/iso.h"
+#include "mpi/core/comm.h"
+
+int armci_fail(const char *fn, int cls, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    vmpi_rank *rk = vmpi_rank_self();
+    vmpi_warn("[rank %d] %s: %s", rk ? rk->world_rank : -1, fn, what);
+    if (!vmpi_cfg.armci_errors_return)
+        vmpi_job_abort(cls);
+    return cls;
+}
+
+vmpi_armci *armci_self(const char *fn)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    vmpi_armci *a = rk ? rk->armci : NULL;
+    if (VMPI_LIKELY(a != NULL && a->inits > 0))
+        return a;
+    armci_fail(fn, MPI_ERR_OTHER, "called before ARMCI_Init%s", rk ? "" : " (outside any vmpi rank)");
+    return NULL;
+}
+
+int armci_check_proc(vmpi_armci *a, const char *fn, int proc)
+{
+    if (VMPI_LIKELY((unsigned)proc < (unsigned)a->nprocs))
+        return MPI_SUCCESS;
+    return armci_fail(fn, MPI_ERR_RANK, "process %d does not exist (there are %d ARMCI processes)", proc, a->nprocs);
+}
+
+void armci_poll(vmpi_armci *a)
+{
+    if ((++a->calls & 15) != 0)
+        return;
+    vmpi_pe *pe = vmpi_pe_self();
+    vmpi_pe_poll(pe);
+    if (!vmpi_list_empty(&pe->runq))
+        vmpi_vp_yield();
+}
+
+/* The shared state: made by process 0 in the job heap, its address broadcast. */
+static int job_open(vmpi_armci *a)
+{
+    MPI_Aint p = 0;
+    if (a->me == 0) {
+        size_t bytes = sizeof(armci_job) + (size_t)a->nprocs * sizeof(armci_proc);
+        armci_job *j = vmpi_iso_job_memalign(VMPI_CACHELINE, bytes);
+        if (j) {
+            memset(j, 0, bytes);
+            j->nprocs = a->nprocs;
+        }
+        p = (MPI_Aint)j;
+    }
+    int err = PMPI_Bcast(&p, 1, MPI_AINT, 0, a->sync);
+    if (err == MPI_SUCCESS && p == 0)
+        err = MPI_ERR_NO_MEM;
+    a->job = (armci_job *)p;
+    return err;
+}
+
+static int init(int *argc, char ***argv, int required, const char *fn)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    if (rk == NULL)
+        return armci_fail(fn, MPI_ERR_OTHER, "called outside any vmpi rank");
+    if (rk->armci && rk->armci->inits > 0) { /* GA and its message layer may both initialize */
+        rk->armci->inits++;
+        return 0;
+    }
+    int flag = 0, provided, err;
+    PMPI_Initialized(&flag);
+    bool own = !flag;
+    if (own && (err = PMPI_Init_thread(argc, argv, required, &provided)))
+        return armci_fail(fn, err, "MPI_Init_thread failed");
+    PMPI_Finalized(&flag);
+    if (flag)
+        return armci_fail(fn, MPI_ERR_OTHER, "called after MPI_Finalize");
+    vmpi_armci *a = rk->armci ? rk->armci : calloc(1, sizeof *a);
+    if (a == NULL)
+        return armci_fail(fn, MPI_ERR_NO_MEM, "no memory for the process's ARMCI state");
+    memset(a, 0, sizeof *a);
+    a->own_mpi = own;
+    a->errors_return = vmpi_cfg.armci_errors_return;
+    a->c_proc = -1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &a->me);
+    PMPI_Comm_size(MPI_COMM_WORLD, &a->nprocs);
+    if ((err = PMPI_Comm_dup(MPI_COMM_WORLD, &a->sync)) || (err = job_open(a)) || (err = armci_groups_init(a)))
+        return armci_fail(fn, err, "could not set up the ARMCI world");
+    a->sync_c = vmpi_comm_get(a->sync);
+    rk->armci = a;
+    a->inits = 1;
+    return 0;
+}
+
+int ARMCI_Init(void) { return init(NULL, NULL, MPI_THREAD_SINGLE, "ARMCI_Init"); }
+int ARMCI_Init_args(int *argc, char ***argv) { return init(argc, argv, MPI_THREAD_SINGLE, "ARMCI_Init_args"); }
+int ARMCI_Init_thread(int required) { return init(NULL, NULL, required, "ARMCI_Init_thread"); }
+
+int ARMCI_Initialized(void)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    return rk && rk->armci && rk->armci->inits > 0;
+}
+
+void ARMCI_Finalize(void)
+{
+    ARMCI_CHECK_INIT(a, "ARMCI_Finalize", );
+    if (a->inits > 1) {
+        a->inits--;
+        return;
+    }
+    PMPI_Barrier(a->sync); /* every process's last access is over */
+    armci_free_all(a);
+    if (a->nheld)
+        vmpi_warn("[rank %d] ARMCI_Finalize: %d mutex(es) still held", a->me, a->nheld);
+    ARMCI_Destroy_mutexes();
+    armci_groups_free(a);
+    PMPI_Barrier(a->sync);
+    if (a->me == 0)
+        free(a->job);
+    PMPI_Comm_free(&a->sync);
+    free(a->allocs);
+    free(a->held);
+    free(a->notes_sent);
+    free(a->notes_seen);
+    bool own = a->own_mpi;
+    memset(a, 0, sizeof *a); /* kept, zeroed: a later ARMCI_Init reuses it */
+    if (own)
+        PMPI_Finalize();
+}
+
+void ARMCI_Cleanup(void) {} /* no system resources outside the job (no System V segments) */
+
+void ARMCI_Error(char *msg, int code)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    vmpi_warn("[rank %d] ARMCI_Error: %s (code %d): stopping the job", rk ? rk->world_rank : -1, msg ? msg : "",
+              code);
+    vmpi_job_abort(code);
+}
+
+int ARMCI_Procs(int *procs)
+{
+    ARMCI_CHECK_INIT(a, "ARMCI_Procs", MPI_ERR_OTHER);
+    *procs = a->nprocs;
+    return 0;
+}
+
+int ARMCI_Myid(int *myid)
+{
+    ARMCI_CHECK_INIT(a, "ARMCI_Myid", MPI_ERR_OTHER);
+    *myid = a->me;
+    return 0;
+}
+
+/* Locality: every process is in one address space, one SMP domain.  ARMCI_Uses_shm says 0, as armci-mpi does:
+ * GA then goes through ARMCI calls, which here are direct copies anyway. */
+int ARMCI_Same_node(int proc) { return 1; }
+int armci_sameclusnode(int proc) { return 1; }
+int ARMCI_Uses_shm(void) { return 0; }
+int ARMCI_Uses_shm_grp(ARMCI_Group *group) { return 0; }
+void ARMCI_Set_shm_limit(unsigned long shmemlimit) {}
+void ARMCI_Access_begin(void *ptr) {}
+void ARMCI_Access_end(void *ptr) {}
+
+static int nprocs_or_0(void)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    return rk && rk->armci && rk->armci->inits ? rk->armci->nprocs : 0;
+}
+
+int armci_domain_nprocs(armci_domain_t domain, int id) { return id == 0 ? nprocs_or_0() : 0; }
+int armci_domain_id(armci_domain_t domain, int glob_proc_id) { return 0; }
+int armci_domain_glob_proc_id(armci_domain_t domain, int id, int loc_proc_id) { return loc_proc_id; }
+int armci_domain_my_id(armci_domain_t domain) { return 0; }
+int armci_domain_count(armci_domain_t domain) { return 1; }
+int armci_domain_same_id(armci_domain_t domain, int proc) { return 1; }
+
+/* ---- adaptivity ---- */
+
+static void migrate(const char *fn, const char *key, const char *value)
+{
+    ARMCI_CHECK_INIT(a, fn, );
+    atomic_thread_fence(memory_order_seq_cst);
+    MPI_Info info;
+    PMPI_Info_create(&info);
+    PMPI_Info_set(info, key, value);
+    int err = AMPI_Migrate(info);
+    PMPI_Info_free(&info);
+    armci_uncache(a);
+    if (err)
+        armci_fail(fn, err, "AMPI_Migrate failed (see the message above)");
+}
+
+void ARMCI_Migrate(void) { migrate("ARMCI_Migrate", "ampi_load_balance", "sync"); }
+void ARMCI_Async_Migrate(void) { migrate("ARMCI_Async_Migrate", "ampi_load_balance", "sync"); }
+void ARMCI_MemCheckpoint(void) { migrate("ARMCI_MemCheckpoint", "ampi_checkpoint", "in_memory"); }
+
+void ARMCI_Checkpoint(char *dirname)
+{
+    char v[4096];
+    if (dirname == NULL || snprintf(v, sizeof v, "to_file=%s", dirname) >= (int)sizeof v) {
+        armci_fail("ARMCI_Checkpoint", MPI_ERR_ARG, "the directory name is %s", dirname ? "too long" : "NULL");
+        return;
+    }
+    migrate("ARMCI_Checkpoint", "ampi_checkpoint", v);
+}
