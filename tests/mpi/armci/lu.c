@@ -11,9 +11,9 @@
  *     same factorization done alone in its own memory (the order of the operations on each element does not
  *     depend on the distribution, so any wrong block fetched, any block moved wrongly by a migration,
  *     any step run before its inputs were ready shows here);
- *   - and max |LU - A| / max |A| <= 1e-12 (the matrix is diagonally dominant).
- *   - every process's blocks have the digest they had just before the last migration point, read again
- *     after it (migration keeps the data where the pointers say). */
+ *   - max |LU - A| / max |A| <= 1e-12 (the matrix is diagonally dominant);
+ *   - every process's blocks have the same digest after one more ARMCI_Migrate as before it (a migration
+ *     keeps the data where the pointers say). */
 #include <armci.h>
 #include <mpi.h>
 #include <stdint.h>
