@@ -13,7 +13,7 @@
  *                 multiplies L by U and compares with A; a relative error above 1e-12 ends the job with
  *                 MPI_Abort (exit status 1)
  *   -m K          (armci_lu) ARMCI_Migrate() after every K block steps
- *   --memckpt     (armci_lu) two ARMCI_MemCheckpoint() after the cold run
+ *   --memckpt     (armci_lu) three ARMCI_MemCheckpoint() after the cold run
  *   --ckpt DIR    (armci_lu) one ARMCI_Checkpoint(DIR) after the cold run
  *   -s MODE       (rma_lu) lockall or lock
  *
