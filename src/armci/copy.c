@@ -17,8 +17,8 @@ static int contig(const char *fn, bool put, void *src, void *dst, int bytes, int
         return armci_fail(fn, MPI_ERR_ARG, "negative byte count %d", bytes);
     if (bytes == 0)
         return 0;
-    if (src == NULL || dst == NULL)
-        return armci_fail(fn, MPI_ERR_ARG, "the %s buffer is NULL", src == NULL ? "source" : "destination");
+    if ((put ? src : dst) == NULL) /* the remote one: the lookup reports it (MPI_ERR_RMA_RANGE) */
+        return armci_fail(fn, MPI_ERR_ARG, "the local buffer is NULL");
     if ((err = armci_lookup(a, fn, proc, put ? dst : src, bytes, &seg)))
         return err;
     memmove(dst, src, (size_t)bytes); /* a process may copy within its own memory */

@@ -33,7 +33,7 @@ int armci_strided_check(vmpi_armci *a, const char *fn, int proc, const void *rem
     if (count == NULL || (levels > 0 && (rstride == NULL || lstride == NULL)))
         return armci_fail(fn, MPI_ERR_ARG, "a count or stride array is NULL");
     for (int l = 0; l <= levels; l++)
-        if (count[l] < 1)
+        if (count[l] < 1 && !(levels == 0 && count[0] == 0)) /* 0 bytes without levels: a contiguous nothing */
             return armci_fail(fn, MPI_ERR_ARG, "count[%d] is %d: counts must be at least 1", l, count[l]);
     long rext = side_extent(fn, "the remote", rstride, count, levels);
     if (rext < 0 || side_extent(fn, "the local", lstride, count, levels) < 0)
