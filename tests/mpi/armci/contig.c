@@ -3,8 +3,9 @@
  *   - sizes 0..4097 B to every rank (self included): each origin has its own region in every target's
  *     block, every target checks every region (and the bytes between them untouched), every origin reads its
  *     regions back with ARMCI_Get;
- *   - 64 KiB, 1 MiB + 3 and 4 MiB to the right neighbour, to the left one and to oneself (at odd offsets),
- *     each size with its own pattern so that stale data shows, read back with ARMCI_Get;
+ *   - 64 KiB, 1 MiB + 3 and 4 MiB (with more than 16 ranks not 4 MiB, to keep the run short) to the right
+ *     neighbour and to oneself (at odd offsets), each size with its own pattern so that stale data shows,
+ *     read back with ARMCI_Get from the right neighbour and from the left one;
  *   - a put and a get whose local side is one's own ARMCI memory; ARMCI_Copy between local buffers;
  *   - vmpi: overlapping puts and gets within one's own block (memmove semantics). */
 #include "armci_test.h"
@@ -21,13 +22,15 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
-    /* the block: `size` regions of REGION bytes for the small transfers, then BIG + 16 bytes for the big ones
-     * (from the left neighbour at offset 5), then BIG + 16 for my own (at offset 3) */
-    long region_bytes = (long)size * REGION, big_off = region_bytes, self_off = big_off + BIG + 16;
-    long bytes = self_off + BIG + 16;
+    /* the block: `size` regions of REGION bytes for the small transfers, then bmax + 16 bytes for the big ones
+     * (from the left neighbour at offset 5), then bmax + 16 for my own (at offset 3) */
+    const int nbig = size > 16 ? NBIG - 1 : NBIG, bmax = big[nbig - 1];
+    long region_bytes = (long)size * REGION, big_off = region_bytes, self_off = big_off + bmax + 16;
+    long bytes = self_off + bmax + 16;
     unsigned char **ptr = mt_malloc(sizeof(void *) * (size_t)size);
     MT_CHECK_INT(errs, "ARMCI_Malloc", 0, ARMCI_Malloc((void **)ptr, bytes));
-    unsigned char *mine = ptr[rank], *src = mt_malloc(BIG + 16), *dst = mt_malloc(BIG + 16), *exp = mt_malloc(BIG + 16);
+    unsigned char *mine = ptr[rank], *src = mt_malloc((size_t)bmax + 16), *dst = mt_malloc((size_t)bmax + 16),
+                  *exp = mt_malloc((size_t)bmax + 16);
     memset(mine, 0xA5, (size_t)bytes);
     ARMCI_Barrier();
 
@@ -69,7 +72,7 @@ int main(int argc, char **argv)
     at_migrate();
 
     /* ---- big sizes: to the right neighbour (its big area), to myself (my self area), read back ---- */
-    for (int k = 0; k < NBIG; k++) {
+    for (int k = 0; k < nbig; k++) {
         int n = big[k];
         mt_fill(src, (size_t)n, rank, 30 + k);
         MT_CHECK_INT(errs, "ARMCI_Put (big, right)", 0, ARMCI_Put(src, ptr[right] + big_off + 5, n, right));
@@ -81,7 +84,7 @@ int main(int argc, char **argv)
         mt_fill(exp, (size_t)n, rank, 40 + k);
         AT_CMP(errs, "self area after my own put", exp, mine + self_off + 3, (size_t)n);
         MT_CHECK_INT(errs, "byte before the big area", 0xA5, mine[big_off + 4]);
-        if (k == NBIG - 1) {
+        if (k == nbig - 1) {
             MT_CHECK_INT(errs, "byte after the big area", 0xA5, mine[big_off + 5 + n]);
             MT_CHECK_INT(errs, "byte after the self area", 0xA5, mine[self_off + 3 + n]);
         }
@@ -100,10 +103,10 @@ int main(int argc, char **argv)
     /* ---- the local side in my own ARMCI memory: put my self area to the right one's region 0, get back ---- */
     MT_CHECK_INT(errs, "ARMCI_Put from my ARMCI memory", 0, ARMCI_Put(mine + self_off + 3, ptr[right], 777, right));
     ARMCI_Barrier();
-    mt_fill(exp, 777, left, 40 + NBIG - 1);
+    mt_fill(exp, 777, left, 40 + nbig - 1);
     AT_CMP(errs, "a put whose source is ARMCI memory", exp, mine, 777);
     MT_CHECK_INT(errs, "ARMCI_Get into my ARMCI memory", 0, ARMCI_Get(ptr[right], mine + big_off, 777, right));
-    mt_fill(exp, 777, rank, 40 + NBIG - 1);
+    mt_fill(exp, 777, rank, 40 + nbig - 1);
     AT_CMP(errs, "a get whose destination is ARMCI memory", exp, mine + big_off, 777);
 
     /* ---- ARMCI_Copy ---- */

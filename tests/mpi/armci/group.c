@@ -56,7 +56,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++) {
             MT_CHECK(errs, gp[i] != NULL, "ARMCI_Malloc_group: ptr_arr[%d] is NULL", i);
 #ifdef ARMCI_VMPI
-            MT_CHECK_INT(errs, "slot of a group allocation (world rank of the group member)", pid[i], MPIX_Iso_rank(gp[i]));
+            MT_CHECK_INT(errs, "slot of a group allocation (world rank of the group member)", MT_HEAP_SLOT(pid[i]),
+                         MPIX_Iso_rank(gp[i]));
 #endif
         }
         for (int i = 0; i <= 8 * (myg + 1); i++)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ARMCI_Malloc and friends:
  *   - sizes that differ per rank: ptr_arr[i] is process i's block (vmpi: in i's isomalloc slot, first and last
- *     byte, MPIX_Iso_rank), the arrays are the same on every process, every block holds its owner's bytes
+ *     byte, MPIX_Iso_rank; sanitizer builds: the sanitizer's heap), the arrays are the same on every process, every block holds its owner's bytes
  *     (read whole with ARMCI_Get by every process), a put to the last byte of every block lands there;
  *   - 0 bytes on the odd ranks: NULL for them in every array, the others' blocks work, ARMCI_Free(NULL) on the
  *     odd ranks; 0 bytes everywhere: all NULL, ARMCI_Free(NULL) everywhere;
@@ -33,8 +33,9 @@ int main(int argc, char **argv)
         MT_CHECK(errs, ptr[i] != NULL, "ptr_arr[%d] is NULL for %ld bytes", i, size_of(i));
 #ifdef ARMCI_VMPI
         if (ptr[i]) {
-            MT_CHECK_INT(errs, "slot of ptr_arr[i] (MPIX_Iso_rank)", i, MPIX_Iso_rank(ptr[i]));
-            MT_CHECK_INT(errs, "slot of ptr_arr[i]'s last byte", i, MPIX_Iso_rank((char *)ptr[i] + size_of(i) - 1));
+            MT_CHECK_INT(errs, "slot of ptr_arr[i] (MPIX_Iso_rank)", MT_HEAP_SLOT(i), MPIX_Iso_rank(ptr[i]));
+            MT_CHECK_INT(errs, "slot of ptr_arr[i]'s last byte", MT_HEAP_SLOT(i),
+                         MPIX_Iso_rank((char *)ptr[i] + size_of(i) - 1));
         }
 #endif
     }

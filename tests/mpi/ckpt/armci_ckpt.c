@@ -92,7 +92,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < size; i++) {
         MT_CHECK(errs, a[i] == a0[i] && z[i] == z0[i], "ptr_arr[%d] changed", i);
         MT_CHECK(errs, (z[i] == NULL) == (i % 2 == 1), "0-byte allocation: ptr_arr[%d] = %p", i, (void *)z[i]);
-        MT_CHECK_INT(errs, "slot of a block after the checkpoint", i, MPIX_Iso_rank(a[i]));
+        MT_CHECK_INT(errs, "slot of a block after the checkpoint", MT_HEAP_SLOT(i), MPIX_Iso_rank(a[i]));
     }
     for (long i = 0, bad = 0; i < bsize(rank) / (long)sizeof(int); i++)
         if (mine[i] != val(rank, (int)i) && bad++ < 3)
