@@ -102,12 +102,13 @@ static void create(const char *fn, int n, const int *ids, ARMCI_Group *out, cons
         if (ids[i] == parent->rank)
             rank = i;
     }
-    int k = slot(a);
+    int pi = (int)(parent - a->groups), k = slot(a);
     if (k < 0) {
         free(abs);
         armci_fail(fn, MPI_ERR_NO_MEM, "no memory for a group");
         return;
     }
+    parent = &a->groups[pi]; /* slot() may have moved the table */
     armci_group *g = &a->groups[k];
     *g = (armci_group){true, MPI_COMM_NULL, n, rank, abs};
     if (rank >= 0) {
