@@ -97,7 +97,8 @@ int armci_lookup(vmpi_armci *a, const char *fn, int proc, const void *addr, MPI_
     armci_proc *tp = &a->job->p[proc];
     if (VMPI_LIKELY(a->c_proc == proc &&
                     a->c_gen == atomic_load_explicit(&tp->gen, memory_order_acquire) && p >= a->c_seg.base &&
-                    p - a->c_seg.base <= a->c_seg.size - len)) {
+                    p - a->c_seg.base < a->c_seg.size && p - a->c_seg.base <= a->c_seg.size - len)) {
+        /* (the address itself inside, as seg_find requires: a 0-byte access at the end is not in the block) */
         *seg = a->c_seg;
         return MPI_SUCCESS;
     }
