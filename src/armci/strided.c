@@ -41,10 +41,11 @@ int armci_strided_check(vmpi_armci *a, const char *fn, int proc, const void *rem
     return armci_lookup(a, fn, proc, remote, rext, seg);
 }
 
-/* The innermost level, n segments of `bytes`, specialized for the sizes a compiler copies in registers. */
+/* The innermost level, n segments of `bytes`, specialized for the sizes a compiler copies in registers.
+ * memmove, as for contiguous transfers: a process may copy within its own block, source and segment overlapping. */
 #define INNER(B)                                                                                                \
     for (int i = 0; i < n; i++, src += ss, dst += ds)                                                           \
-        memcpy(dst, src, B)
+        memmove(dst, src, B)
 
 static void copy_inner(char *src, long ss, char *dst, long ds, size_t bytes, int n)
 {
