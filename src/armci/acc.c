@@ -45,10 +45,13 @@ static bool scale_is_one(int op, const void *scale)
     }
 }
 
-/* out = scale * in for n elements of op's type (in may be misaligned; out is aligned). */
-static void scale_into(int op, const void *scale, const char *in, void *out, size_t n)
+/* out = scale * in for n elements of op's type (in may be misaligned; out is aligned); `one`: just the copy
+ * (a complex scale (1, 0) would turn an infinite imaginary part into NaN). */
+static void scale_into(int op, const void *scale, bool one, const char *in, void *out, size_t n)
 {
     memcpy(out, in, n * (size_t)armci_acc_elem(op));
+    if (one)
+        return;
 #define SCALE(T)                                                                                                \
     do {                                                                                                        \
         T s = *(const T *)scale, *o = out;                                                                      \
@@ -80,14 +83,15 @@ void armci_acc_apply(int op, const void *scale, const char *src, char *dst, size
 {
     int basic = VMPI_HANDLE_INDEX(basic_of(op));
     size_t es = (size_t)armci_acc_elem(op), cs = op == ARMCI_ACC_CPL || op == ARMCI_ACC_DCP ? 2 : 1;
-    if (scale_is_one(op, scale)) {
+    bool one = scale_is_one(op, scale);
+    if (one && (uintptr_t)src % (es / cs) == 0) { /* the operation's kernels load the source as its type */
         vmpi_rma_apply(t, MPI_SUM, basic, src, dst, NULL, (MPI_Count)(bytes / es * cs), false);
         return;
     }
     _Alignas(16) char tmp[CHUNK];
     for (size_t done = 0; done < bytes;) {
         size_t n = (bytes - done < CHUNK ? bytes - done : CHUNK) / es;
-        scale_into(op, scale, src + done, tmp, n);
+        scale_into(op, scale, one, src + done, tmp, n);
         vmpi_rma_apply(t, MPI_SUM, basic, tmp, dst + done, NULL, (MPI_Count)(n * cs), false);
         done += n * es;
     }
