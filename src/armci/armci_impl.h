@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ARMCI on vmpi: a thin layer over the one-sided machinery of src/mpi/rma (docs/ARMCI.md).
  *
- * ARMCI processes are the ranks of MPI_COMM_WORLD.  An ARMCI_Malloc is a window (vmpi_win_allocate over the
+ * ARMCI processes are the ranks of MPI_COMM_WORLD.  An ARMCI_Malloc is a window (vmpi_win_create over the
  * group's communicator): the memory comes from each owner's isomalloc slot, so every process's pointer stays
  * valid when the owner migrates or the job restarts, and the window's shared state holds every member's base.
  * Transfers run at the origin, directly in the target's memory, without epochs: put and get are copies,
