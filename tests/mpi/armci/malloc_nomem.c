@@ -2,7 +2,8 @@
 /* An ARMCI_Malloc that one process cannot satisfy (more than its memory slot: 16 TiB) fails on every process
  * with MPI_ERR_NO_MEM (run with VMPI_ARMCI_ERRORS=return), not only on the short one while the others wait
  * for it; then ARMCI goes on: a group allocation with the short request on another process fails the same
- * way, and an allocation everybody can satisfy works (a put to the right neighbour, checked). */
+ * way, and an allocation everybody can satisfy works (a put to the right neighbour, checked).  (The testlist
+ * sets ASAN_OPTIONS=allocator_may_return_null=1: the sanitizer build then returns NULL too.) */
 #include "armci_test.h"
 
 int main(int argc, char **argv)
