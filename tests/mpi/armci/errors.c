@@ -141,6 +141,15 @@ int main(int argc, char **argv)
     ARMCI_Lock(1, right); /* all free: takes it at once */
     ARMCI_Unlock(1, right);
     MT_CHECK_INT(errs, "ARMCI_Destroy_mutexes (nothing held)", 0, ARMCI_Destroy_mutexes());
+    /* groups: a repeated or absent member is refused before any communicator is made (the group is not set) */
+    {
+        int dup[2] = {rank, rank}, absent[1] = {size};
+        ARMCI_Group g = -7;
+        ARMCI_Group_create(2, dup, &g);
+        MT_CHECK_INT(errs, "ARMCI_Group_create with a repeated member leaves the group unset", -7, g);
+        ARMCI_Group_create(1, absent, &g);
+        MT_CHECK_INT(errs, "ARMCI_Group_create with a member out of range leaves the group unset", -7, g);
+    }
 
     /* ---- frees ---- */
     char *heap = mt_malloc(64);
