@@ -35,6 +35,9 @@ demo: build
 	$(BUILD)/bin/vmpirun -n 10000 -p 2 $(BUILD)/ring
 	$(BUILD)/bin/vmpicc -O2 -o $(BUILD)/am_search examples/am_search.c
 	$(BUILD)/bin/vmpirun -n 1000 -p 2 $(BUILD)/am_search
+	@echo "ARMCI: a load-imbalanced LU (lu-block.c's distribution) on 64 ARMCI processes, balanced by ARMCI_Migrate"
+	$(BUILD)/bin/vmpicc -O2 -Ibench -o $(BUILD)/armci_lu bench/armci_lu.c -lm
+	$(BUILD)/bin/vmpirun -n 64 -p 2 --balancer GreedyRefine $(BUILD)/armci_lu -n 480 -b 16 -d block -c -m 4 -r 1
 
 test: build
 	tools/run-tests $(BUILD) $(JOBS)

@@ -45,10 +45,13 @@ static bool scale_is_one(int op, const void *scale)
     }
 }
 
-/* out = scale * in for n elements of op's type (in may be misaligned; out is aligned). */
-static void scale_into(int op, const void *scale, const char *in, void *out, size_t n)
+/* out = scale * in for n elements of op's type (in may be misaligned; out is aligned); `one`: just the copy
+ * (a complex scale (1, 0) would turn an infinite imaginary part into NaN). */
+static void scale_into(int op, const void *scale, bool one, const char *in, void *out, size_t n)
 {
     memcpy(out, in, n * (size_t)armci_acc_elem(op));
+    if (one)
+        return;
 #define SCALE(T)                                                                                                \
     do {                                                                                                        \
         T s = *(const T *)scale, *o = out;                                                                      \
@@ -80,14 +83,15 @@ void armci_acc_apply(int op, const void *scale, const char *src, char *dst, size
 {
     int basic = VMPI_HANDLE_INDEX(basic_of(op));
     size_t es = (size_t)armci_acc_elem(op), cs = op == ARMCI_ACC_CPL || op == ARMCI_ACC_DCP ? 2 : 1;
-    if (scale_is_one(op, scale)) {
+    bool one = scale_is_one(op, scale);
+    if (one && (uintptr_t)src % (es / cs) == 0) { /* the operation's kernels load the source as its type */
         vmpi_rma_apply(t, MPI_SUM, basic, src, dst, NULL, (MPI_Count)(bytes / es * cs), false);
         return;
     }
     _Alignas(16) char tmp[CHUNK];
     for (size_t done = 0; done < bytes;) {
         size_t n = (bytes - done < CHUNK ? bytes - done : CHUNK) / es;
-        scale_into(op, scale, src + done, tmp, n);
+        scale_into(op, scale, one, src + done, tmp, n);
         vmpi_rma_apply(t, MPI_SUM, basic, tmp, dst + done, NULL, (MPI_Count)(n * cs), false);
         done += n * es;
     }
@@ -104,7 +108,7 @@ static int check_op(const char *fn, int op, const void *scale)
     return MPI_SUCCESS;
 }
 
-static int whole_elems(const char *fn, int op, long bytes)
+int armci_acc_whole(const char *fn, int op, long bytes)
 {
     int es = armci_acc_elem(op);
     if (bytes % es == 0)
@@ -123,7 +127,7 @@ static int acc(const char *fn, int op, void *scale, void *src, void *dst, int by
         return err;
     if (bytes < 0)
         return armci_fail(fn, MPI_ERR_ARG, "negative byte count %d", bytes);
-    if ((err = whole_elems(fn, op, bytes)))
+    if ((err = armci_acc_whole(fn, op, bytes)))
         return err;
     if (bytes == 0)
         return 0;
@@ -165,7 +169,7 @@ static int accs(const char *fn, int op, void *scale, void *src, int *ss, void *d
     armci_poll(a);
     int err;
     if ((err = check_op(fn, op, scale)) || (err = armci_strided_check(a, fn, proc, dst, ds, ss, count, levels, &seg)) ||
-        (err = whole_elems(fn, op, count[0])))
+        (err = armci_acc_whole(fn, op, count[0])))
         return err;
     if (src == NULL)
         return armci_fail(fn, MPI_ERR_ARG, "the source pointer is NULL");
@@ -188,34 +192,19 @@ int ARMCI_NbAccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], v
                 stride_levels, proc);
 }
 
+static void acc_iov_seg(char *src, char *dst, size_t bytes, vmpi_win_target *t, void *arg)
+{
+    const acc_ctx *c = arg;
+    armci_acc_apply(c->op, c->scale, src, dst, bytes, t);
+}
+
 static int accv(const char *fn, int op, void *scale, armci_giov_t *darr, int len, int proc)
 {
     ARMCI_CHECK_INIT(a, fn, MPI_ERR_OTHER);
-    int err;
     armci_poll(a);
-    if ((err = check_op(fn, op, scale)) || (err = armci_check_proc(a, fn, proc)))
-        return err;
-    if (len < 0 || (len > 0 && darr == NULL))
-        return armci_fail(fn, MPI_ERR_ARG, "%d descriptors at %p", len, (void *)darr);
-    for (int d = 0; d < len; d++) {
-        const armci_giov_t *v = &darr[d];
-        if (v->bytes < 0 || v->ptr_array_len < 0)
-            return armci_fail(fn, MPI_ERR_ARG, "descriptor %d: %d segments of %d bytes", d, v->ptr_array_len,
-                              v->bytes);
-        if ((err = whole_elems(fn, op, v->bytes)))
-            return err;
-        if (v->bytes == 0 || v->ptr_array_len == 0)
-            continue;
-        if (v->src_ptr_array == NULL || v->dst_ptr_array == NULL)
-            return armci_fail(fn, MPI_ERR_ARG, "descriptor %d: a pointer array is NULL", d);
-        for (int i = 0; i < v->ptr_array_len; i++) {
-            armci_seg seg;
-            if ((err = armci_lookup(a, fn, proc, v->dst_ptr_array[i], v->bytes, &seg)))
-                return err;
-            armci_acc_apply(op, scale, v->src_ptr_array[i], v->dst_ptr_array[i], (size_t)v->bytes, seg.t);
-        }
-    }
-    return 0;
+    int err = check_op(fn, op, scale);
+    acc_ctx c = {op, scale, NULL};
+    return err ? err : armci_iov_each(a, fn, darr, len, proc, true, op, acc_iov_seg, &c);
 }
 
 int ARMCI_AccV(int op, void *scale, armci_giov_t darr[], int len, int proc)

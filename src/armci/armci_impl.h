@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ARMCI on vmpi: a thin layer over the one-sided machinery of src/mpi/rma (docs/ARMCI.md).
  *
- * ARMCI processes are the ranks of MPI_COMM_WORLD.  An ARMCI_Malloc is a window (vmpi_win_allocate over the
+ * ARMCI processes are the ranks of MPI_COMM_WORLD.  An ARMCI_Malloc is a window (vmpi_win_create over the
  * group's communicator): the memory comes from each owner's isomalloc slot, so every process's pointer stays
  * valid when the owner migrates or the job restarts, and the window's shared state holds every member's base.
  * Transfers run at the origin, directly in the target's memory, without epochs: put and get are copies,
@@ -120,7 +120,16 @@ typedef void (*armci_seg_fn)(char *src, char *dst, size_t bytes, void *arg);
 void armci_strided_each(char *src, const int *sstride, char *dst, const int *dstride, const int *count, int levels,
                         armci_seg_fn fn, void *arg);
 
+/* ---- vector descriptors (copy.c) ---- */
+typedef void (*armci_iov_fn)(char *src, char *dst, size_t bytes, vmpi_win_target *t, void *arg);
+/* Checks `len` descriptors (and, for accumulate op `acc_op`, whole elements) and calls `each` on every segment
+ * after looking up its remote side (the destination when `remote_dst`): segments may lie in different blocks. */
+int armci_iov_each(vmpi_armci *a, const char *fn, armci_giov_t *darr, int len, int proc, bool remote_dst, int acc_op,
+                   armci_iov_fn each, void *arg);
+
 /* ---- accumulates (acc.c) ---- */
+/* MPI_SUCCESS when `bytes` is a whole number of op's elements; else reported. */
+int armci_acc_whole(const char *fn, int op, long bytes);
 /* The element size of accumulate op `op`, 0 when it is not one. */
 int armci_acc_elem(int op);
 /* dst += scale * src for `bytes` bytes of op's type at a target segment. */

@@ -17,8 +17,8 @@ static int contig(const char *fn, bool put, void *src, void *dst, int bytes, int
         return armci_fail(fn, MPI_ERR_ARG, "negative byte count %d", bytes);
     if (bytes == 0)
         return 0;
-    if (src == NULL || dst == NULL)
-        return armci_fail(fn, MPI_ERR_ARG, "the %s buffer is NULL", src == NULL ? "source" : "destination");
+    if ((put ? src : dst) == NULL) /* the remote one: the lookup reports it (MPI_ERR_RMA_RANGE) */
+        return armci_fail(fn, MPI_ERR_ARG, "the local buffer is NULL");
     if ((err = armci_lookup(a, fn, proc, put ? dst : src, bytes, &seg)))
         return err;
     memmove(dst, src, (size_t)bytes); /* a process may copy within its own memory */
@@ -83,11 +83,10 @@ int ARMCI_NbGetS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_str
 
 /* ---- vector transfers: every remote pointer is looked up (segments may be in different allocations) ---- */
 
-static int vector(const char *fn, bool put, armci_giov_t *darr, int len, int proc)
+int armci_iov_each(vmpi_armci *a, const char *fn, armci_giov_t *darr, int len, int proc, bool remote_dst, int acc_op,
+                   armci_iov_fn each, void *arg)
 {
-    ARMCI_CHECK_INIT(a, fn, MPI_ERR_OTHER);
     int err;
-    armci_poll(a);
     if ((err = armci_check_proc(a, fn, proc)))
         return err;
     if (len < 0 || (len > 0 && darr == NULL))
@@ -97,18 +96,30 @@ static int vector(const char *fn, bool put, armci_giov_t *darr, int len, int pro
         if (v->bytes < 0 || v->ptr_array_len < 0)
             return armci_fail(fn, MPI_ERR_ARG, "descriptor %d: %d segments of %d bytes", d, v->ptr_array_len,
                               v->bytes);
+        if (acc_op && (err = armci_acc_whole(fn, acc_op, v->bytes)))
+            return err;
         if (v->bytes == 0 || v->ptr_array_len == 0)
             continue;
         if (v->src_ptr_array == NULL || v->dst_ptr_array == NULL)
             return armci_fail(fn, MPI_ERR_ARG, "descriptor %d: a pointer array is NULL", d);
         for (int i = 0; i < v->ptr_array_len; i++) {
             armci_seg seg;
-            if ((err = armci_lookup(a, fn, proc, put ? v->dst_ptr_array[i] : v->src_ptr_array[i], v->bytes, &seg)))
+            if ((err = armci_lookup(a, fn, proc, remote_dst ? v->dst_ptr_array[i] : v->src_ptr_array[i], v->bytes,
+                                    &seg)))
                 return err;
-            memmove(v->dst_ptr_array[i], v->src_ptr_array[i], (size_t)v->bytes);
+            each(v->src_ptr_array[i], v->dst_ptr_array[i], (size_t)v->bytes, seg.t, arg);
         }
     }
     return 0;
+}
+
+static void copy_seg(char *src, char *dst, size_t bytes, vmpi_win_target *t, void *arg) { memmove(dst, src, bytes); }
+
+static int vector(const char *fn, bool put, armci_giov_t *darr, int len, int proc)
+{
+    ARMCI_CHECK_INIT(a, fn, MPI_ERR_OTHER);
+    armci_poll(a);
+    return armci_iov_each(a, fn, darr, len, proc, put, 0, copy_seg, NULL);
 }
 
 int ARMCI_PutV(armci_giov_t darr[], int len, int proc) { return vector("ARMCI_PutV", true, darr, len, proc); }

@@ -91,31 +91,44 @@ static void create(const char *fn, int n, const int *ids, ARMCI_Group *out, cons
         return;
     }
     int rank = -1;
+    char *seen = calloc((size_t)parent->size, 1);
+    if (seen == NULL) {
+        free(abs);
+        armci_fail(fn, MPI_ERR_NO_MEM, "no memory for %d members", n);
+        return;
+    }
     for (int i = 0; i < n; i++) {
-        if (ids[i] < 0 || ids[i] >= parent->size) {
+        bool bad = ids[i] < 0 || ids[i] >= parent->size;
+        if (bad || seen[ids[i]]++) { /* checked here: MPI_Group_incl would report it to MPI_COMM_WORLD's handler */
             free(abs);
-            armci_fail(fn, MPI_ERR_RANK, "member %d is %d, not a rank of the parent group (size %d)", i, ids[i],
-                       parent->size);
+            free(seen);
+            armci_fail(fn, MPI_ERR_RANK, bad ? "member %d is %d, not a rank of the parent group (size %d)"
+                                             : "member %d is %d again (parent group of size %d)",
+                       i, ids[i], parent->size);
             return;
         }
         abs[i] = world_id(parent, ids[i]);
         if (ids[i] == parent->rank)
             rank = i;
     }
-    int k = slot(a);
+    free(seen);
+    int pi = (int)(parent - a->groups), k = slot(a);
     if (k < 0) {
         free(abs);
         armci_fail(fn, MPI_ERR_NO_MEM, "no memory for a group");
         return;
     }
+    parent = &a->groups[pi]; /* slot() may have moved the table */
     armci_group *g = &a->groups[k];
     *g = (armci_group){true, MPI_COMM_NULL, n, rank, abs};
     if (rank >= 0) {
         MPI_Group pg, ng;
         PMPI_Comm_group(parent->comm, &pg);
-        PMPI_Group_incl(pg, n, ids, &ng);
-        int err = PMPI_Comm_create_group(parent->comm, ng, TAG_CREATE, &g->comm);
-        PMPI_Group_free(&ng);
+        int err = PMPI_Group_incl(pg, n, ids, &ng);
+        if (err == MPI_SUCCESS) {
+            err = PMPI_Comm_create_group(parent->comm, ng, TAG_CREATE, &g->comm);
+            PMPI_Group_free(&ng);
+        }
         PMPI_Group_free(&pg);
         if (err) {
             free(abs);

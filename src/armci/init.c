@@ -89,10 +89,9 @@ static int init(int *argc, char ***argv, int required, const char *fn)
     PMPI_Finalized(&flag);
     if (flag)
         return armci_fail(fn, MPI_ERR_OTHER, "called after MPI_Finalize");
-    vmpi_armci *a = rk->armci ? rk->armci : calloc(1, sizeof *a);
+    vmpi_armci *a = calloc(1, sizeof *a);
     if (a == NULL)
         return armci_fail(fn, MPI_ERR_NO_MEM, "no memory for the process's ARMCI state");
-    memset(a, 0, sizeof *a);
     a->own_mpi = own;
     a->errors_return = vmpi_cfg.armci_errors_return;
     a->c_proc = -1;
@@ -129,6 +128,7 @@ void ARMCI_Finalize(void)
         vmpi_warn("[rank %d] ARMCI_Finalize: %d mutex(es) still held", a->me, a->nheld);
     ARMCI_Destroy_mutexes();
     armci_groups_free(a);
+    free(a->job->p[a->me].segs); /* this process's segment table: empty now */
     PMPI_Barrier(a->sync);
     if (a->me == 0)
         free(a->job);
@@ -138,7 +138,8 @@ void ARMCI_Finalize(void)
     free(a->notes_sent);
     free(a->notes_seen);
     bool own = a->own_mpi;
-    memset(a, 0, sizeof *a); /* kept, zeroed: a later ARMCI_Init reuses it */
+    vmpi_rank_self()->armci = NULL; /* a later ARMCI_Init starts afresh */
+    free(a);
     if (own)
         PMPI_Finalize();
 }

@@ -2,7 +2,7 @@
 /* Collective allocation (ARMCI_Malloc, ARMCI_Free and their group forms), local allocation, and the lookup of
  * a remote address: which segment of process `proc` holds it.
  *
- * Every allocation is a window allocated over the group's communicator: its memory is in the owner's slot,
+ * Every allocation is a window created over the group's communicator on blocks each owner takes from its slot,
  * and its shared state already holds every member's base, so the pointer array is read from it.  Each owner
  * lists its segments, sorted, in its armci_proc (job heap); an origin looks an address up there under the
  * table's guard, or in its one-entry cache, valid while the owner's table generation has not changed. */
@@ -97,7 +97,8 @@ int armci_lookup(vmpi_armci *a, const char *fn, int proc, const void *addr, MPI_
     armci_proc *tp = &a->job->p[proc];
     if (VMPI_LIKELY(a->c_proc == proc &&
                     a->c_gen == atomic_load_explicit(&tp->gen, memory_order_acquire) && p >= a->c_seg.base &&
-                    p - a->c_seg.base <= a->c_seg.size - len)) {
+                    p - a->c_seg.base < a->c_seg.size && p - a->c_seg.base <= a->c_seg.size - len)) {
+        /* (the address itself inside, as seg_find requires: a 0-byte access at the end is not in the block) */
         *seg = a->c_seg;
         return MPI_SUCCESS;
     }
@@ -143,11 +144,26 @@ static int malloc_group(vmpi_armci *a, const char *fn, void *ptr_arr[], armci_si
     if (ptr_arr == NULL)
         return armci_fail(fn, MPI_ERR_ARG, "ptr_arr is NULL");
     vmpi_comm *c = vmpi_comm_get(g->comm);
-    void *base = NULL;
+    /* The block first, from the rank's slot (it moves with the rank), and every member learns whether all got
+     * theirs before the window exists: a member short of memory must not leave the others in its barrier. */
+    void *base = bytes > 0 ? aligned_alloc(VMPI_CACHELINE, ((size_t)bytes + VMPI_CACHELINE - 1) &
+                                                               ~(size_t)(VMPI_CACHELINE - 1))
+                           : NULL;
+    int short_mem = bytes > 0 && base == NULL, any_short = 0;
+    PMPI_Allreduce(&short_mem, &any_short, 1, MPI_INT, MPI_MAX, g->comm);
+    if (any_short) {
+        free(base);
+        if (short_mem)
+            return armci_fail(fn, MPI_ERR_NO_MEM, "could not allocate %ld bytes (the rank's memory slot is --iso-slot-size)",
+                              bytes);
+        return armci_fail(fn, MPI_ERR_NO_MEM, "another process of the group could not allocate its block");
+    }
     MPI_Win win;
-    int err = vmpi_win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, c, &base, &win);
-    if (err)
-        return armci_fail(fn, err, "could not allocate %ld bytes (the rank's memory slot is --iso-slot-size)", bytes);
+    int err = vmpi_win_create(base, (MPI_Aint)bytes, 1, MPI_INFO_NULL, c, &win);
+    if (err) {
+        free(base);
+        return armci_fail(fn, err, "could not create the allocation's window");
+    }
     vmpi_win *w = vmpi_win_get(win);
     vmpi_win_shared *sh = w->sh;
     armci_alloc al = {win, sh, bytes > 0 ? base : NULL, gi};
@@ -165,6 +181,7 @@ static int malloc_group(vmpi_armci *a, const char *fn, void *ptr_arr[], armci_si
         if (err == MPI_SUCCESS)
             a->nallocs--;
         PMPI_Win_free(&win);
+        free(base);
         return armci_fail(fn, all, "out of memory on some process");
     }
     bool any = false;
@@ -201,6 +218,7 @@ static void alloc_release(vmpi_armci *a, int i)
         seg_remove(&a->job->p[a->me], al.base);
     armci_uncache(a);
     PMPI_Win_free(&al.win); /* its barrier: no member frees memory another still reads */
+    free(al.base);
 }
 
 static int free_group(vmpi_armci *a, const char *fn, void *ptr, int gi)

@@ -126,9 +126,14 @@ static void absolute(void *x, int n, int type)
 {
     for (int i = 0; i < n; i++)
         switch (type) {
-        case ARMCI_INT: ((int *)x)[i] = abs(((int *)x)[i]); break;
-        case ARMCI_LONG: ((long *)x)[i] = labs(((long *)x)[i]); break;
-        case ARMCI_LONG_LONG: ((long long *)x)[i] = llabs(((long long *)x)[i]); break;
+        /* through unsigned: |INT_MIN| is not an int (it stays INT_MIN) but is no undefined behaviour */
+        case ARMCI_INT: { int v = ((int *)x)[i]; ((int *)x)[i] = v < 0 ? (int)(0u - (unsigned)v) : v; break; }
+        case ARMCI_LONG: { long v = ((long *)x)[i]; ((long *)x)[i] = v < 0 ? (long)(0ul - (unsigned long)v) : v; break; }
+        case ARMCI_LONG_LONG: {
+            long long v = ((long long *)x)[i];
+            ((long long *)x)[i] = v < 0 ? (long long)(0ull - (unsigned long long)v) : v;
+            break;
+        }
         case ARMCI_FLOAT: ((float *)x)[i] = fabsf(((float *)x)[i]); break;
         default: ((double *)x)[i] = fabs(((double *)x)[i]); break;
         }

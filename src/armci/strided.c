@@ -33,7 +33,7 @@ int armci_strided_check(vmpi_armci *a, const char *fn, int proc, const void *rem
     if (count == NULL || (levels > 0 && (rstride == NULL || lstride == NULL)))
         return armci_fail(fn, MPI_ERR_ARG, "a count or stride array is NULL");
     for (int l = 0; l <= levels; l++)
-        if (count[l] < 1)
+        if (count[l] < 1 && !(levels == 0 && count[0] == 0)) /* 0 bytes without levels: a contiguous nothing */
             return armci_fail(fn, MPI_ERR_ARG, "count[%d] is %d: counts must be at least 1", l, count[l]);
     long rext = side_extent(fn, "the remote", rstride, count, levels);
     if (rext < 0 || side_extent(fn, "the local", lstride, count, levels) < 0)
@@ -41,10 +41,11 @@ int armci_strided_check(vmpi_armci *a, const char *fn, int proc, const void *rem
     return armci_lookup(a, fn, proc, remote, rext, seg);
 }
 
-/* The innermost level, n segments of `bytes`, specialized for the sizes a compiler copies in registers. */
+/* The innermost level, n segments of `bytes`, specialized for the sizes a compiler copies in registers.
+ * memmove, as for contiguous transfers: a process may copy within its own block, source and segment overlapping. */
 #define INNER(B)                                                                                                \
     for (int i = 0; i < n; i++, src += ss, dst += ds)                                                           \
-        memcpy(dst, src, B)
+        memmove(dst, src, B)
 
 static void copy_inner(char *src, long ss, char *dst, long ds, size_t bytes, int n)
 {

@@ -9,6 +9,8 @@
 #     ckpt_adapt (send counts a graph balancer measured, a placement request) restarted on 4 and 1 PEs likewise;
 #     ckpt_cxx (C++ globals, a function-static, thread_local, exceptions) and ckpt_tls (the same built with
 #     -privatize=tls: shared globals, per-rank thread_locals) on 1 and 2 PEs likewise;
+#     armci_ckpt (ARMCI_Checkpoint: ARMCI memory, mutexes one of which is held across it, a group allocation,
+#     a pending notice) on 1 and 3 PEs likewise;
 #   - checkpoint files: mode 0600 in a directory created 0700, only the newest kept, a restarted job's
 #     checkpoints are newer than the one it came from;
 #   - a program started without vmpirun checkpoints and restarts too; under --aslr 1 checkpoints are refused;
@@ -165,6 +167,20 @@ for cprog in ckpt_cxx ckpt_tls; do
             check_ok "" "$cprog, $1 ranks: restart on $rp PEs" &&
                 { grep -q "^$cprog: restarted\$" "$tmp/out" || fail "$cprog, $1 ranks on $rp PEs: not restarted"; }
         done
+    done
+done
+
+# ---- ARMCI (issue 8): ARMCI_Checkpoint, then a restart on other PE counts finds ARMCI's state working ----
+armci=$build/tests/mpi/ckpt/armci_ckpt
+for cfg in "1 1" "8 2" "64 2"; do
+    set -- $cfg
+    d=$tmp/armci.$1
+    run 60 VMPI_BALANCER=Rotate "$vmpirun" -n "$1" -p "$2" "$armci" "$d" kill
+    [ "$rc" -eq 137 ] || { fail "armci_ckpt, $1 ranks on $2 PEs: killed run: exit status $rc, expected 137"; continue; }
+    for rp in 1 3; do
+        run 60 VMPI_BALANCER=Rotate "$vmpirun" --restart "$d" -p $rp "$armci" "$d" kill
+        check_ok "" "armci_ckpt, $1 ranks: restart on $rp PEs" &&
+            { grep -q '^armci_ckpt: restarted$' "$tmp/out" || fail "armci_ckpt, $1 ranks on $rp PEs: not restarted"; }
     done
 done
 

@@ -149,6 +149,22 @@ int vmpi_win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, vmp
     return err ? err : win_publish(w, size > 0 ? base : NULL, size, disp_unit, out);
 }
 
+/* After win_open: every rank learns whether all got their memory (`err` is the caller's), so that a rank short
+ * of memory does not leave the others in win_publish's barrier.  On failure the window is undone everywhere. */
+static int win_agree(vmpi_win *w, int err, void *base)
+{
+    int all = err;
+    int e = vmpi_coll_allreduce(&err, &all, 1, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_INT)), MPI_INT, MPI_MAX,
+                                w->comm, NULL);
+    if (e == MPI_SUCCESS && all == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    if (w->rank == 0 && e == MPI_SUCCESS)
+        free(w->sh); /* nobody publishes into it */
+    win_destroy(w);
+    free(base);
+    return err ? err : e ? e : MPI_ERR_NO_MEM;
+}
+
 int vmpi_win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, vmpi_comm *c, void **baseptr, MPI_Win *out)
 {
     /* from the calling rank's slot: the memory moves with the rank */
@@ -156,14 +172,14 @@ int vmpi_win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, vmpi_comm *c,
                           : NULL;
     vmpi_win *w;
     int err = win_open(c, MPI_WIN_FLAVOR_ALLOCATE, info, &w);
-    if (err == MPI_SUCCESS && size > 0 && base == NULL)
-        err = MPI_ERR_NO_MEM; /* after the collective part, so the others are not left waiting */
-    if (err == MPI_SUCCESS) {
-        *baseptr = base;
-        return win_publish(w, base, size, disp_unit, out);
+    if (err) {
+        free(base);
+        return err;
     }
-    free(base);
-    return err;
+    if ((err = win_agree(w, size > 0 && base == NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS, base)))
+        return err;
+    *baseptr = base;
+    return win_publish(w, base, size, disp_unit, out);
 }
 
 int vmpi_win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, vmpi_comm *c, void **baseptr,
@@ -178,8 +194,8 @@ int vmpi_win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, vmpi_c
         void *base = size > 0 ? aligned_alloc(VMPI_CACHELINE, ((size_t)size + VMPI_CACHELINE - 1) &
                                                                   ~(size_t)(VMPI_CACHELINE - 1))
                               : NULL;
-        if (size > 0 && base == NULL)
-            return win_destroy(w), MPI_ERR_NO_MEM;
+        if ((err = win_agree(w, size > 0 && base == NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS, base)))
+            return err;
         *baseptr = base;
         return win_publish(w, base, size, disp_unit, out);
     }
