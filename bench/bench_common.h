@@ -145,17 +145,24 @@ static inline int bench_scaled(int nominal, const bench_opts *o, int min_iters)
 /* Rank 0 turns a time per iteration into a number of iterations: the nominal count, cut so that they take
  * no longer than cap seconds, but never below min_iters.  Every rank gets the same answer (MPI_Bcast
  * from rank 0). */
-static inline int bench_agree_iters(const char *prog, int rank, int nominal, double per_iter, double cap,
-                                    int min_iters)
+/* Iterations that fit: `nominal`, cut to what fits in `cap` at `per_iter` seconds each, at least min_iters. */
+static inline int bench_fit_iters(int nominal, double per_iter, double cap, int min_iters)
 {
     int iters = nominal;
-    if (rank == 0 && per_iter > 0) {
+    if (per_iter > 0) {
         double fit = cap > 0 ? cap / per_iter : 0;
         if (fit < iters)
             iters = (int)fit;
         if (iters < min_iters)
             iters = min_iters;
     }
+    return iters;
+}
+
+static inline int bench_agree_iters(const char *prog, int rank, int nominal, double per_iter, double cap,
+                                    int min_iters)
+{
+    int iters = rank == 0 ? bench_fit_iters(nominal, per_iter, cap, min_iters) : nominal;
     bench_check_mpi(prog, MPI_Bcast(&iters, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Bcast");
     return iters;
 }
@@ -175,14 +182,18 @@ typedef void (*bench_body)(void *ctx, long first, long count);
  * timed part starts right after a barrier.  Returns this rank's time per iteration in seconds: the median
  * over the batches, so that one burst of noise (a preempted virtual CPU, say) does not move the result. */
 #define BENCH_BATCHES 5
-static inline double bench_time(const char *prog, int rank, const bench_opts *o, bench_body body, void *ctx,
-                                int skip, int nominal, int min_iters)
+/* `alone`: only the calling rank times (the others wait elsewhere): no barriers, no broadcast of the counts. */
+static inline double bench_time_steps(const char *prog, int rank, const bench_opts *o, bench_body body, void *ctx,
+                                      int skip, int nominal, int min_iters, int alone)
 {
-    bench_check_mpi(prog, MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+#define BENCH_ITERS(n, per, cap, min)                                                                          \
+    (alone ? bench_fit_iters(n, per, cap, min) : bench_agree_iters(prog, rank, n, per, cap, min))
+    if (!alone)
+        bench_check_mpi(prog, MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
     double t0 = MPI_Wtime();
     body(ctx, 0, 1);
     double per_iter = MPI_Wtime() - t0;
-    int warm = bench_agree_iters(prog, rank, skip, per_iter, o->time_cap / 4, 1);
+    int warm = BENCH_ITERS(skip, per_iter, o->time_cap / 4, 1);
     t0 = MPI_Wtime();
     body(ctx, 1, warm);
     per_iter = (MPI_Wtime() - t0) / warm;
@@ -191,10 +202,10 @@ static inline double bench_time(const char *prog, int rank, const bench_opts *o,
     int min_batch = (min_iters + BENCH_BATCHES - 1) / BENCH_BATCHES;
     int nominal_batch = (nominal + BENCH_BATCHES - 1) / BENCH_BATCHES;
     long it = 1 + warm;
-    bench_check_mpi(prog, MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+    if (!alone)
+        bench_check_mpi(prog, MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
     for (int b = 0; b < BENCH_BATCHES; b++) {
-        int n = bench_agree_iters(prog, rank, nominal_batch, per_iter, left / (BENCH_BATCHES - b),
-                                  min_batch < 1 ? 1 : min_batch);
+        int n = BENCH_ITERS(nominal_batch, per_iter, left / (BENCH_BATCHES - b), min_batch < 1 ? 1 : min_batch);
         t0 = MPI_Wtime();
         body(ctx, it, n);
         double dt = MPI_Wtime() - t0;
@@ -203,6 +214,7 @@ static inline double bench_time(const char *prog, int rank, const bench_opts *o,
         left -= dt;
         it += n;
     }
+#undef BENCH_ITERS
     for (int i = 1; i < BENCH_BATCHES; i++) /* insertion sort of 5 */
         for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
             double x = t[j];
@@ -210,6 +222,12 @@ static inline double bench_time(const char *prog, int rank, const bench_opts *o,
             t[j - 1] = x;
         }
     return t[BENCH_BATCHES / 2];
+}
+
+static inline double bench_time(const char *prog, int rank, const bench_opts *o, bench_body body, void *ctx,
+                                int skip, int nominal, int min_iters)
+{
+    return bench_time_steps(prog, rank, o, body, ctx, skip, nominal, min_iters, 0);
 }
 
 /* The byte pattern of the full-buffer checks. */

@@ -107,47 +107,13 @@ static inline int perf_nominal(int c)
 }
 
 /* The timing of one size, run by the origin alone while every other process waits in a barrier (perf.c's
- * other processes sleep): the steps of bench_time (one iteration; up to `skip` warm-up iterations within a
- * quarter of the time cap; BENCH_BATCHES batches of `nominal` iterations in all, each sized from the time per
- * iteration so far to fit the cap, at least min_iters in all; the median batch), without its MPI_Bcast of
- * the counts.  The waiting processes then block in the barrier: under vmpi, ranks waiting in a broadcast spin
+ * other processes sleep): bench_time's steps without its barriers and MPI_Bcast of the counts.  The waiting processes then block in the barrier: under vmpi, ranks waiting in a broadcast spin
  * and yield for a while (src/mpi/coll/shm.c), and the 30 such ranks sharing the origin's PE in a 64-rank run
  * would add a round of context switches every 16 ARMCI calls (vmpi's ARMCI yields to ready ranks that
  * often), which is the cost of that waiting rather than of the transfers. */
 static inline double perf_time(const bench_opts *o, bench_body body, void *ctx, int skip, int nominal, int min_iters)
 {
-    double t0 = MPI_Wtime();
-    body(ctx, 0, 1);
-    double per_iter = MPI_Wtime() - t0;
-    int warm = per_iter > 0 && o->time_cap / 4 / per_iter < skip ? (int)(o->time_cap / 4 / per_iter) : skip;
-    warm = warm < 1 ? 1 : warm;
-    t0 = MPI_Wtime();
-    body(ctx, 1, warm);
-    per_iter = (MPI_Wtime() - t0) / warm;
-
-    double t[BENCH_BATCHES], left = o->time_cap;
-    int min_batch = (min_iters + BENCH_BATCHES - 1) / BENCH_BATCHES;
-    int nominal_batch = (nominal + BENCH_BATCHES - 1) / BENCH_BATCHES;
-    long it = 1 + warm;
-    for (int b = 0; b < BENCH_BATCHES; b++) {
-        double fit = per_iter > 0 ? left / (BENCH_BATCHES - b) / per_iter : nominal_batch;
-        int n = fit < nominal_batch ? (int)fit : nominal_batch;
-        n = n < min_batch ? min_batch : n < 1 ? 1 : n;
-        t0 = MPI_Wtime();
-        body(ctx, it, n);
-        double dt = MPI_Wtime() - t0;
-        t[b] = dt / n;
-        per_iter = t[b];
-        left -= dt;
-        it += n;
-    }
-    for (int i = 1; i < BENCH_BATCHES; i++)
-        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
-            double x = t[j];
-            t[j] = t[j - 1];
-            t[j - 1] = x;
-        }
-    return t[BENCH_BATCHES / 2];
+    return bench_time_steps("perf", 0, o, body, ctx, skip, nominal, min_iters, 1);
 }
 
 /* Whether element i of the array lies in the section of chunk c at offset 0. */
