@@ -6,6 +6,10 @@
  *   - on an imbalanced set (a few heavy ranks, many light), Greedy, GreedyRefine, Refine and Metis reach a
  *     maximum PE load within 10% of the ideal (total / PEs) or of the largest single rank, whichever is
  *     larger; Refine and GreedyRefine move far fewer ranks than Greedy;
+ *   - the bulk-synchronous loop of bench/lb_bsp (64 ranks on 2 PEs, 16 of weight 4 and 48 of weight 1,
+ *     the heavy ones all on PE 0, each weight off by up to 2% as measured loads are): Greedy,
+ *     GreedyRefine, Refine and Greedy,Refine leave the most loaded PE within 1% of the average (every
+ *     step of such a loop waits for it), Refine and GreedyRefine with fewer moves than Greedy;
  *   - unmovable ranks never move; ranks on inactive PEs always leave them (shrink);
  *   - Metis keeps tightly coupled ranks together: on a ring of 64 equal ranks over 4 PEs it cuts at most
  *     a few edges (contiguous blocks), where a random placement cuts most. */
@@ -110,6 +114,32 @@ static void balance(const char *name, int max_moves)
     CHECK(m3 <= 1.10 * ideal3, "%s (shrink): max load %.1f, ideal %.1f", name, m3, ideal3);
 }
 
+static void bsp_loop(const char *chain, int max_moves)
+{
+    enum { R = 64, Q = 2 };
+    double load[R], total = 0;
+    int pe[R], before[R];
+    unsigned x = 12345;
+    for (int i = 0; i < R; i++) {
+        x = x * 1103515245u + 12345u;
+        double noise = 1 + 0.02 * ((double)(x >> 16 & 0x7fff) / 0x7fff * 2 - 1);
+        load[i] = (i < R / 4 ? 4.0 : 1.0) * noise;
+        total += load[i];
+        pe[i] = before[i] = i * Q / R;
+    }
+    vmpi_lb_problem p = {.nobjs = R, .npes = Q, .load = load};
+    const vmpi_lb_strategy *c[VMPI_LB_CHAIN_MAX];
+    const char *bad = NULL;
+    int n = vmpi_lb_parse(chain, c, &bad);
+    CHECK(n > 0 && vmpi_lb_run(c, n, &p, pe) == 0, "%s failed", chain);
+    double pl[Q];
+    vmpi_lb_pe_loads(&p, pe, pl);
+    double m = pl[0] > pl[1] ? pl[0] : pl[1];
+    CHECK(m <= 1.01 * total / Q, "%s: PE loads %.3f and %.3f, average %.3f", chain, pl[0], pl[1], total / Q);
+    int k = moved(pe, before, R);
+    CHECK(k <= max_moves, "%s moved %d ranks (at most %d expected)", chain, k, max_moves);
+}
+
 static void metis_ring(void)
 {
     int xadj[N + 1], adj[2 * N], pe[N];
@@ -141,6 +171,10 @@ int main(void)
     balance("GreedyRefine", N / 2);
     balance("Refine", N / 2);
     balance("Metis", N);
+    bsp_loop("Greedy", 64);
+    bsp_loop("GreedyRefine", 24);
+    bsp_loop("Refine", 16);
+    bsp_loop("Greedy,Refine", 64);
     metis_ring();
     if (errs == 0)
         printf(" No Errors\n");
