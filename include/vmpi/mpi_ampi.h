@@ -51,4 +51,11 @@ int VMPIX_Set_active_pes(int npes);
  * 0 otherwise. */
 int VMPIX_Restarted(int *flag);
 
+/* vmpi's extension: *seconds = the calling rank's load in the current measurement period so far, as the
+ * balancer will read it at the next AMPI_Migrate (before it scales the loads of each PE by the PE's share
+ * of its core): the time the rank ran, less the stretches excluded with AMPI_Load_stop_measure and less the
+ * time its PE waited for its core while the OS ran something else; or the value given with
+ * AMPI_Load_set_value.  0 when no balancer measures loads (Null, Rotate, Random). */
+int VMPIX_Load_get(double *seconds);
+
 #endif

@@ -150,6 +150,20 @@ int VMPIX_Restarted(int *flag)
     return MPI_SUCCESS;
 }
 
+int VMPIX_Load_get(double *seconds)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck);
+    if (!err && seconds == NULL) {
+        snprintf(ck.why, sizeof ck.why, "seconds is NULL");
+        err = MPI_ERR_ARG;
+    }
+    if (err)
+        return fail(err, "VMPIX_Load_get", &ck);
+    *seconds = vmpi_adapt_load_now();
+    return MPI_SUCCESS;
+}
+
 int VMPIX_Set_active_pes(int npes)
 {
     VMPI_CHK(ck);

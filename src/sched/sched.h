@@ -54,6 +54,12 @@ typedef struct vmpi_pe {
     double cpu0;             /* its reading at the last reset */
     unsigned long long run_start; /* ticks when the running VP was switched in */
     unsigned long long polled; /* ticks the running VP spent polling for its own wake-up (block_in_place) */
+    int runwait_fd;          /* the thread's run-delay reader (sched/runwait.h), or -1 */
+    long long runwait_ref;   /* its last reading, and when (ticks): see runwait_check in sched.c */
+    unsigned long long runwait_at;
+    unsigned long long run_mark; /* ticks of the running VP's last reading (or its switch-in) */
+    unsigned long long run_waited; /* ticks the running VP's PE has waited for its core in this run */
+    unsigned long long waited; /* ticks taken off long runs for waiting for the core, since the last reset */
     unsigned stop_seen;      /* the last stop of the world this PE took part in */
     _Atomic unsigned long polls_begun, polls_ended; /* channel polls while the world is stopped */
 } vmpi_pe;

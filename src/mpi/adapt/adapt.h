@@ -80,6 +80,9 @@ int vmpi_adapt_migrate_to_pe(int pe);
 void vmpi_adapt_load_stop(void);
 void vmpi_adapt_load_start(void);
 void vmpi_adapt_load_reset(void);
+/* VMPIX_Load_get: the calling rank's load in the current period so far, in seconds, before its PE's
+ * CPU-share scaling (what the balancer would read now). */
+double vmpi_adapt_load_now(void);
 
 /* Shrink/expand: PEs 0 .. n-1 hold ranks from the next migration point on (ranks leave the others). */
 void vmpi_adapt_set_active(int n);

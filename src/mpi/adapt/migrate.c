@@ -94,17 +94,21 @@ void vmpi_adapt_load_reset(void)
     }
 }
 
-/* A rank's load in seconds for the period that ends now (the world is stopped: its busy ticks are final). */
-static double load_of(vmpi_rank *rk, double tick)
+/* A rank's load in seconds in the current period, from its busy ticks so far. */
+static double load_of(vmpi_rank *rk, double tick, unsigned long long busy)
 {
     vmpi_adapt_rank *a = rk->adapt;
-    unsigned long long busy = rk->vp.busy;
     if (a == NULL)
         return tick * (double)busy;
     if (a->has_user_load)
         return a->user_load;
     unsigned long long end = a->measuring_off ? a->off_at : busy;
     return end > a->excluded ? tick * (double)(end - a->excluded) : 0;
+}
+
+double vmpi_adapt_load_now(void)
+{
+    return load_of(vmpi_rank_self(), vmpi_sched_tick_seconds(), vmpi_vp_busy_now());
 }
 
 /* ---- the balancing step, while the world is stopped ---- */
@@ -249,9 +253,10 @@ static void rebalance(bool run)
         vmpi_warn("out of memory for a load-balancing step of %d ranks: no rank moves", n);
         goto out;
     }
-    /* The ranks' busy times are wall time: while the OS ran something else on a PE's core, its ranks'
-     * clocks kept going.  Each PE's share of the CPU while it was not asleep scales its ranks' loads to
-     * CPU time, and the time taken from it is its background load, which the strategies add to the PE
+    /* The ranks' busy times are wall time, less what the scheduler found long runs waited for their core
+     * (sched/runwait.h): while the OS ran something else on a PE's core, its ranks' clocks kept going.  Each PE's
+     * share of the CPU while it was not asleep, with those corrections left out, scales its ranks' loads
+     * to CPU time, and the time taken from it is its background load, which the strategies add to the PE
      * with --lb-background (off by default: on a shared machine it is mostly transient noise). */
     bg = malloc(sizeof(double) * (size_t)npes);
     share = malloc(sizeof(double) * (size_t)npes);
@@ -264,7 +269,8 @@ static void rebalance(bool run)
         vmpi_pe *x = vmpi_sched_pe(q);
         double awake = period - tick * (double)x->slept, now = vmpi_sched_pe_cpu_seconds(q);
         double cpu = now >= 0 && x->cpu0 >= 0 ? now - x->cpu0 : awake;
-        share[q] = awake > 0 && cpu < awake ? cpu / awake : 1;
+        double charged = awake - tick * (double)x->waited; /* the wall time the ranks were charged */
+        share[q] = charged > 0 && cpu < charged ? cpu / charged : 1;
         bg[q] = awake > cpu ? awake - cpu : 0;
     }
     if ((active = malloc(sizeof(bool) * (size_t)npes)) == NULL) {
@@ -277,7 +283,7 @@ static void rebalance(bool run)
     for (int r = 0; r < n; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
         int want = rk->adapt ? rk->adapt->want_pe : -1;
-        load[r] = load_of(rk, tick);
+        load[r] = load_of(rk, tick, rk->vp.busy); /* the world is stopped: its busy ticks are final */
         if (!(rk->adapt && rk->adapt->has_user_load))
             load[r] *= share[rk->vp.pe->id];
         /* a rank sent elsewhere by AMPI_Migrate_to_pe counts where it goes (a request for an inactive PE
