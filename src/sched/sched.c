@@ -33,7 +33,6 @@ static struct {
     void *stop_arg;
     vmpi_vp *stop_vp;
     bool measure;            /* measure VPs' busy ticks (a balancer is on) */
-    unsigned long long long_run; /* ticks from which a run's wait for its core is checked (0: not known yet) */
     double reset_at;         /* clock of the last vmpi_sched_reset_load */
     double t0;               /* clock and ticks at the start, to calibrate ticks */
     unsigned long long ticks0;
@@ -128,56 +127,11 @@ static void switch_to_sched(vmpi_vp *vp, bool final)
 
 /* ---- load measurement ---- */
 
-/* A preemption makes a run long, so once a run has gone on for LONG_RUN_US it reads the thread's run delay
- * (a system call: at most a fraction of a percent of such a run), and the wait since the previous reading
- * is taken off its charge, at most the time since that reading (sched/runwait.h says why): at the end of
- * the run, and when the rank reads its load so far (AMPI_Load_stop_measure and friends).  So that the wait
- * since the previous reading is the run's own, a run that starts more than LONG_RUN_US after the last
- * reading renews it first (at most one system call per LONG_RUN_US of a PE's time, whatever its runs);
- * what escapes (waits within short runs) is spread over the PE's ranks by its CPU share at the balancing
- * step. */
-enum { LONG_RUN_US = 500 };
-
-static void runwait_renew(vmpi_pe *pe, unsigned long long now)
-{
-    pe->runwait_ref = vmpi_runwait_ns(pe->runwait_fd);
-    pe->runwait_at = now;
-}
-
-static unsigned long long long_run_ticks(void)
-{
-    if (VMPI_LIKELY(job.long_run))
-        return job.long_run;
-    double tick = vmpi_sched_tick_seconds(); /* too coarse in the job's first 10 ms */
-    if (vmpi_clock_now() - job.t0 < 0.01 || tick <= 0)
-        return ~0ull;
-    return job.long_run = (unsigned long long)(1e-6 * LONG_RUN_US / tick);
-}
-
-/* Takes the PE thread's wait for its core since the last reading off the running VP's charge, when the run
- * has gone on long enough since then. */
-static void runwait_check(vmpi_pe *pe, unsigned long long now)
-{
-    unsigned long long span = now - pe->run_mark;
-    if (VMPI_LIKELY(span < long_run_ticks()))
-        return;
-    long long ref = pe->runwait_ref;
-    runwait_renew(pe, now);
-    pe->run_mark = now;
-    double tick = vmpi_sched_tick_seconds();
-    if (ref < 0 || pe->runwait_ref <= ref || tick <= 0)
-        return;
-    unsigned long long k = (unsigned long long)(1e-9 * (double)(pe->runwait_ref - ref) / tick);
-    k = k < span ? k : span;
-    pe->run_waited += k;
-    pe->waited += k;
-}
-
 /* The running VP's ticks in this run so far: its time, less its polls and spin-waits and its PE's waits
  * for the core. */
-static unsigned long long run_so_far(vmpi_pe *pe, unsigned long long now)
+static unsigned long long run_so_far(vmpi_pe *pe, vmpi_vp *vp, unsigned long long now)
 {
-    runwait_check(pe, now);
+    vmpi_runwait_check(pe, now, vp->last_run);
     unsigned long long off = pe->polled + pe->run_waited, all = now - pe->run_start;
     return all > off ? all - off : 0;
 }
@@ -190,10 +144,8 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
     bool measure = job.measure;
     unsigned long long t0 = 0;
     if (measure) {
-        t0 = pe->run_start = pe->run_mark = vmpi_ticks();
-        pe->run_waited = 0;
-        if (VMPI_UNLIKELY(t0 - pe->runwait_at >= long_run_ticks()))
-            runwait_renew(pe, t0);
+        t0 = pe->run_start = vmpi_ticks();
+        vmpi_runwait_run_begin(pe, t0);
         if (vp->wait_since)
             vp->wait_since = t0; /* still spin-waiting: this run starts idle */
     }
@@ -217,7 +169,8 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
         unsigned long long t1 = vmpi_ticks();
         if (vp->wait_since)
             pe->polled += t1 - vp->wait_since;
-        vp->busy += run_so_far(pe, t1);
+        vp->last_run = run_so_far(pe, vp, t1);
+        vp->busy += vp->last_run;
         pe->polled = 0;
     }
     if (vp->state == VMPI_VP_DONE) {
@@ -401,6 +354,8 @@ static void idle_wait(vmpi_pe *pe)
     if (vmpi_cfg.deadlock_check)
         check_deadlock(now);
     unsigned long long t0 = job.measure ? vmpi_ticks() : 0;
+    if (job.measure)
+        vmpi_runwait_renew(pe, t0); /* idle: free; a wait before this was nobody's run */
     while (atomic_load(&pe->sleeping))
         vmpi_futex_wait(&pe->sleeping, 1);
     if (job.measure)
@@ -450,6 +405,7 @@ static void stop_here(vmpi_pe *pe)
             else
                 __builtin_ia32_pause();
         }
+        vmpi_runwait_renew(pe, vmpi_ticks()); /* what a stop costs is nobody's run */
         return;
     }
     unsigned long snap[job.npes];
@@ -464,6 +420,7 @@ static void stop_here(vmpi_pe *pe)
     vmpi_vp_wake(job.stop_vp); /* unless a completion during the drain woke it already */
     atomic_store(&job.stopped, 0);
     atomic_store_explicit(&job.stop_done, req, memory_order_release);
+    vmpi_runwait_renew(pe, vmpi_ticks());
 }
 
 void vmpi_sched_stop_world(void (*fn)(void *), void *arg)
@@ -536,7 +493,7 @@ unsigned long long vmpi_vp_busy_now(void)
     vmpi_pe *pe = vmpi_pe_self();
     if (!job.measure)
         return pe->current->busy;
-    return pe->current->busy + run_so_far(pe, vmpi_ticks());
+    return pe->current->busy + run_so_far(pe, pe->current, vmpi_ticks());
 }
 
 double vmpi_sched_pe_cpu_seconds(int id)
@@ -612,8 +569,7 @@ static void enter_pe(vmpi_pe *pe)
     if (pthread_getcpuclockid(pthread_self(), &pe->cpu_clock) != 0)
         pe->cpu_clock = (clockid_t)-1;
     pe->cpu0 = vmpi_sched_pe_cpu_seconds(pe->id); /* the first period starts now, not at boot */
-    pe->runwait_fd = vmpi_runwait_open();
-    runwait_renew(pe, vmpi_ticks());
+    vmpi_runwait_open(pe);
     pe->eh = __cxa_get_globals ? __cxa_get_globals() : NULL;
     stack_t ss = {.ss_sp = pe->altstack, .ss_size = 64 * 1024, .ss_flags = 0};
     sigaltstack(&ss, &prev_altstack);
@@ -623,8 +579,7 @@ static void enter_pe(vmpi_pe *pe)
 
 static void leave_pe(void)
 {
-    vmpi_runwait_close(self_pe->runwait_fd);
-    self_pe->runwait_fd = -1;
+    vmpi_runwait_close(self_pe);
     if (prev_altstack.ss_sp != NULL && !(prev_altstack.ss_flags & SS_DISABLE)) {
         prev_altstack.ss_flags = 0;
         sigaltstack(&prev_altstack, NULL);

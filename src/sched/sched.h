@@ -33,6 +33,7 @@ typedef struct vmpi_vp {
     int exit_code;
     unsigned long long busy; /* ticks it ran since the last vmpi_sched_reset_load (not blocked or polling) */
     unsigned long long wait_since; /* in a spin-wait (vmpi_vp_wait_begin) since then, in this run; 0: not */
+    unsigned long long last_run; /* ticks charged for its previous run (sched/runwait.h) */
     void *eh_caught;         /* its C++ exception state while it is switched out (sched.c) */
     unsigned eh_uncaught;
 } vmpi_vp;
