@@ -97,5 +97,43 @@ cc -fPIE -c -o "$tmp/pie.o" "$tmp/pie.c" 2>/dev/null
 printf '#include <mpi.h>\nvoid say(void);\nint main(int c, char **v) { MPI_Init(&c, &v); say(); MPI_Finalize(); return 0; }\n' > "$tmp/usepie.c"
 check "non-PIC object: link error with a note" '! "$bin/vmpicc" -o "$tmp/usepie" "$tmp/usepie.c" "$tmp/pie.o" 2>"$tmp/err" && grep -q "must be compiled with -fPIC" "$tmp/err"'
 check "non-PIC object links with -privatize=none" '"$bin/vmpicc" -privatize=none -o "$tmp/usepie" "$tmp/usepie.c" "$tmp/pie.o"'
+# A symbol nobody defines fails the link, with every privatization method, as with any compiler wrapper
+# (configure scripts rely on it), in C, C++ and Fortran; weak references and the libraries' symbols do not.
+cat > "$tmp/undef.c" <<'C'
+#include <mpi.h>
+int vmpi_test_nobody_defines_this(int);
+int main(int argc, char **argv) { MPI_Init(&argc, &argv); vmpi_test_nobody_defines_this(1); MPI_Finalize(); return 0; }
+C
+cp "$tmp/undef.c" "$tmp/undef.cc"
+printf 'program p\n  call vmpi_test_nobody_defines_this(1)\nend program\n' > "$tmp/undef.f90"
+cat > "$tmp/weak.cc" <<'C'
+#include <mpi.h>
+#include <cmath>
+#include <iostream>
+extern "C" void vmpi_test_maybe(void) __attribute__((weak));
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    if (vmpi_test_maybe)
+        vmpi_test_maybe();
+    std::cout << "weak ok " << std::sqrt(argc + 3.0) << std::endl;
+    MPI_Finalize();
+    return 0;
+}
+C
+for m in auto tls none; do
+    for lang in c cc f90; do
+        case $lang in
+        c) cmd="\"$bin/vmpicc\"" ;;
+        cc) cmd="\"$bin/vmpicxx\"" ;;
+        f90) command -v gfortran >/dev/null 2>&1 || continue; cmd="VMPI_CC=gfortran \"$bin/vmpicc\"" ;;
+        esac
+        rm -f "$tmp/undef"
+        eval "$cmd -privatize=$m -o \"\$tmp/undef\" \"\$tmp/undef.$lang\"" 2>"$tmp/err"; rc=$?
+        check "-privatize=$m, $lang: an undefined symbol fails the link (rc $rc)" '[ $rc -ne 0 ] && [ ! -e "$tmp/undef" ] && grep -q "undefined reference to .vmpi_test_nobody_defines_this" "$tmp/err"'
+        check "-privatize=$m, $lang: and gets no -fPIC note" '! grep -q "must be compiled with -fPIC" "$tmp/err"'
+    done
+    check "-privatize=$m: a weak undefined reference and the libraries' symbols link and run" '"$bin/vmpicxx" -privatize=$m -o "$tmp/weak" "$tmp/weak.cc" && "$bin/vmpirun" -n 2 "$tmp/weak" | grep -q "weak ok 2"'
+done
 [ $fail -eq 0 ] && echo " No Errors"
 exit $fail
