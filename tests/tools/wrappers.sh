@@ -50,6 +50,26 @@ check "missing program reported" '[ $rc -eq 127 ] && grep -q "cannot run" "$tmp/
 "$bin/vmpirun" -n 2 2>"$tmp/err"; rc=$?
 check "no program reported" '[ $rc -eq 2 ] && grep -q "no program" "$tmp/err"'
 check "--help lists tunables" '"$bin/vmpirun" --help | grep -q VMPI_STACK_SIZE'
+# vmpirun starts vmpi programs only (another would run once, -n ignored), or tools given one as an argument
+lib=$(dirname "$bin")/lib
+inc=$("$bin/vmpicc" -showme:compile | sed 's/.*-I\([^ ]*\).*/\1/')
+cc -I"$inc" -o "$tmp/nowrap" "$tmp/hello.c" -L"$lib" -Wl,-rpath,"$lib" -lvmpi $(grep -q '^VMPI_SANITIZE:BOOL=ON' "$bin/../CMakeCache.txt" 2>/dev/null && echo -fsanitize=address,undefined)
+"$bin/vmpirun" -n 2 "$tmp/nowrap" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "libvmpi without vmpicc refused (rc $rc)" '[ $rc -eq 126 ] && grep -q "uses libvmpi but was not linked by vmpicc" "$tmp/err" && [ ! -s "$tmp/out" ]'
+"$tmp/nowrap" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "libvmpi without vmpicc, run alone: MPI_Init says vmpi was not started" '[ $rc -ne 0 ] && grep -q "vmpi was not started: the program was not linked by vmpicc" "$tmp/err"'
+"$bin/vmpirun" -n 2 python3 -c 'print("ran")' >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "python3 refused (rc $rc)" '[ $rc -eq 126 ] && grep -q "is not a vmpi program" "$tmp/err" && ! grep -q ran "$tmp/out"'
+printf '#include <stdio.h>\nint main(void) { puts("ran"); return 0; }\n' > "$tmp/plain.c"
+cc -o "$tmp/plain" "$tmp/plain.c"
+"$bin/vmpirun" -n 2 "$tmp/plain" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "a program built without vmpicc refused (rc $rc)" '[ $rc -eq 126 ] && grep -q "Build it with vmpicc" "$tmp/err" && ! grep -q ran "$tmp/out"'
+printf '#!/bin/sh\necho ran\n' > "$tmp/script.sh"
+chmod +x "$tmp/script.sh"
+"$bin/vmpirun" -n 2 "$tmp/script.sh" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "a script refused, with the environment route (rc $rc)" '[ $rc -eq 126 ] && grep -q "VMPI_NRANKS=8" "$tmp/err" && ! grep -q ran "$tmp/out"'
+check "a tool given a vmpi program runs it (env)" '"$bin/vmpirun" -n 3 env WRAPPERS_TEST=1 "$tmp/hello" | grep -q "size=3 sum=3"'
+check "a tool given a vmpi program runs it (sh -c)" '"$bin/vmpirun" -n 2 sh -c "exec \"\$0\"" "$tmp/hello" | grep -q "size=2 sum=1"'
 # privatization of globals (docs/PRIVATIZATION.md): on by default, refused clearly where it cannot work
 cat > "$tmp/glob.c" <<'C'
 #include <mpi.h>
