@@ -83,41 +83,39 @@ static char *hook_setstate(char *state)
 /* ---- drand48 and friends: erand48, nrand48 and jrand48 take the seed from the caller, but the multiplier
  * and addend lcong48 sets (and srand48 and seed48 reset) from the hidden state ---- */
 
-static double hook_drand48(void)
-{
-    img_libc *s = mine();
-    double v;
-    return s == NULL ? drand48() : (erand48_r(s->d48.__x, &s->d48, &v), v);
-}
 static double hook_erand48(unsigned short x[3])
 {
     img_libc *s = mine();
     double v;
-    return s == NULL ? erand48(x) : (erand48_r(x, &s->d48, &v), v);
-}
-static long hook_lrand48(void)
-{
-    img_libc *s = mine();
-    long v;
-    return s == NULL ? lrand48() : (nrand48_r(s->d48.__x, &s->d48, &v), v);
+    return s ? (erand48_r(x, &s->d48, &v), v) : erand48(x);
 }
 static long hook_nrand48(unsigned short x[3])
 {
     img_libc *s = mine();
     long v;
-    return s == NULL ? nrand48(x) : (nrand48_r(x, &s->d48, &v), v);
-}
-static long hook_mrand48(void)
-{
-    img_libc *s = mine();
-    long v;
-    return s == NULL ? mrand48() : (jrand48_r(s->d48.__x, &s->d48, &v), v);
+    return s ? (nrand48_r(x, &s->d48, &v), v) : nrand48(x);
 }
 static long hook_jrand48(unsigned short x[3])
 {
     img_libc *s = mine();
     long v;
-    return s == NULL ? jrand48(x) : (jrand48_r(x, &s->d48, &v), v);
+    return s ? (jrand48_r(x, &s->d48, &v), v) : jrand48(x);
+}
+/* drand48, lrand48 and mrand48 are those on the hidden seed, as in glibc */
+static double hook_drand48(void)
+{
+    img_libc *s = mine();
+    return s ? hook_erand48(s->d48.__x) : drand48();
+}
+static long hook_lrand48(void)
+{
+    img_libc *s = mine();
+    return s ? hook_nrand48(s->d48.__x) : lrand48();
+}
+static long hook_mrand48(void)
+{
+    img_libc *s = mine();
+    return s ? hook_jrand48(s->d48.__x) : mrand48();
 }
 static void hook_srand48(long seed)
 {
