@@ -7,7 +7,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= 2
 DEPS = cmake ninja-build gcc g++ pkg-config libboost-context-dev libhwloc-dev libxxhash-dev mpich libmpich-dev \
        openmpi-bin libopenmpi-dev gfortran libmetis-dev python3 python3-matplotlib \
-       libarmci-mpi-dev
+       libarmci-mpi-dev autoconf
 
 .PHONY: all deps build demo test test-asan bench clean
 

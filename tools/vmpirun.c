@@ -9,6 +9,7 @@
 #include <sys/personality.h>
 #include <unistd.h>
 #include "base/tunables.h"
+#include "vmpirun-prog.h"
 
 static void usage(FILE *f)
 {
@@ -99,6 +100,24 @@ int main(int argc, char **argv)
         int p = personality(0xffffffff);
         if (p != -1)
             personality((unsigned long)p | ADDR_NO_RANDOMIZE);
+    }
+    char path[4096];
+    switch (vmpirun_check(argc - i, &argv[i], path, sizeof path)) {
+    case VMPIRUN_LIBVMPI:
+        fprintf(stderr, "vmpirun: %s uses libvmpi but was not linked by vmpicc or vmpicxx: its main would run once, "
+                        "outside any rank.  Link it with vmpicc/vmpicxx (or their -show flags, pkg-config vmpi, "
+                        "CMake's vmpi::mpi), then run it again\n", path);
+        return 126;
+    case VMPIRUN_OTHER:
+        fprintf(stderr, "vmpirun: %s is not a vmpi program: vmpirun starts programs built with vmpicc or vmpicxx, "
+                        "whose ranks are threads of one process (it would run once, with -n ignored).  Build it "
+                        "with vmpicc.  A tool that starts one (valgrind, gdb --args, env, perf...) is run with the "
+                        "program among its arguments; a script that starts one is run without vmpirun, with the "
+                        "settings in the environment (VMPI_NRANKS=8 VMPI_NPES=2 ./script; vmpirun --help lists "
+                        "them)\n", path);
+        return 126;
+    default:
+        break;
     }
     execvp(argv[i], &argv[i]);
     fprintf(stderr, "vmpirun: cannot run '%s': %s\n", argv[i], strerror(errno));

@@ -35,7 +35,11 @@ static inline int vmpi_chk_ranked(vmpi_chk *ck)
 {
     if (vmpi_rank_self() != NULL)
         return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why, "called outside an MPI rank (from a thread vmpi did not start)");
+    if (vmpi_world_size() == 0) /* vmpi never booted: main was not started by the wrappers' start object */
+        snprintf(ck->why, sizeof ck->why, "vmpi was not started: the program was not linked by vmpicc or vmpicxx "
+                                          "(which run its main once per rank); link it with them");
+    else
+        snprintf(ck->why, sizeof ck->why, "called outside an MPI rank (from a thread vmpi did not start)");
     return MPI_ERR_OTHER;
 }
 

@@ -33,9 +33,11 @@ typedef struct vmpi_ckpt_membuf {
 typedef struct vmpi_ckpt_out vmpi_ckpt_out;
 typedef struct vmpi_ckpt_in vmpi_ckpt_in;
 
-/* Starts a checkpoint in directory `dir` (created, mode 0700, if missing).  NULL on failure, with a
- * message naming the file and the problem in err.  The first one in a directory locks it for the rest of
- * the process (DIR/.vmpi-ckpt.lock): another process's checkpoint there fails with EACCES. */
+/* Starts a checkpoint in directory `dir` (created, mode 0700, if missing).  NULL on failure, with errno and
+ * a message naming the file and the problem in err.  The first one in a directory locks it for the rest of
+ * the process (DIR/.vmpi-ckpt.lock): another process's checkpoint there fails with EACCES, and so does a
+ * lock file that is a link or not the user's (nothing in the directory is opened through a link); a
+ * directory others can write into without the sticky bit gets a warning. */
 vmpi_ckpt_out *vmpi_ckpt_create(const char *dir, char *err, size_t errlen);
 /* Starts a checkpoint in memory, replacing what `mb` held. */
 vmpi_ckpt_out *vmpi_ckpt_create_mem(vmpi_ckpt_membuf *mb);
@@ -59,7 +61,8 @@ void vmpi_ckpt_discard(vmpi_ckpt_out *o);
 void vmpi_ckpt_prune(const char *dir);
 
 /* Opens the newest complete checkpoint in `dir`, checking its header and size.  NULL with a message in err
- * (naming the file and the problem: missing, not a checkpoint, foreign version, truncated). */
+ * (naming the file and the problem: missing, a link, another user's, not a checkpoint, foreign version,
+ * truncated). */
 vmpi_ckpt_in *vmpi_ckpt_open(const char *dir, char *err, size_t errlen);
 vmpi_ckpt_in *vmpi_ckpt_open_mem(const vmpi_ckpt_membuf *mb, char *err, size_t errlen);
 /* The file it reads ("(in memory)" for an in-memory checkpoint). */

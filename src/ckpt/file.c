@@ -22,6 +22,7 @@
 #include <unistd.h>
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
+#include "base/log.h"
 #include "base/sysmem.h"
 #include "ckpt/ckpt.h"
 
@@ -46,12 +47,14 @@ _Static_assert(sizeof(file_hdr) == 64 && sizeof(sec_hdr) == 48, "checkpoint reco
 
 struct vmpi_ckpt_out {
     int fd;                  /* -1: memory */
+    int dfd;                 /* the directory: every name in it is opened relative to it */
     vmpi_ckpt_membuf *mb;
     char *stage;
     size_t staged;
     uint64_t off, nsec, seq;
     int err;
-    char dir[4096], tmp[4200], final[4200];
+    char dir[4096], tmp[4200], final[4200]; /* paths, for messages */
+    char tmp_name[64], final_name[64];       /* names in dfd */
 };
 
 #define READ_AHEAD (1u << 20)
@@ -86,11 +89,23 @@ static bool ckpt_name(const char *name, uint64_t *seq, bool *tmp)
     return true;
 }
 
-/* The newest complete checkpoint's sequence number in `dir`, and the highest of any file's (0: none). */
-static void scan(const char *dir, uint64_t *complete, uint64_t *any)
+/* The directory `dfd` for reading its entries (an open file description of its own: dup's would share
+ * dfd's position), NULL on failure. */
+static DIR *entries(int dfd)
+{
+    int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (d == NULL && fd >= 0)
+        close(fd);
+    return d;
+}
+
+/* The newest complete checkpoint's sequence number in directory `dfd`, and the highest of any file's (0:
+ * none). */
+static void scan(int dfd, uint64_t *complete, uint64_t *any)
 {
     *complete = *any = 0;
-    DIR *d = opendir(dir);
+    DIR *d = entries(dfd);
     if (d == NULL)
         return;
     uint64_t s;
@@ -108,19 +123,20 @@ static void scan(const char *dir, uint64_t *complete, uint64_t *any)
 
 void vmpi_ckpt_prune(const char *dir)
 {
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return;
     uint64_t keep, any;
-    scan(dir, &keep, &any);
-    if (keep == 0)
-        return;
-    DIR *d = opendir(dir);
-    if (d == NULL)
-        return;
+    scan(dfd, &keep, &any);
+    DIR *d = keep ? entries(dfd) : NULL;
     uint64_t s;
     bool tmp;
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) /* unlinkat removes a link, never what it names */
         if (ckpt_name(e->d_name, &s, &tmp) && s != keep)
-            unlinkat(dirfd(d), e->d_name, 0);
-    closedir(d);
+            unlinkat(dfd, e->d_name, 0);
+    if (d)
+        closedir(d);
+    close(dfd);
 }
 
 /* ---- writing ---- */
@@ -196,6 +212,8 @@ static int out_write(vmpi_ckpt_out *o, const void *p, size_t n)
 static vmpi_ckpt_out *out_new(void)
 {
     vmpi_ckpt_out *o = vmpi_sys_calloc(1, sizeof *o);
+    if (o)
+        o->dfd = -1;
     if (o && (o->stage = vmpi_sys_malloc(STAGE)) == NULL) {
         vmpi_sys_free(o);
         return NULL;
@@ -205,23 +223,61 @@ static vmpi_ckpt_out *out_new(void)
 
 static void out_free(vmpi_ckpt_out *o)
 {
+    if (o->dfd >= 0)
+        close(o->dfd);
     vmpi_sys_free(o->stage);
     vmpi_sys_free(o);
 }
 
+/* Files in a checkpoint directory are opened relative to the directory's descriptor and never through a
+ * symbolic link (O_NOFOLLOW; temporaries O_CREAT | O_EXCL): a link planted there by someone who can write
+ * the directory (DIR/.vmpi-ckpt.lock -> a victim) must not make vmpi truncate, write or read the file it
+ * names.  What is opened must also be a regular file of ours; the lock file, which is truncated, must have
+ * no other link (a hard link to a victim). */
+static bool ours(int fd, const char *path, bool one_link, struct stat *st, char *err, size_t errlen)
+{
+    const char *why = fstat(fd, st) != 0        ? strerror(errno)
+                      : !S_ISREG(st->st_mode)   ? "not a regular file"
+                      : st->st_uid != geteuid() ? "it belongs to another user"
+                      : one_link && st->st_nlink != 1 ? "it has other hard links"
+                                                : NULL;
+    if (why) {
+        snprintf(err, errlen, "refusing %s: %s (planted by someone who can write the directory?)", path, why);
+        errno = EACCES;
+    }
+    return why == NULL;
+}
+
+/* openat() of `name` in `dfd` refused when it is a symbolic link, with a message naming `path`. */
+static int open_in(int dfd, const char *name, const char *path, int flags, char *err, size_t errlen)
+{
+    int fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0600); /* a FIFO never blocks */
+    if (fd < 0) {
+        int e = errno;
+        if (e == ELOOP)
+            snprintf(err, errlen, "refusing %s: it is a symbolic link (planted by someone who can write the "
+                                  "directory?)", path);
+        else
+            snprintf(err, errlen, "cannot %s %s: %s", flags & O_CREAT ? "create" : "open", path, strerror(e));
+        errno = e == ELOOP ? EACCES : e;
+    }
+    return fd;
+}
+
 /* One job at a time writes checkpoints into a directory: two would remove each other's.  The first
  * checkpoint a process writes into a directory takes an flock on DIR/.vmpi-ckpt.lock and keeps it until the
- * process ends; the kernel drops it then, even after SIGKILL, so a restarted job takes it again. */
+ * process ends; the kernel drops it then, even after SIGKILL, so a restarted job takes it again.  That is
+ * also when a directory others may write into gets its warning. */
 static struct {
     dev_t dev;
     ino_t ino;
 } held[16];
 static int nheld;
 
-static bool dir_lock(const char *dir, char *err, size_t errlen)
+static bool dir_lock(int dfd, const char *dir, char *err, size_t errlen)
 {
     struct stat st;
-    if (stat(dir, &st) != 0) {
+    if (fstat(dfd, &st) != 0) {
         snprintf(err, errlen, "cannot use the checkpoint directory %s: %s", dir, strerror(errno));
         return false;
     }
@@ -230,9 +286,12 @@ static bool dir_lock(const char *dir, char *err, size_t errlen)
             return true;
     char path[4200];
     snprintf(path, sizeof path, "%s/.vmpi-ckpt.lock", dir);
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+    int fd = open_in(dfd, ".vmpi-ckpt.lock", path, O_RDWR | O_CREAT, err, errlen);
+    if (fd < 0)
+        return false;
+    struct stat fst;
+    if (!ours(fd, path, true, &fst, err, errlen)) {
+        close(fd);
         return false;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -250,6 +309,10 @@ static bool dir_lock(const char *dir, char *err, size_t errlen)
     if (ftruncate(fd, 0) != 0 || pwrite(fd, me, (size_t)len, 0) != len) {
         /* the pid is only for the message above */
     }
+    if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+        vmpi_warn("the checkpoint directory %s can be written by others (mode %03o, no sticky bit): they can "
+                  "replace or remove its checkpoints; use a directory only you can write", dir,
+                  (unsigned)(st.st_mode & 07777));
     if (nheld < (int)(sizeof held / sizeof held[0])) /* beyond, the lock is kept all the same (fd left open) */
         held[nheld++] = (typeof(held[0])){st.st_dev, st.st_ino};
     return true;
@@ -261,23 +324,44 @@ vmpi_ckpt_out *vmpi_ckpt_create(const char *dir, char *err, size_t errlen)
         snprintf(err, errlen, "cannot create the checkpoint directory %s: %s", dir, strerror(errno));
         return NULL;
     }
-    if (!dir_lock(dir, err, errlen))
-        return NULL;
     vmpi_ckpt_out *o = out_new();
     if (o == NULL) {
         snprintf(err, errlen, "out of memory starting a checkpoint in %s", dir);
+        errno = ENOMEM;
+        return NULL;
+    }
+    o->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (o->dfd < 0) {
+        int e = errno;
+        snprintf(err, errlen, "cannot use the checkpoint directory %s: %s", dir, strerror(e));
+        out_free(o);
+        errno = e;
+        return NULL;
+    }
+    if (!dir_lock(o->dfd, dir, err, errlen)) {
+        int e = errno;
+        out_free(o);
+        errno = e;
         return NULL;
     }
     uint64_t complete, any;
-    scan(dir, &complete, &any);
-    o->seq = any + 1;
+    scan(o->dfd, &complete, &any);
     snprintf(o->dir, sizeof o->dir, "%s", dir);
-    snprintf(o->tmp, sizeof o->tmp, "%s/.vmpi-ckpt-%" PRIu64 ".tmp", dir, o->seq);
-    snprintf(o->final, sizeof o->final, "%s/vmpi-ckpt-%" PRIu64 ".ckpt", dir, o->seq);
-    o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    /* the next number; a name that appeared since the scan (planted?) is skipped, never opened */
+    for (int tries = 0;; tries++) {
+        o->seq = any + 1 + (uint64_t)tries;
+        snprintf(o->tmp_name, sizeof o->tmp_name, ".vmpi-ckpt-%" PRIu64 ".tmp", o->seq);
+        snprintf(o->final_name, sizeof o->final_name, "vmpi-ckpt-%" PRIu64 ".ckpt", o->seq);
+        snprintf(o->tmp, sizeof o->tmp, "%s/%s", dir, o->tmp_name);
+        snprintf(o->final, sizeof o->final, "%s/%s", dir, o->final_name);
+        o->fd = open_in(o->dfd, o->tmp_name, o->tmp, O_WRONLY | O_CREAT | O_EXCL, err, errlen);
+        if (o->fd >= 0 || errno != EEXIST || tries == 16)
+            break;
+    }
     if (o->fd < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", o->tmp, strerror(errno));
+        int e = errno;
         out_free(o);
+        errno = e;
         return NULL;
     }
     file_hdr h;
@@ -331,7 +415,7 @@ void vmpi_ckpt_discard(vmpi_ckpt_out *o)
 {
     if (o->fd >= 0) {
         close(o->fd);
-        unlink(o->tmp);
+        unlinkat(o->dfd, o->tmp_name, 0);
     } else {
         o->mb->len = 0;
     }
@@ -362,27 +446,24 @@ int vmpi_ckpt_commit(vmpi_ckpt_out *o, char *err, size_t errlen)
     if (close(o->fd) != 0 && !e)
         e = errno;
     o->fd = -1;
-    if (!e && rename(o->tmp, o->final) != 0) {
+    if (!e && renameat(o->dfd, o->tmp_name, o->dfd, o->final_name) != 0) {
         e = errno;
         what = "renaming";
     }
     if (e) {
         snprintf(err, errlen, "%s %s: %s (the previous checkpoint is kept)", what, o->tmp, strerror(e));
-        unlink(o->tmp);
+        unlinkat(o->dfd, o->tmp_name, 0);
         out_free(o);
         return e;
     }
     /* the rename itself must reach the disk before the old checkpoint goes: if it may not have, the new
      * one is complete and visible, but the old one is kept (the caller prunes only on success) */
-    int dfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     /* some filesystems cannot fsync a directory (EINVAL, EBADF): there is nothing more to wait for */
-    if (dfd < 0 || (fsync(dfd) != 0 && errno != EINVAL && errno != EBADF)) {
+    if (fsync(o->dfd) != 0 && errno != EINVAL && errno != EBADF) {
         e = errno ? errno : EIO;
         snprintf(err, errlen, "flushing the directory %s after renaming %s: %s (the previous checkpoint is kept)",
                  o->dir, o->final, strerror(e));
     }
-    if (dfd >= 0)
-        close(dfd);
     out_free(o);
     return e;
 }
@@ -494,25 +575,31 @@ vmpi_ckpt_in *vmpi_ckpt_open(const char *dir, char *err, size_t errlen)
 {
     uint64_t complete, any;
     struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "no checkpoint in %s: %s", dir, stat(dir, &st) != 0 ? strerror(errno) : "not a directory");
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) {
+        snprintf(err, errlen, "no checkpoint in %s: %s", dir, errno == ENOTDIR ? "not a directory" : strerror(errno));
         return NULL;
     }
-    scan(dir, &complete, &any);
+    scan(dfd, &complete, &any);
     if (complete == 0) {
         snprintf(err, errlen, "no checkpoint in %s (no complete vmpi-ckpt-*.ckpt file)", dir);
+        close(dfd);
         return NULL;
     }
     vmpi_ckpt_in *in = vmpi_sys_calloc(1, sizeof *in);
     if (in == NULL) {
         snprintf(err, errlen, "out of memory opening a checkpoint");
+        close(dfd);
         return NULL;
     }
-    snprintf(in->name, sizeof in->name, "%s/vmpi-ckpt-%" PRIu64 ".ckpt", dir, complete);
+    char name[64];
+    snprintf(name, sizeof name, "vmpi-ckpt-%" PRIu64 ".ckpt", complete);
+    snprintf(in->name, sizeof in->name, "%s/%s", dir, name);
     in->rb = vmpi_sys_malloc(READ_AHEAD); /* without it, every record is a system call */
-    in->fd = open(in->name, O_RDONLY | O_CLOEXEC);
-    if (in->fd < 0 || fstat(in->fd, &st) != 0) {
-        snprintf(err, errlen, "checkpoint %s: %s", in->name, strerror(errno));
+    /* a restart loads the checkpoint's bytes as the ranks' memory: never another user's file, nor a link */
+    in->fd = open_in(dfd, name, in->name, O_RDONLY, err, errlen);
+    close(dfd);
+    if (in->fd < 0 || !ours(in->fd, in->name, false, &st, err, errlen)) {
         vmpi_ckpt_close(in);
         return NULL;
     }

@@ -11,6 +11,7 @@
 #include "base/log.h"
 #include "base/sysmem.h"
 #include "img/image.h"
+#include "img/libc.h"
 #include "iso/heap.h"
 
 #define I vmpi_img_
@@ -48,7 +49,7 @@ void vmpi_img_map(uintptr_t base)
     }
 }
 
-void vmpi_img_relocate(uintptr_t base, const char *tls)
+void vmpi_img_relocate(uintptr_t base, const char *tls, const struct img_libc *libc)
 {
     uintptr_t mod = tls ? (uintptr_t)tls : IMG_TLS_CURRENT;
     for (size_t k = 0; k < I.nrel; k++) {
@@ -59,6 +60,7 @@ void vmpi_img_relocate(uintptr_t base, const char *tls)
         case REL_ABS: *where = r.val; break;
         case REL_IFUNC: *where = ((uintptr_t(*)(void))(base + r.val))(); break;
         case REL_TLSMOD: *where = mod; break;
+        case REL_LIBC: *where = (uintptr_t)libc + r.val; break;
         }
     }
 }
@@ -193,6 +195,12 @@ vmpi_img_main_fn vmpi_img_rank_start(vmpi_iso_heap *h, int argc, char **argv, ch
             vmpi_fatal("no room for the program's thread_local block in rank %d's slot; raise --iso-slot-size",
                        h->slot);
     }
+    if (I.uses_libc) { /* before the relocations: auto binds getopt's globals to it */
+        r->libc = vmpi_iso_heap_calloc(h, sizeof *r->libc);
+        if (r->libc == NULL)
+            vmpi_fatal("no room for the C library's state in rank %d's slot; raise --iso-slot-size", h->slot);
+        vmpi_img_libc_init(r->libc);
+    }
     if (I.method == VMPI_PRIV_AUTO) {
         void *room = vmpi_iso_heap_memalign(h, I.align, I.span);
         if (room == NULL)
@@ -201,7 +209,7 @@ vmpi_img_main_fn vmpi_img_rank_start(vmpi_iso_heap *h, int argc, char **argv, ch
         r->base = (uintptr_t)room;
         r->copy = true;
         vmpi_img_map(r->base);
-        vmpi_img_relocate(r->base, r->tls);
+        vmpi_img_relocate(r->base, r->tls, r->libc);
     } else {
         r->base = I.shared.base;
     }

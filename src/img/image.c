@@ -13,6 +13,7 @@
 #include "ckpt/ckpt.h"
 #include "base/sysmem.h"
 #include "img/image.h"
+#include "img/libc.h"
 
 img_image vmpi_img_;
 #define I vmpi_img_
@@ -86,6 +87,8 @@ static bool resolve(size_t i, uintptr_t *val)
     if (strstr(name, "_personality_v0")) /* __gxx_, __gcc_, __gfortran_... */
         I.unwinds = true;
     void *p = vmpi_img_hook(name);
+    if (p == NULL && (p = vmpi_img_libc_fn(name)) != NULL)
+        I.uses_libc = true;
     if (p == NULL) {
         const char *ver = sym_version(i);
         p = ver ? dlvsym(RTLD_DEFAULT, name, ver) : dlsym(RTLD_DEFAULT, name);
@@ -137,7 +140,11 @@ static void reduce(const ElfW(Rela) *r, size_t n)
         case R_X86_64_GLOB_DAT:
         case R_X86_64_JUMP_SLOT: {
             uint64_t add = ELF64_R_TYPE(r->r_info) == R_X86_64_64 ? (uint64_t)r->r_addend : 0;
-            if (resolve(si, &v))
+            long var = si && S.symtab[si].st_shndx == SHN_UNDEF ? vmpi_img_libc_var(name) : -1;
+            if (var >= 0) { /* a C library variable each rank has its own of (auto: getopt's) */
+                I.uses_libc = true;
+                add_rel(REL_LIBC, r->r_offset, (uint64_t)var + add);
+            } else if (resolve(si, &v))
                 add_rel(REL_BASE, r->r_offset, v + add);
             else
                 add_rel(REL_ABS, r->r_offset, v + add);
@@ -327,7 +334,7 @@ void vmpi_img_open(vmpi_priv_method m, vmpi_img_main_fn main, int nranks, int ar
         I.shared.proc = true;
         I.shared.copy = true;
         vmpi_img_map(base);
-        vmpi_img_relocate(base, NULL);
+        vmpi_img_relocate(base, NULL, NULL);
         if (I.has_tls) { /* the block thread_locals use outside any rank (constructors of the copy) */
             I.shared.tls = vmpi_iso_job_memalign(I.tls_align, I.tls_memsz ? I.tls_memsz : 1);
             if (I.shared.tls == NULL)

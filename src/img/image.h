@@ -15,7 +15,8 @@ enum {
     REL_BASE,  /* base + val (relative, and symbols the image defines) */
     REL_ABS,   /* val (a symbol of a shared library, or a hook) */
     REL_IFUNC, /* the result of the copy's resolver at base + val */
-    REL_TLSMOD /* the copy's thread_local block (auto), or IMG_TLS_CURRENT (tls) */
+    REL_TLSMOD, /* the copy's thread_local block (auto), or IMG_TLS_CURRENT (tls) */
+    REL_LIBC    /* the rank's record of C library state + val (auto: getopt's globals, libc.h) */
 };
 typedef struct img_rel {
     uint64_t off, val;
@@ -36,6 +37,7 @@ typedef struct img_rank {
     uintptr_t base;
     char *tls;            /* its thread_local block */
     img_dtor *dtor;       /* atexit, C++ and thread_local destructors, in registration order */
+    struct img_libc *libc; /* the C library's hidden state, per rank (libc.h), when the program uses it */
     int ndtor, cap;
     bool started, exited;
     bool proc;            /* the process's record: its arrays come from the system allocator */
@@ -60,6 +62,7 @@ typedef struct img_image {
     size_t tls_filesz, tls_memsz, tls_align;
     bool has_tls;
     bool unwinds;                   /* it refers to a personality routine: exceptions or cleanups unwind it */
+    bool uses_libc;                 /* some of its symbols are bound to libc.h's per-rank state */
     void (*register_frame)(const void *, void *);
     void (*lsan_root)(const void *, size_t);
     img_rank shared;                /* tls: the process's one copy and its destructors */
@@ -68,9 +71,10 @@ typedef struct img_image {
 extern img_image vmpi_img_;
 
 /* copy.c: maps the image's segments at `base` (room reserved by the caller) and applies the relocations;
- * `tls` is the block DTPMOD64 words point at (auto) or NULL (tls: IMG_TLS_CURRENT). */
+ * `tls` is the block DTPMOD64 words point at (auto) or NULL (tls: IMG_TLS_CURRENT); `libc` the rank's C
+ * library state (auto; NULL for the tls method's one copy, which has no REL_LIBC). */
 void vmpi_img_map(uintptr_t base);
-void vmpi_img_relocate(uintptr_t base, const char *tls);
+void vmpi_img_relocate(uintptr_t base, const char *tls, const struct img_libc *libc);
 /* Fills `r->tls` (room the caller gave it) from the relocated initialization image of the copy at `base`. */
 void vmpi_img_tls_fill(const img_rank *r, uintptr_t base);
 /* Registers the copy's frames (and LSan roots), then runs its constructors if `ctors`. */

@@ -14,8 +14,10 @@
  *
  * Relocations are applied from the image's own tables (exact, no pointer scanning), undefined symbols are
  * resolved once in the process's global scope (libc, libstdc++, libgfortran and libvmpi stay shared), and a
- * few are bound to the functions of hooks.c.  Constructors run per copy on the rank's stack with its heap
- * current, destructors (fini array, atexit, C++ and thread_local destructors) when the rank exits. */
+ * few are bound to the functions of hooks.c and to libc.c's, which give each rank its own state of the C
+ * library's rand, random, drand48, strtok and (auto) getopt families.  Constructors run per copy on the
+ * rank's stack with its heap current, destructors (fini array, atexit, C++ and thread_local destructors)
+ * when the rank exits. */
 #ifndef VMPI_IMG_IMG_H
 #define VMPI_IMG_IMG_H
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -154,9 +155,12 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
         eh->caught = vp->eh_caught;
         eh->uncaught = vp->eh_uncaught;
     }
+    /* errno is the rank's too: what it set before blocking is what it reads after, on whichever PE */
+    *pe->errno_loc = vp->err;
     vmpi_iso_enter(vp->heap);
     vmpi_transfer t = vmpi_ctx_jump(vp->ctx, pe, &st);
     vmpi_iso_leave();
+    vp->err = *pe->errno_loc;
     if (eh) { /* the rank ran on this thread: keep its state, leave the thread clean */
         vp->eh_caught = eh->caught;
         vp->eh_uncaught = eh->uncaught;
@@ -571,6 +575,7 @@ static void enter_pe(vmpi_pe *pe)
     pe->cpu0 = vmpi_sched_pe_cpu_seconds(pe->id); /* the first period starts now, not at boot */
     vmpi_runwait_open(pe);
     pe->eh = __cxa_get_globals ? __cxa_get_globals() : NULL;
+    pe->errno_loc = &errno;
     stack_t ss = {.ss_sp = pe->altstack, .ss_size = 64 * 1024, .ss_flags = 0};
     sigaltstack(&ss, &prev_altstack);
     if (vmpi_cfg.pin)

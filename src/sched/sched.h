@@ -36,6 +36,7 @@ typedef struct vmpi_vp {
     unsigned long long last_run; /* ticks charged for its previous run (sched/runwait.h) */
     void *eh_caught;         /* its C++ exception state while it is switched out (sched.c) */
     unsigned eh_uncaught;
+    int err;                 /* its errno while it is switched out */
 } vmpi_vp;
 
 typedef struct vmpi_pe {
@@ -52,6 +53,7 @@ typedef struct vmpi_pe {
     unsigned long long slept; /* ticks asleep (the thread used no CPU) since the last reset */
     clockid_t cpu_clock;     /* the PE thread's CPU-time clock */
     struct vmpi_cxa_eh_globals *eh; /* the thread's C++ exception state (NULL in a C program) */
+    int *errno_loc;          /* the thread's errno */
     double cpu0;             /* its reading at the last reset */
     unsigned long long run_start; /* ticks when the running VP was switched in */
     unsigned long long polled; /* ticks the running VP spent polling for its own wake-up (block_in_place) */

@@ -18,6 +18,10 @@
 #     (or one with trailing bytes), a foreign version, a bad magic, a -n that differs, a missing or empty
 #     directory (or one with only a temporary file), a different program (or the same one changed), another
 #     libvmpi found through a relative LD_LIBRARY_PATH;
+#   - a directory others can write into: a symbolic or hard link or a FIFO planted as the lock file is refused
+#     and the file it names untouched, links at the next temporaries' names are skipped and removed, a
+#     restart refuses a checkpoint that is a link; a directory writable by others without the sticky bit is
+#     warned about;
 #   - crash safety: a run that checkpoints at every step, killed from outside at random moments, restarts
 #     with the reference digests or is refused with "no checkpoint" (when none had completed), nothing else.
 # Usage: ckpt.sh BUILD_DIR.  Every run is under `timeout`; about 30 s on 2 cores.
@@ -307,6 +311,58 @@ if [ -n "$at" ] && [ "$at" -gt 0 ]; then
     [ "$rc" -eq 1 ] && grep -q "^vmpi: checkpoint .*rl/libvmpi.so.0 is not the one" "$tmp/err" ||
         fail "a restart with another libvmpi through LD_LIBRARY_PATH=rl was not refused (status $rc): $(head -c 300 "$tmp/err")"
 fi
+
+# ---- a directory others can write into: nothing vmpi opens there follows a link planted in it ----
+printf 'precious\n' >"$tmp/victim"
+victim_ok() { [ "$(cat "$tmp/victim")" = precious ] || fail "$1: the file a planted link names was changed"; }
+# planted NAME KIND: a fresh directory with NAME in it, a symbolic link (sym) or a hard link (hard) to the
+# victim, or a FIFO (fifo)
+planted() {
+    d=$tmp/planted.$2.$(echo "$1" | tr -cd 'a-z0-9')
+    mkdir -m 700 "$d"
+    case $2 in
+    sym) ln -s "$tmp/victim" "$d/$1" ;;
+    hard) ln "$tmp/victim" "$d/$1" ;;
+    fifo) mkfifo "$d/$1" ;;
+    esac
+}
+for kind in sym hard fifo; do
+    planted .vmpi-ckpt.lock $kind
+    run 60 "$vmpirun" -n 4 -p 2 "$prog" 4 2 "$d"
+    case $kind in
+    sym) why="it is a symbolic link" ;;
+    hard) why="it has other hard links" ;;
+    fifo) why="not a regular file" ;;
+    esac
+    [ "$rc" -eq 1 ] && grep -q "refusing $d/.vmpi-ckpt.lock: $why" "$tmp/err" ||
+        fail "a $kind link planted as the lock file: exit status $rc, expected 1 with 'refusing ...: $why'"
+    [ -z "$(ckpts "$d")" ] || fail "a $kind link planted as the lock file: a checkpoint was written"
+    victim_ok "a $kind link planted as the lock file"
+done
+# links at the names of the next temporaries: skipped, never opened, and removed with the old files
+planted .vmpi-ckpt-1.tmp sym
+ln -s "$tmp/victim" "$d/.vmpi-ckpt-2.tmp"
+run 60 "$vmpirun" -n 4 -p 1 "$prog" $steps 5 "$d"
+check_ok "$tmp/ref.4" "links planted at temporaries' names"
+victim_ok "links planted at temporaries' names"
+[ "$(ckpts "$d" | grep -c .)" -eq 1 ] && [ "$(ntmps "$d")" -eq 0 ] ||
+    fail "links planted at temporaries' names: files $(ls -A "$d" | tr '\n' ' '), expected one vmpi-ckpt-*.ckpt"
+# a restart never loads a link, whatever it names
+planted vmpi-ckpt-1.ckpt sym
+src=$(ckpts "$tmp/ck.4" | head -n 1)
+[ -n "$src" ] && ln -sf "$src" "$d/vmpi-ckpt-1.ckpt"
+run 30 "$vmpirun" --restart "$d" -p 2 "$prog" $steps 5 "$d" kill
+check_refused "^vmpi: refusing $d/vmpi-ckpt-1.ckpt: it is a symbolic link" "restart from a link to a checkpoint"
+# a directory others can write into gets a warning, unless it has the sticky bit
+d=$tmp/open
+mkdir "$d" && chmod 777 "$d"
+run 60 "$vmpirun" -n 2 -p 1 "$prog" 4 2 "$d"
+[ "$rc" -eq 0 ] && grep -q "checkpoint directory $d can be written by others (mode 777" "$tmp/err" ||
+    fail "a directory mode 777: exit status $rc, expected 0 with a warning"
+d=$tmp/sticky
+mkdir "$d" && chmod 1777 "$d"
+run 60 "$vmpirun" -n 2 -p 1 "$prog" 4 2 "$d"
+[ "$rc" -eq 0 ] && ! grep -q "written by others" "$tmp/err" || fail "a directory mode 1777: exit status $rc, or a warning"
 
 # ---- crash safety: a checkpoint at every step, SIGKILL from outside at random moments ----
 # crash RANKS PES TRIES: try i is killed in the i-th of TRIES equal parts of an uninterrupted run's

@@ -50,6 +50,26 @@ check "missing program reported" '[ $rc -eq 127 ] && grep -q "cannot run" "$tmp/
 "$bin/vmpirun" -n 2 2>"$tmp/err"; rc=$?
 check "no program reported" '[ $rc -eq 2 ] && grep -q "no program" "$tmp/err"'
 check "--help lists tunables" '"$bin/vmpirun" --help | grep -q VMPI_STACK_SIZE'
+# vmpirun starts vmpi programs only (another would run once, -n ignored), or tools given one as an argument
+lib=$(dirname "$bin")/lib
+inc=$("$bin/vmpicc" -showme:compile | sed 's/.*-I\([^ ]*\).*/\1/')
+cc -I"$inc" -o "$tmp/nowrap" "$tmp/hello.c" -L"$lib" -Wl,-rpath,"$lib" -lvmpi $(grep -q '^VMPI_SANITIZE:BOOL=ON' "$bin/../CMakeCache.txt" 2>/dev/null && echo -fsanitize=address,undefined)
+"$bin/vmpirun" -n 2 "$tmp/nowrap" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "libvmpi without vmpicc refused (rc $rc)" '[ $rc -eq 126 ] && grep -q "uses libvmpi but was not linked by vmpicc" "$tmp/err" && [ ! -s "$tmp/out" ]'
+"$tmp/nowrap" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "libvmpi without vmpicc, run alone: MPI_Init says vmpi was not started" '[ $rc -ne 0 ] && grep -q "vmpi was not started: the program was not linked by vmpicc" "$tmp/err"'
+"$bin/vmpirun" -n 2 python3 -c 'print("ran")' >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "python3 refused (rc $rc)" '[ $rc -eq 126 ] && grep -q "is not a vmpi program" "$tmp/err" && ! grep -q ran "$tmp/out"'
+printf '#include <stdio.h>\nint main(void) { puts("ran"); return 0; }\n' > "$tmp/plain.c"
+cc -o "$tmp/plain" "$tmp/plain.c"
+"$bin/vmpirun" -n 2 "$tmp/plain" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "a program built without vmpicc refused (rc $rc)" '[ $rc -eq 126 ] && grep -q "Build it with vmpicc" "$tmp/err" && ! grep -q ran "$tmp/out"'
+printf '#!/bin/sh\necho ran\n' > "$tmp/script.sh"
+chmod +x "$tmp/script.sh"
+"$bin/vmpirun" -n 2 "$tmp/script.sh" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "a script refused, with the environment route (rc $rc)" '[ $rc -eq 126 ] && grep -q "VMPI_NRANKS=8" "$tmp/err" && ! grep -q ran "$tmp/out"'
+check "a tool given a vmpi program runs it (env)" '"$bin/vmpirun" -n 3 env WRAPPERS_TEST=1 "$tmp/hello" | grep -q "size=3 sum=3"'
+check "a tool given a vmpi program runs it (sh -c)" '"$bin/vmpirun" -n 2 sh -c "exec \"\$0\"" "$tmp/hello" | grep -q "size=2 sum=1"'
 # privatization of globals (docs/PRIVATIZATION.md): on by default, refused clearly where it cannot work
 cat > "$tmp/glob.c" <<'C'
 #include <mpi.h>
@@ -97,5 +117,43 @@ cc -fPIE -c -o "$tmp/pie.o" "$tmp/pie.c" 2>/dev/null
 printf '#include <mpi.h>\nvoid say(void);\nint main(int c, char **v) { MPI_Init(&c, &v); say(); MPI_Finalize(); return 0; }\n' > "$tmp/usepie.c"
 check "non-PIC object: link error with a note" '! "$bin/vmpicc" -o "$tmp/usepie" "$tmp/usepie.c" "$tmp/pie.o" 2>"$tmp/err" && grep -q "must be compiled with -fPIC" "$tmp/err"'
 check "non-PIC object links with -privatize=none" '"$bin/vmpicc" -privatize=none -o "$tmp/usepie" "$tmp/usepie.c" "$tmp/pie.o"'
+# A symbol nobody defines fails the link, with every privatization method, as with any compiler wrapper
+# (configure scripts rely on it), in C, C++ and Fortran; weak references and the libraries' symbols do not.
+cat > "$tmp/undef.c" <<'C'
+#include <mpi.h>
+int vmpi_test_nobody_defines_this(int);
+int main(int argc, char **argv) { MPI_Init(&argc, &argv); vmpi_test_nobody_defines_this(1); MPI_Finalize(); return 0; }
+C
+cp "$tmp/undef.c" "$tmp/undef.cc"
+printf 'program p\n  call vmpi_test_nobody_defines_this(1)\nend program\n' > "$tmp/undef.f90"
+cat > "$tmp/weak.cc" <<'C'
+#include <mpi.h>
+#include <cmath>
+#include <iostream>
+extern "C" void vmpi_test_maybe(void) __attribute__((weak));
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    if (vmpi_test_maybe)
+        vmpi_test_maybe();
+    std::cout << "weak ok " << std::sqrt(argc + 3.0) << std::endl;
+    MPI_Finalize();
+    return 0;
+}
+C
+for m in auto tls none; do
+    for lang in c cc f90; do
+        case $lang in
+        c) cmd="\"$bin/vmpicc\"" ;;
+        cc) cmd="\"$bin/vmpicxx\"" ;;
+        f90) command -v gfortran >/dev/null 2>&1 || continue; cmd="VMPI_CC=gfortran \"$bin/vmpicc\"" ;;
+        esac
+        rm -f "$tmp/undef"
+        eval "$cmd -privatize=$m -o \"\$tmp/undef\" \"\$tmp/undef.$lang\"" 2>"$tmp/err"; rc=$?
+        check "-privatize=$m, $lang: an undefined symbol fails the link (rc $rc)" '[ $rc -ne 0 ] && [ ! -e "$tmp/undef" ] && grep -q "undefined reference to .vmpi_test_nobody_defines_this" "$tmp/err"'
+        check "-privatize=$m, $lang: and gets no -fPIC note" '! grep -q "must be compiled with -fPIC" "$tmp/err"'
+    done
+    check "-privatize=$m: a weak undefined reference and the libraries' symbols link and run" '"$bin/vmpicxx" -privatize=$m -o "$tmp/weak" "$tmp/weak.cc" && "$bin/vmpirun" -n 2 "$tmp/weak" | grep -q "weak ok 2"'
+done
 [ $fail -eq 0 ] && echo " No Errors"
 exit $fail

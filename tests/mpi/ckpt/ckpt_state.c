@@ -17,6 +17,7 @@
  *
  * The state (this area's programs may use globals: they are privatized, one copy per rank, and a checkpoint
  * must carry each rank's copy):
+ *   - the C library's hidden state (rand's and lrand48's, seeded per rank), drawn from at every step;
  *   - mutable globals and statics: an initialized array, .bss counters, a function-scope static array, a
  *     global pointer into the heap and a list of malloc'ed nodes (some freed as the run goes: the
  *     allocator's own state must come back too), updated at every step;
@@ -75,6 +76,7 @@ enum {
 double g_field[NF] = {1.5, -2.25, 3.0, 0.125};  /* .data, updated every step */
 static unsigned long s_counter;                  /* .bss */
 static uint64_t g_acc = 0xcbf29ce484222325ULL;   /* everything received is folded into it */
+static uint64_t g_rand;                          /* rand() and lrand48(): the C library's state, per rank */
 double *g_heap;                                  /* a global pointing into the rank's heap */
 int g_copies, g_deletes;                         /* attribute callbacks run on this rank */
 struct node {
@@ -295,6 +297,8 @@ int main(int argc, char **argv)
 
     int expect_restarted = 0, ever_restarted = 0, nckpt = 0;
     char first_ckpt[256] = "";
+    srand((unsigned)rank + 1);
+    srand48(rank + 1);
     for (int s = 0; s < steps; s++) {
         int f = -1;
         VMPIX_Restarted(&f);
@@ -303,6 +307,7 @@ int main(int argc, char **argv)
 
         /* local work on the globals and the heap (values stay within a few units: averages) */
         s_counter += (unsigned long)(rank + 1) * (unsigned long)(s + 1);
+        g_rand = g_rand * 31 + (uint64_t)rand() + (uint64_t)lrand48();
         hist()[(rank + s) % 16] += s + 1;
         for (int i = 0; i < NF; i++)
             g_field[i] = 0.75 * g_field[i] + 0.25 * g_heap[(i * 61 + s * 7) % NH] + 0.001 * (rank % 5);
@@ -595,6 +600,7 @@ int main(int argc, char **argv)
     }
     MT_CHECK_INT(errs, "list nodes", steps - steps / 3, nodes); /* one freed at steps 2, 5, 8... */
     h = fold(h, &g_acc, sizeof g_acc);
+    h = fold(h, &g_rand, sizeof g_rand);
     h = fold(h, &g_copies, sizeof g_copies);
     h = fold(h, &g_deletes, sizeof g_deletes);
     unsigned long long hd = h, *all = rank == 0 ? mt_malloc(sizeof *all * (size_t)size) : NULL;
