@@ -137,7 +137,8 @@ def main():
             seen.add(key)
             if name not in programs:
                 programs[name] = program(area, prog, mvars)
-            limit = int(opts.get("timeLimit", TIME_DEFAULT))
+            limit = opts.get("timeLimit", "")
+            limit = int(limit) if limit.isdigit() else TIME_DEFAULT  # runtests ignores a non-number too
             kind = RESULT_KINDS.get(opts.get("resultTest", ""))
             if kind is None:
                 sys.exit(f"{where}:{lineno}: unknown resultTest in: {' '.join(fields)}")
