@@ -4,7 +4,8 @@
  * takes back a rendezvous send (above the eager limit, or synchronous) that no receive has matched: it must
  * then be cancelled, while the receiver waits elsewhere.  A send a posted receive has matched completes
  * normally with its data; a cancelled persistent send can be started again; an eager send may be cancelled or
- * not, and is received when it is not.
+ * not, and is received when it is not.  Last, a send cancelled after a migration point (the testlist's Rotate
+ * runs move every rank there, its pending message with its receiver).
  * Pairs (0,1), (2,3)...: the even rank sends, the odd one receives; a rank without a partner sends to itself.
  * MPICH 4.0.2 and Open MPI 4.1 never return from the Wait on a cancelled unmatched rendezvous send: built
  * against them, the test leaves those cases out. */
@@ -14,7 +15,7 @@
 
 #define BIG (64 * 1024) /* ints: far above the eager limit */
 
-enum { T_BIG = 10, T_SYNC, T_PERS, T_MATCHED, T_EAGER, T_DONE, T_GO };
+enum { T_BIG = 10, T_SYNC, T_PERS, T_MATCHED, T_EAGER, T_DONE, T_GO, T_MIG };
 
 static int cancelled(const MPI_Status *st)
 {
@@ -131,6 +132,22 @@ int main(int argc, char **argv)
             MPI_Recv(&x, 1, MPI_INT, partner, T_EAGER, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             MT_CHECK_INT(errs, "the eager send that was not cancelled", 42, x);
         }
+    }
+    /* an unmatched rendezvous send cancelled after a migration point */
+    if (sender && UNMATCHED_CANCEL)
+        MPI_Isend(big, BIG, MPI_INT, partner, T_MIG, MPI_COMM_WORLD, &r);
+    mt_migrate();
+    if (sender && UNMATCHED_CANCEL) {
+        MT_CHECK_RC(errs, MPI_Cancel(&r));
+        MPI_Wait(&r, &st);
+        MT_CHECK_INT(errs, "Test_cancelled of a send cancelled after a migration", 1, cancelled(&st));
+    }
+    if (sender)
+        MPI_Send(&small, 1, MPI_INT, partner, T_DONE, MPI_COMM_WORLD);
+    if (receiver) {
+        MPI_Recv(&x, 1, MPI_INT, partner, T_DONE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (UNMATCHED_CANCEL)
+            check_gone(&errs, partner, T_MIG);
     }
     free(big);
     free(in);
