@@ -9,7 +9,7 @@
 #include <sys/personality.h>
 #include <unistd.h>
 #include "base/tunables.h"
-#include "vmpirun-prog.h"
+#include "vmpirun.h"
 
 static void usage(FILE *f)
 {
@@ -24,7 +24,9 @@ static void usage(FILE *f)
                "  +vpN                      same as -n N\n"
                "  +tcharm_stacksize SIZE    same as --stack-size SIZE\n"
                "  -h, --help                this text\n\n"
-               "runtime settings (--NAME VALUE or --NAME=VALUE; or the environment variable):\n");
+               "MPIEXEC_TIMEOUT=SECONDS in the environment stops the job after that time (exit status %d).\n\n"
+               "runtime settings (--NAME VALUE or --NAME=VALUE; or the environment variable):\n",
+            VMPIRUN_TIMEOUT_EXIT);
     for (size_t i = 0; i < n; i++)
         fprintf(f, "  --%-20s %-22s %s (default %s)\n", t[i].name, t[i].env, t[i].help, t[i].defval);
 }
@@ -118,6 +120,14 @@ int main(int argc, char **argv)
         return 126;
     default:
         break;
+    }
+    const char *timeout = getenv("MPIEXEC_TIMEOUT");
+    if (timeout && *timeout) {
+        int seconds = vmpirun_timeout_parse(timeout);
+        if (seconds < 0)
+            bad("bad value '%s' for MPIEXEC_TIMEOUT: expected a number of seconds%s", timeout, "");
+        if (seconds > 0)
+            return vmpirun_exec_timeout(&argv[i], seconds);
     }
     execvp(argv[i], &argv[i]);
     fprintf(stderr, "vmpirun: cannot run '%s': %s\n", argv[i], strerror(errno));

@@ -57,6 +57,13 @@ typedef struct rec_part {
     int rpe;
 } rec_part;
 
+/* Cancelling a rendezvous send: the receiver's PE, which owns its queues, takes the message out if it is
+ * still unexpected (cancelled) and then tells the sender's PE. */
+typedef struct rec_cancel {
+    int32_t dst_world, src_world;
+    vmpi_req *sreq;
+} rec_cancel;
+
 #define SPLIT_MIN (256 * 1024)
 
 /* Envelope payload classes; an eager message bigger than the last comes from malloc. */
@@ -72,7 +79,7 @@ static struct {
     vmpi_ep **eps;           /* world rank -> endpoint */
     vmpi_loc *loc;           /* world rank -> location */
     int nranks;
-    uint32_t h_eager, h_rndv, h_eager_ptr, h_rndv_done, h_part;
+    uint32_t h_eager, h_rndv, h_eager_ptr, h_rndv_done, h_part, h_cancel, h_cancelled;
     size_t eager_max;
     size_t inline_max;       /* largest eager record copied through a channel; larger ones go by pointer */
 } M;
@@ -82,6 +89,8 @@ static void on_rndv(vmpi_pe *pe, int src_pe, void *rec, size_t len);
 static void on_eager_ptr(vmpi_pe *pe, int src_pe, void *rec, size_t len);
 static void on_rndv_done(vmpi_pe *pe, int src_pe, void *rec, size_t len);
 static void on_part(vmpi_pe *pe, int src_pe, void *rec, size_t len);
+static void on_cancel(vmpi_pe *pe, int src_pe, void *rec, size_t len);
+static void on_cancelled(vmpi_pe *pe, int src_pe, void *rec, size_t len);
 
 void vmpi_msg_init(int nranks, int npes)
 {
@@ -100,6 +109,8 @@ void vmpi_msg_init(int nranks, int npes)
     M.h_eager_ptr = vmpi_chan_handler_register(on_eager_ptr);
     M.h_rndv_done = vmpi_chan_handler_register(on_rndv_done);
     M.h_part = vmpi_chan_handler_register(on_part);
+    M.h_cancel = vmpi_chan_handler_register(on_cancel);
+    M.h_cancelled = vmpi_chan_handler_register(on_cancelled);
 
     M.eager_max = vmpi_cfg.eager_max;
     /* Inline records up to 1/16 of a ring: a window of sends then fits without queuing on the sender's
@@ -518,6 +529,69 @@ bool vmpi_msg_cancel_recv(vmpi_ep *ep, vmpi_req *r)
     r->status.MPI_ERROR = MPI_SUCCESS;
     vmpi_req_complete(r);
     return true;
+}
+
+/* Send cancellation.  MPI_Wait on a cancelled send must return whatever the receiver does (MPI-3.1 3.8.4):
+ * a rendezvous send's data is still the sender's, so the message is taken back if no receive has matched it
+ * yet (the send then completes as cancelled); once matched it completes normally.  An eager send is
+ * complete already and its data gone: it stays sent. */
+static bool unqueue_rndv(vmpi_ep *ep, const vmpi_req *sreq)
+{
+    vmpi_list_foreach(it, &ep->unexpected)
+    {
+        vmpi_env *e = vmpi_container_of(it, vmpi_env, node);
+        if (e->h.proto == PROTO_RNDV && e->rv.sreq == sreq) {
+            vmpi_list_remove(it);
+            env_free(e);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* On the sender's PE. */
+static void send_cancelled(vmpi_req *r)
+{
+    r->status.vmpi_cancelled = 1;
+    r->status.vmpi_count = 0;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    vmpi_req_complete(r);
+}
+
+static void on_cancel(vmpi_pe *pe, int src_pe, void *rec, size_t len)
+{
+    const rec_cancel *c = rec;
+    if (!unqueue_rndv(M.eps[c->dst_world], c->sreq))
+        return; /* matched: the send completes as a send */
+    vmpi_loc loc = vmpi_msg_loc(c->src_world);
+    if (loc.pe == pe->id) {
+        send_cancelled(c->sreq);
+        return;
+    }
+    vmpi_req **p = vmpi_chan_reserve(loc.pe, sizeof *p);
+    *p = c->sreq;
+    vmpi_chan_commit(loc.pe, M.h_cancelled);
+}
+
+static void on_cancelled(vmpi_pe *pe, int src_pe, void *rec, size_t len)
+{
+    send_cancelled(*(vmpi_req **)rec);
+}
+
+void vmpi_msg_cancel_send(vmpi_req *r)
+{
+    if (r->complete)
+        return;
+    vmpi_loc loc = vmpi_msg_loc(r->peer);
+    if (loc.pe == vmpi_pe_self()->id) {
+        if (unqueue_rndv(M.eps[r->peer], r))
+            send_cancelled(r);
+        return;
+    }
+    /* after the message's own record in the same channel, so the receiver's PE has queued or matched it */
+    rec_cancel *c = vmpi_chan_reserve(loc.pe, sizeof *c);
+    *c = (rec_cancel){r->peer, r->owner->id, r};
+    vmpi_chan_commit(loc.pe, M.h_cancel);
 }
 
 vmpi_env *vmpi_msg_probe(vmpi_ep *ep, int ctx, int source, int tag, bool remove, MPI_Status *st)

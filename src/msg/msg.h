@@ -95,6 +95,9 @@ void vmpi_msg_isend(vmpi_req *r);
 void vmpi_msg_irecv(vmpi_ep *ep, vmpi_req *r);
 /* Removes a not yet matched receive; returns false when it has matched already. */
 bool vmpi_msg_cancel_recv(vmpi_ep *ep, vmpi_req *r);
+/* Asks for send `r` (started by the calling rank) to be cancelled: it then completes, as cancelled while its
+ * message is an unmatched rendezvous, else normally (an eager send is complete already: nothing changes). */
+void vmpi_msg_cancel_send(vmpi_req *r);
 
 /* Finds the first unexpected message matching (ctx, source, tag) without receiving it; `remove` takes it
  * out of the queue (MPI_Mprobe).  Returns NULL when none has arrived. */

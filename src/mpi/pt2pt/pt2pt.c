@@ -99,6 +99,7 @@ int vmpi_start(vmpi_mreq *m)
     if (m->persistent && m->active)
         return MPI_ERR_REQUEST;
     m->active = true;
+    m->r.status.vmpi_cancelled = 0; /* a persistent send cancelled before is started afresh */
     if (m->type == VMPI_MREQ_PROC_NULL)
         return MPI_SUCCESS;
     if (m->type == VMPI_MREQ_RECV) {
@@ -235,6 +236,8 @@ int vmpi_cancel(MPI_Request h)
         return vmpi_greq_cancel(m);
     if (m->type == VMPI_MREQ_RECV && !vmpi_mreq_done(m))
         vmpi_msg_cancel_recv(&vmpi_rank_self()->ep, &m->r);
-    /* a send that has left cannot be recalled: it completes normally and Test_cancelled says false */
+    /* a send: taken back while its message is an unmatched rendezvous; an eager one has left and stays sent */
+    if (m->type == VMPI_MREQ_SEND && !vmpi_mreq_done(m))
+        vmpi_msg_cancel_send(&m->r);
     return MPI_SUCCESS;
 }

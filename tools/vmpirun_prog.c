@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "vmpirun-prog.h"
+#include "vmpirun.h"
 
 /* Like execvp: a name with a slash is a path, else the first executable file of that name in PATH. */
 static bool find(const char *name, char *out, size_t len)

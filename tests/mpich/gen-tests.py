@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Turns MPICH's test suite (test/mpi of MPICH's source) into CMake calls: which programs to build from
+which sources with which -D flags (read from each area's Makefile.am, as automake would), and which runs
+to register (each area's testlist, with its options, on the configured PE counts, matched against
+tests/mpich/xfail).  Run by tests/mpich/CMakeLists.txt at configure time; its output defines
+vmpi_mpich_program() and vmpi_mpich_test() calls (see there).
+
+usage: gen-tests.py TESTDIR XFAIL PES OUT
+  TESTDIR  MPICH's test/mpi directory      XFAIL  the expected-failures file
+  PES      comma-separated PE counts        OUT    the CMake file to write
+"""
+import fnmatch
+import os
+import re
+import sys
+
+AREAS = ["pt2pt", "coll", "comm", "group", "datatype", "rma", "info", "init", "errhan", "attr", "topo"]
+NP_DEFAULT = 2        # runtests' default rank count for a line without one
+TIME_DEFAULT = 180    # runtests' default time limit (s)
+VMPI_MPI_VERSION = (3, 1)
+RESULT_KINDS = {"": "noerrors", "TestStatus": "status", "TestStatusNoErrors": "noerrors",
+                "TestErrFatal": "status"}
+
+
+def makefile_vars(path):
+    """Variables of an automake Makefile.am (continuations joined, conditionals ignored: both branches'
+    assignments are read, which is what we want for per-program variables)."""
+    text = open(path).read().replace("\\\n", " ")
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"^([A-Za-z0-9_]+)\s*(\+?=)\s*(.*)$", line)
+        if not m:
+            continue
+        name, op, val = m.groups()
+        val = val.split("#", 1)[0] if val.lstrip().startswith("#") else val
+        out[name] = (out.get(name, "") + " " + val) if op == "+=" else val
+    return out
+
+
+def program(area, prog, mvars):
+    """(sources, -D flags) of a program, as automake derives them."""
+    canon = re.sub(r"[^A-Za-z0-9_]", "_", prog)
+    srcs = [s for s in mvars.get(canon + "_SOURCES", prog + ".c").split() if s.endswith(".c")]
+    flags = [f for f in mvars.get(canon + "_CPPFLAGS", "").split() if f.startswith("-D")]
+    return [f"{area}/{s}" for s in srcs], flags
+
+
+def testlist_lines(area, testdir):
+    """(line number, file, fields) of an area's testlist: testlist, or testlist.in as configure would
+    write it with MPICH's defaults (@largetest@ lines off, subdirectory lines dropped)."""
+    for fname in ("testlist", "testlist.in"):
+        path = os.path.join(testdir, area, fname)
+        if os.path.exists(path):
+            break
+    else:
+        return
+    for n, raw in enumerate(open(path), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("@largetest@"):    # --enable-large-tests is off by default (memory, time)
+            continue
+        if "@" in line:                       # @rmadir@, @spawndir@...: subdirectories of other areas
+            continue
+        yield n, f"{area}/{fname}", line.split()
+
+
+def parse_line(fields):
+    prog, np, opts = fields[0], NP_DEFAULT, {"args": [], "env": [], "xfail": []}
+    if len(fields) > 1 and fields[1].isdigit():
+        np = int(fields[1])
+    for f in fields[2:]:
+        if "=" not in f:                      # runtests ignores such words too
+            continue
+        k, v = f.split("=", 1)
+        if k == "arg":
+            opts["args"].append(v)
+        elif k == "env":
+            opts["env"].append(v)
+        elif k == "xfail":
+            opts["xfail"].append(v)
+        else:
+            opts[k] = v
+    return prog, np, opts
+
+
+def read_xfail(path):
+    """[(pattern, kind, reason, line number)]: kind 'fail' (must fail), 'flaky' (either), 'skip' (not run)."""
+    out = []
+    for n, raw in enumerate(open(path), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split(None, 1)
+        if len(parts) < 2:
+            sys.exit(f"{path}:{n}: a pattern needs a reason: {line}")
+        pat, reason = parts
+        kind = "fail"
+        for k in ("flaky", "skip"):
+            if reason.startswith(k + ":"):
+                kind, reason = k, reason[len(k) + 1:].strip()
+        out.append([pat, kind, reason, n, 0])
+    return out
+
+
+def mem_gb():
+    try:
+        for line in open("/proc/meminfo"):
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) / 1e6
+    except OSError:
+        pass
+    return 0
+
+
+def cmake_str(s):
+    return "[==[" + s.replace(";", ",") + "]==]"
+
+
+def main():
+    testdir, xfail_path, pes, out_path = sys.argv[1:5]
+    pes = [int(p) for p in pes.split(",") if p]
+    xfails = read_xfail(xfail_path)
+    mem = mem_gb()
+    programs, runs, seen = {}, [], set()
+    for area in AREAS:
+        mvars = makefile_vars(os.path.join(testdir, area, "Makefile.am"))
+        for lineno, where, fields in testlist_lines(area, testdir):
+            prog, np, opts = parse_line(fields)
+            name = f"{area}/{prog}"
+            # MPICH's own settings (MPIR_CVAR_*) select MPICH's algorithms: the same run for vmpi
+            env = [e for e in opts["env"] if not e.startswith("MPIR_CVAR_")]
+            key = (name, np, tuple(opts["args"]), tuple(env))
+            if key in seen:
+                continue
+            seen.add(key)
+            if name not in programs:
+                programs[name] = program(area, prog, mvars)
+            limit = opts.get("timeLimit", "")
+            limit = int(limit) if limit.isdigit() else TIME_DEFAULT  # runtests ignores a non-number too
+            kind = RESULT_KINDS.get(opts.get("resultTest", ""))
+            if kind is None:
+                sys.exit(f"{where}:{lineno}: unknown resultTest in: {' '.join(fields)}")
+            skip = ""
+            if "mpiversion" in opts:
+                want = tuple(int(x) for x in opts["mpiversion"].split("."))
+                if want > VMPI_MPI_VERSION:
+                    skip = f"needs MPI {opts['mpiversion']} (testlist mpiversion=)"
+            if "mem" in opts and float(opts["mem"]) > mem:
+                skip = f"needs {opts['mem']} GB (testlist mem=), this machine has {mem:.1f}"
+            for p in sorted({min(p, np) for p in pes}):
+                tname = f"{name}:{np}x{p}"
+                if opts["args"]:
+                    tname += ":" + ",".join(opts["args"])
+                if env:
+                    tname += ":" + ",".join(env)
+                expect, reason = "pass", ""
+                for x in xfails:
+                    if fnmatch.fnmatchcase(tname, x[0]):
+                        expect, reason = x[1], f"{x[2]} (xfail:{x[3]})"
+                        x[4] += 1
+                        break
+                if skip:
+                    expect, reason = "skip", skip
+                labels = ["mpich", f"mpich/{area}"]
+                if opts["xfail"]:
+                    labels.append("mpich-xfail")  # MPICH expects it to fail too (its tickets)
+                if opts.get("strict", "").lower() == "false":
+                    labels.append("mpich-nonstrict")  # uses what MPI does not promise (runtests' strict=false)
+                runs.append((tname, name, np, p, limit, kind, expect, reason, opts["args"], env, labels))
+    with open(out_path, "w") as f:
+        f.write(f"# generated by tests/mpich/gen-tests.py from {testdir}: do not edit\n")
+        for name, (srcs, flags) in programs.items():
+            f.write(f"vmpi_mpich_program({name} \"{';'.join(srcs)}\" \"{';'.join(flags)}\")\n")
+        for (tname, name, np, p, limit, kind, expect, reason, args, env, labels) in runs:
+            f.write(f"vmpi_mpich_test({cmake_str(tname)} {name} {np} {p} {limit} {kind} {expect} "
+                    f"{cmake_str(reason)} \"{';'.join(args)}\" \"{';'.join(env)}\" \"{';'.join(labels)}\")\n")
+    for pat, kind, reason, n, hits in xfails:
+        if hits == 0:
+            print(f"{xfail_path}:{n}: '{pat}' matches no MPICH test run (stale? PEs {pes})", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
