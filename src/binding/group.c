@@ -6,11 +6,12 @@
 /* Group errors go to MPI_COMM_WORLD's handler: groups belong to no communicator. */
 #define FAIL(err, fn) vmpi_fail(MPI_COMM_WORLD, err, fn, &ck)
 
+/* A constructor's result: MPI_GROUP_EMPTY when it has no members (as MPICH and Open MPI give). */
 static int new_handle(int err, vmpi_group *g, MPI_Group *out)
 {
     if (err)
         return err;
-    *out = vmpi_group_handle(g);
+    *out = g->size == 0 ? MPI_GROUP_EMPTY : vmpi_group_handle(g);
     vmpi_group_unref(g);
     return *out == MPI_GROUP_NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
@@ -149,6 +150,10 @@ int PMPI_Group_free(MPI_Group *group)
 {
     VMPI_CHK(ck);
     int err = vmpi_chk_ptr(&ck, group, "group");
+    if (!err && *group == MPI_GROUP_EMPTY) { /* constructors return it: freeing it is allowed, as in MPICH */
+        *group = MPI_GROUP_NULL;
+        return MPI_SUCCESS;
+    }
     if (!err && (err = vmpi_group_handle_free(group)) != MPI_SUCCESS)
         snprintf(ck.why, sizeof ck.why, "invalid or predefined group handle 0x%x", (unsigned)*group);
     return err ? FAIL(err, "MPI_Group_free") : MPI_SUCCESS;

@@ -132,9 +132,15 @@ int main(int argc, char **argv)
     int zr[1][3] = {{0, 0, 0}};
     if (MPI_Group_range_incl(world, 1, zr, &g3) != MPI_ERR_ARG)
         MT_ERR(errs, "a zero stride did not give MPI_ERR_ARG");
-    MPI_Group e = MPI_GROUP_EMPTY;
-    if (MPI_Group_free(&e) != MPI_ERR_GROUP)
-        MT_ERR(errs, "freeing MPI_GROUP_EMPTY did not give MPI_ERR_GROUP");
+    MPI_Group e = MPI_GROUP_EMPTY; /* constructors return it: freeing it is allowed (as in MPICH) */
+    if (MPI_Group_free(&e) != MPI_SUCCESS || e != MPI_GROUP_NULL)
+        MT_ERR(errs, "freeing MPI_GROUP_EMPTY did not succeed with MPI_GROUP_NULL");
+    MPI_Group w2;
+    MPI_Comm_group(MPI_COMM_WORLD, &w2);
+    if (MPI_Group_free(&w2) != MPI_SUCCESS)
+        MT_ERR(errs, "freeing a group did not succeed");
+    if (MPI_Group_free(&w2) != MPI_ERR_GROUP)
+        MT_ERR(errs, "freeing MPI_GROUP_NULL did not give MPI_ERR_GROUP");
     if (MPI_Group_size(MPI_GROUP_NULL, &gs) != MPI_ERR_GROUP)
         MT_ERR(errs, "MPI_GROUP_NULL did not give MPI_ERR_GROUP");
 
