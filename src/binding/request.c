@@ -151,7 +151,7 @@ int PMPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
         } else if (m->persistent && !m->active) {
             vmpi_status_empty(st);
         } else if (m->r.kind == VMPI_REQ_RECV) {
-            *st = m->r.status;
+            vmpi_status_out(st, &m->r.status);
         } else {
             vmpi_status_empty(st);
         }

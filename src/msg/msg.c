@@ -602,7 +602,6 @@ vmpi_env *vmpi_msg_probe(vmpi_ep *ep, int ctx, int source, int tag, bool remove,
     if (st) {
         st->MPI_SOURCE = e->h.src;
         st->MPI_TAG = e->h.tag;
-        st->MPI_ERROR = MPI_SUCCESS;
         st->vmpi_cancelled = 0;
         st->vmpi_count = e->h.bytes;
     }

@@ -69,6 +69,7 @@ MPI_Request vmpi_mreq_new_complete(MPI_Comm comm)
     m->r.kind = VMPI_REQ_RECV;
     m->r.complete = true;
     vmpi_status_empty(&m->r.status);
+    m->r.status.MPI_ERROR = MPI_SUCCESS;
     return vmpi_mreq_handle(m);
 }
 
@@ -134,8 +135,7 @@ int vmpi_mreq_finish(MPI_Request *h, MPI_Status *st)
         return vmpi_greq_finish(m, h, st);
     } else if (m->r.kind == VMPI_REQ_RECV || m->r.status.vmpi_cancelled) {
         err = m->r.status.MPI_ERROR;
-        if (st != MPI_STATUS_IGNORE)
-            *st = m->r.status;
+        vmpi_status_out(st, &m->r.status);
     } else if (st != MPI_STATUS_IGNORE) {
         vmpi_status_empty(st); /* send status: only the error and the cancelled flag mean anything */
     }

@@ -61,8 +61,7 @@ int vmpi_recv(void *buf, MPI_Count count, const vmpi_dtype *dt, int src, int tag
     fill_recv(&r, buf, count, dt, src, tag, c, ctxoff);
     vmpi_msg_irecv(&vmpi_rank_self()->ep, &r);
     vmpi_req_wait(&r, "MPI_Recv");
-    if (st != MPI_STATUS_IGNORE)
-        *st = r.status;
+    vmpi_status_out(st, &r.status);
     return r.status.MPI_ERROR;
 }
 

@@ -52,22 +52,31 @@ static bool all_done(int n, MPI_Request *reqs)
     return true;
 }
 
+/* Records error `e` of the k-th status of an array: after the first error every status gets its MPI_ERROR
+ * (the call returns MPI_ERR_IN_STATUS); before it, none is touched. */
+static void status_err(MPI_Status *sts, int k, int e, int *err)
+{
+    if (e != MPI_SUCCESS && *err == MPI_SUCCESS) {
+        *err = MPI_ERR_IN_STATUS;
+        for (int j = 0; sts != MPI_STATUSES_IGNORE && j < k; j++)
+            sts[j].MPI_ERROR = MPI_SUCCESS;
+    }
+    if (*err != MPI_SUCCESS && sts != MPI_STATUSES_IGNORE)
+        sts[k].MPI_ERROR = e;
+}
+
 /* Finishes every request; errors go into the statuses and make the call return MPI_ERR_IN_STATUS. */
 static int finish_all(int n, MPI_Request *reqs, MPI_Status *sts)
 {
     int err = MPI_SUCCESS;
     for (int i = 0; i < n; i++) {
         MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[i];
-        if (reqs[i] == MPI_REQUEST_NULL) {
+        int e = MPI_SUCCESS;
+        if (reqs[i] == MPI_REQUEST_NULL)
             vmpi_status_empty(st);
-            continue;
-        }
-        MPI_Status tmp;
-        int e = vmpi_mreq_finish(&reqs[i], st == MPI_STATUS_IGNORE ? &tmp : st);
-        if (e != MPI_SUCCESS)
-            err = MPI_ERR_IN_STATUS;
-        if (st != MPI_STATUS_IGNORE)
-            st->MPI_ERROR = e;
+        else
+            e = vmpi_mreq_finish(&reqs[i], st);
+        status_err(sts, i, e, &err);
     }
     return err;
 }
@@ -143,11 +152,8 @@ static int some(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *sts)
         any = true;
         if (!vmpi_mreq_done(m))
             continue;
-        MPI_Status tmp, *st = sts == MPI_STATUSES_IGNORE ? &tmp : &sts[k];
-        int e = vmpi_mreq_finish(&reqs[i], st);
-        st->MPI_ERROR = e;
-        if (e != MPI_SUCCESS)
-            err = MPI_ERR_IN_STATUS;
+        int e = vmpi_mreq_finish(&reqs[i], sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[k]);
+        status_err(sts, k, e, &err);
         idx[k++] = i;
     }
     *out = any ? k : MPI_UNDEFINED;
