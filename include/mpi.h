@@ -131,7 +131,8 @@ typedef struct MPI_Status {
 #define MPI_2DOUBLE_PRECISION VMPI_DT(62)
 #define MPI_LB VMPI_DT(63)
 #define MPI_UB VMPI_DT(64)
-#define VMPI_DT_BUILTIN_COUNT 65
+#define MPI_INTEGER16 VMPI_DT(65)
+#define VMPI_DT_BUILTIN_COUNT 66
 
 /* ---- predefined reduction operations ---- */
 #define MPI_MAX ((MPI_Op)0x14000001)

@@ -15,9 +15,10 @@ static const sized reals[] = {
     {8, 15, 307, MPI_REAL8, MPI_COMPLEX16},
     {16, 33, 4931, MPI_REAL16, MPI_COMPLEX32},
 };
-/* decimal range of 1-, 2-, 4- and 8-byte integers */
+/* decimal range of 1-, 2-, 4-, 8- and 16-byte integers */
 static const sized ints[] = {
     {1, 0, 2, MPI_INTEGER1, 0}, {2, 0, 4, MPI_INTEGER2, 0}, {4, 0, 9, MPI_INTEGER4, 0}, {8, 0, 18, MPI_INTEGER8, 0},
+    {16, 0, 38, MPI_INTEGER16, 0},
 };
 
 VMPI_WEAK(Type_match_size)

@@ -22,6 +22,7 @@ typedef PAIR(int, int) int_int;
 typedef PAIR(long double, int) ldouble_int;
 typedef PAIR(float, float) float_float;
 typedef PAIR(double, double) double_double;
+__extension__ typedef __int128 vmpi_int128; /* MPI_INTEGER16: gfortran's INTEGER(16) */
 
 /* Storage for block and element lists: one or two entries per type. */
 static vmpi_dtype_block blocks[VMPI_DT_BUILTIN_COUNT][2];
@@ -104,7 +105,7 @@ __attribute__((constructor)) static void init_builtins(void)
     SIMPLE(MPI_AINT, MPI_Aint);
     SIMPLE(MPI_OFFSET, MPI_Offset);
     SIMPLE(MPI_COUNT, MPI_Count);
-    SIMPLE(MPI_C_FLOAT_COMPLEX, float _Complex);
+    SIMPLE(MPI_C_COMPLEX, float _Complex); /* MPI_C_FLOAT_COMPLEX's other name, the one MPICH reports */
     SIMPLE(MPI_C_DOUBLE_COMPLEX, double _Complex);
     SIMPLE(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex);
     SIMPLE(MPI_PACKED, unsigned char);
@@ -130,6 +131,7 @@ __attribute__((constructor)) static void init_builtins(void)
     SIMPLE(MPI_INTEGER2, int16_t);
     SIMPLE(MPI_INTEGER4, int32_t);
     SIMPLE(MPI_INTEGER8, int64_t);
+    SIMPLE(MPI_INTEGER16, vmpi_int128);
     SIMPLE(MPI_REAL4, float);
     SIMPLE(MPI_REAL8, double);
     SIMPLE(MPI_REAL16, long double);

@@ -34,6 +34,8 @@ static ext ext_of(int basic)
         return (ext){8, 1, K_SINT};
     case MPI_UNSIGNED_LONG_LONG: case MPI_UINT64_T:
         return (ext){8, 1, K_UINT};
+    case MPI_INTEGER16: /* as wide in both forms: a byte swap, like a float */
+        return (ext){16, 1, K_FLOAT};
     case MPI_FLOAT: case MPI_REAL: case MPI_REAL4:
         return (ext){4, 1, K_FLOAT};
     case MPI_DOUBLE: case MPI_DOUBLE_PRECISION: case MPI_REAL8:

@@ -54,13 +54,17 @@ _Static_assert(CHAR_BIT == 8, "MPI_BYTE and the INTn types assume 8-bit bytes");
 /* SUM and PROD go through the unsigned type U (never narrower than unsigned int): signed overflow then
  * wraps instead of being undefined, and unsigned short operands do not promote to signed int. */
 #define INT_KERNELS(s, T, U)                                                                                 \
+    FORTRAN_INT_KERNELS(s, T, U)                                                                             \
+    KERNEL(land_##s, T, a && b)                                                                              \
+    KERNEL(lor_##s, T, a || b)                                                                               \
+    KERNEL(lxor_##s, T, !a != !b)
+
+/* Without the logical operations (MPI-3.1 5.9.2 allows them on C integers only). */
+#define FORTRAN_INT_KERNELS(s, T, U)                                                                         \
     KERNEL(max_##s, T, a > b ? a : b)                                                                        \
     KERNEL(min_##s, T, a < b ? a : b)                                                                        \
     KERNEL(sum_##s, T, (U)a + (U)b)                                                                          \
     KERNEL(prod_##s, T, (U)a * (U)b)                                                                         \
-    KERNEL(land_##s, T, a && b)                                                                              \
-    KERNEL(lor_##s, T, a || b)                                                                               \
-    KERNEL(lxor_##s, T, !a != !b)                                                                            \
     KERNEL(band_##s, T, a & b)                                                                               \
     KERNEL(bor_##s, T, a | b)                                                                                \
     KERNEL(bxor_##s, T, a ^ b)                                                                               \
@@ -140,6 +144,9 @@ INT_KERNELS(long, long, unsigned long)
 INT_KERNELS(ulong, unsigned long, unsigned long)
 INT_KERNELS(llong, long long, unsigned long long)
 INT_KERNELS(ullong, unsigned long long, unsigned long long)
+__extension__ typedef __int128 int128; /* MPI_INTEGER16 */
+__extension__ typedef unsigned __int128 uint128;
+FORTRAN_INT_KERNELS(int128, int128, uint128)
 REPLACE_KERNEL(wchar, wchar_t)
 
 FLOAT_KERNELS(float, float)
@@ -229,7 +236,8 @@ _Static_assert(SHRT_MAX == INT16_MAX && USHRT_MAX == UINT16_MAX, "int16_t is not
 /* Fortran INTEGER is C int (the Fortran interface's assumption); INTEGERn is intn_t. */
 #define G_FORTRAN_INTEGER(K, op)                                                                             \
     ENTRY(MPI_INTEGER, K, op, int), ENTRY(MPI_INTEGER1, K, op, K_INT8), ENTRY(MPI_INTEGER2, K, op, K_INT16), \
-        ENTRY(MPI_INTEGER4, K, op, K_INT32), ENTRY(MPI_INTEGER8, K, op, K_INT64)
+        ENTRY(MPI_INTEGER4, K, op, K_INT32), ENTRY(MPI_INTEGER8, K, op, K_INT64),                           \
+        ENTRY(MPI_INTEGER16, K, op, int128)
 
 #define G_FLOATING_POINT(K, op)                                                                              \
     ENTRY(MPI_FLOAT, K, op, float), ENTRY(MPI_DOUBLE, K, op, double),                                        \

@@ -39,8 +39,10 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (MPI_Type_create_f90_real(40, MPI_UNDEFINED, &t) != MPI_ERR_ARG)
         MT_ERR(errs, "precision 40 did not give MPI_ERR_ARG");
-    if (MPI_Type_create_f90_integer(19, &t) != MPI_ERR_ARG)
-        MT_ERR(errs, "integer range 19 did not give MPI_ERR_ARG");
+    MPI_Type_create_f90_integer(19, &t);
+    errs += expect(t, MPI_INTEGER16, 16, "f90 integer r=19");
+    if (MPI_Type_create_f90_integer(39, &t) != MPI_ERR_ARG)
+        MT_ERR(errs, "integer range 39 did not give MPI_ERR_ARG");
     if (MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 3, &t) != MPI_ERR_ARG)
         MT_ERR(errs, "integer size 3 did not give MPI_ERR_ARG");
     return mt_finish(errs);
