@@ -365,6 +365,7 @@ VMPI_DECL(int, Pcontrol, (const int level, ...))
 #include "vmpi/mpix_am.h"
 #include "vmpi/mpi_ampi.h"
 #include "vmpi/mpi_iso.h"
+#include "vmpi/mpi_removed.h"
 
 #undef VMPI_DECL
 
