@@ -20,7 +20,7 @@ static int keyval_free(int objkind, int *keyval, const char *fn)
     VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, keyval, "keyval")) ||
-        (err = vmpi_chk_keyval(&ck, *keyval, objkind, false)) || (err = vmpi_keyval_free(keyval)))
+        (err = vmpi_chk_keyval(&ck, *keyval, objkind, false, true)) || (err = vmpi_keyval_free(keyval)))
         return vmpi_fail(MPI_COMM_WORLD, err, fn, &ck);
     return MPI_SUCCESS;
 }
@@ -31,7 +31,7 @@ static int fail_on(int objkind, int on, int err, const char *fn, const vmpi_chk 
     return objkind == VMPI_KIND_WIN ? vmpi_win_fail(on, err, fn, ck) : vmpi_fail(on, err, fn, ck);
 }
 
-/* The object checks: a communicator or a window (errors raised on it), or a datatype. */
+/* The object checks: a communicator or a window (errors raised on it), or a datatype (committed or not). */
 static int check_obj(vmpi_chk *ck, int objkind, int obj, MPI_Comm *raise_on)
 {
     *raise_on = MPI_COMM_WORLD;
@@ -45,8 +45,8 @@ static int check_obj(vmpi_chk *ck, int objkind, int obj, MPI_Comm *raise_on)
         *raise_on = obj;
         return vmpi_chk_win(ck, obj, &w);
     }
-    const vmpi_dtype *dt;
-    return vmpi_chk_dt(ck, obj, &dt);
+    vmpi_dtype *dt; /* committed or not */
+    return vmpi_chk_dt_any(ck, obj, &dt);
 }
 
 static int attr_set(int objkind, int obj, int keyval, void *val, const char *fn)
@@ -55,7 +55,7 @@ static int attr_set(int objkind, int obj, int keyval, void *val, const char *fn)
     MPI_Comm on = MPI_COMM_WORLD;
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = check_obj(&ck, objkind, obj, &on)) ||
-        (err = vmpi_chk_keyval(&ck, keyval, objkind, false)))
+        (err = vmpi_chk_keyval(&ck, keyval, objkind, false, false)))
         return fail_on(objkind, on, err, fn, &ck);
     if ((err = vmpi_attr_set(obj, keyval, val))) {
         snprintf(ck.why, sizeof ck.why, "the delete callback of the value replaced returned %d", err);
@@ -70,7 +70,7 @@ static int attr_get(int objkind, int obj, int keyval, void *val, int *flag, cons
     MPI_Comm on = MPI_COMM_WORLD;
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = check_obj(&ck, objkind, obj, &on)) ||
-        (err = vmpi_chk_keyval(&ck, keyval, objkind, true)) || (err = vmpi_chk_ptr(&ck, val, "attribute_val")) ||
+        (err = vmpi_chk_keyval(&ck, keyval, objkind, true, true)) || (err = vmpi_chk_ptr(&ck, val, "attribute_val")) ||
         (err = vmpi_chk_ptr(&ck, flag, "flag")) || (err = vmpi_attr_get(obj, keyval, (void **)val, flag)))
         return fail_on(objkind, on, err, fn, &ck);
     return MPI_SUCCESS;
@@ -82,7 +82,7 @@ static int attr_delete(int objkind, int obj, int keyval, const char *fn)
     MPI_Comm on = MPI_COMM_WORLD;
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = check_obj(&ck, objkind, obj, &on)) ||
-        (err = vmpi_chk_keyval(&ck, keyval, objkind, false)))
+        (err = vmpi_chk_keyval(&ck, keyval, objkind, false, true)))
         return fail_on(objkind, on, err, fn, &ck);
     if ((err = vmpi_attr_delete(obj, keyval))) {
         snprintf(ck.why, sizeof ck.why, "the delete callback returned %d", err);

@@ -219,10 +219,11 @@ static inline int vmpi_chk_info_value(vmpi_chk *ck, const char *value)
     return MPI_ERR_INFO_VALUE;
 }
 
-/* A keyval for objects of handle kind `objkind`; predefined keys only when `predef_ok` (reading). */
-static inline int vmpi_chk_keyval(vmpi_chk *ck, int keyval, int objkind, bool predef_ok)
+/* A keyval for objects of handle kind `objkind`; predefined keys only when `predef_ok` (reading); one the
+ * program freed while attributes use it only when `freed_ok` (reading, deleting, freeing). */
+static inline int vmpi_chk_keyval(vmpi_chk *ck, int keyval, int objkind, bool predef_ok, bool freed_ok)
 {
-    if (vmpi_keyval_check(keyval, objkind, predef_ok) == MPI_SUCCESS)
+    if (vmpi_keyval_check(keyval, objkind, predef_ok, freed_ok) == MPI_SUCCESS)
         return MPI_SUCCESS;
     snprintf(ck->why, sizeof ck->why,
              keyval == MPI_KEYVAL_INVALID ? "MPI_KEYVAL_INVALID"

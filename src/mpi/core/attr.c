@@ -172,22 +172,24 @@ int vmpi_keyval_create(int objkind, vmpi_attr_copy_fn *copy, vmpi_attr_delete_fn
     return MPI_SUCCESS;
 }
 
-int vmpi_keyval_check(int h, int objkind, bool predef_ok)
+int vmpi_keyval_check(int h, int objkind, bool predef_ok, bool freed_ok)
 {
     if (is_predef(h))
         return predef_ok && objkind == VMPI_KIND_COMM ? MPI_SUCCESS : MPI_ERR_KEYVAL;
     keyval *k = kv_get(state(), h);
-    return k && !k->user_freed && k->objkind == objkind ? MPI_SUCCESS : MPI_ERR_KEYVAL;
+    return k && (freed_ok || !k->user_freed) && k->objkind == objkind ? MPI_SUCCESS : MPI_ERR_KEYVAL;
 }
 
 int vmpi_keyval_free(int *h)
 {
     vmpi_attr_state *s = state();
     keyval *k = kv_get(s, *h);
-    if (k == NULL || k->user_freed)
+    if (k == NULL)
         return MPI_ERR_KEYVAL;
-    k->user_freed = true;
-    kv_unref(s, *h);
+    if (!k->user_freed) { /* freed again while attributes keep it: nothing more to release */
+        k->user_freed = true;
+        kv_unref(s, *h);
+    }
     *h = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }

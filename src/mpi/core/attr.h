@@ -49,9 +49,12 @@ typedef int vmpi_attr_delete_fn(int obj, int keyval, void *val, void *extra_stat
 int vmpi_keyval_create(int objkind, vmpi_attr_copy_fn *copy, vmpi_attr_delete_fn *del, void *extra_state,
                        int *keyval);
 /* MPI_SUCCESS when `keyval` is a live keyval for objects of `objkind`; predefined keys pass only when
- * `predef_ok`.  Otherwise MPI_ERR_KEYVAL. */
-int vmpi_keyval_check(int keyval, int objkind, bool predef_ok);
-/* Marks the keyval freed (it lives on while attributes use it) and sets *keyval to MPI_KEYVAL_INVALID. */
+ * `predef_ok`; a keyval the program freed while attributes still use it only when `freed_ok` (getting and
+ * deleting those attributes, freeing it again: its handle stays valid while it lives, as in MPICH and Open
+ * MPI).  Otherwise MPI_ERR_KEYVAL. */
+int vmpi_keyval_check(int keyval, int objkind, bool predef_ok, bool freed_ok);
+/* Marks the keyval freed (it lives on while attributes use it; freeing it again then does nothing) and sets
+ * *keyval to MPI_KEYVAL_INVALID. */
 int vmpi_keyval_free(int *keyval);
 
 /* Sets (running the delete callback of a value it replaces), gets, deletes (running the delete callback; no
