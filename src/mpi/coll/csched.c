@@ -103,6 +103,15 @@ static act *push(vmpi_csched *s, act_kind k)
 
 void vmpi_cs_nomem(vmpi_csched *s) { s->nomem = true; }
 
+/* A step's reference on a derived datatype: MPI lets the user free the type (or the operation, or the
+ * communicator) while a nonblocking collective that uses it is pending; destroy() releases them. */
+static const vmpi_dtype *keep(const vmpi_dtype *dt)
+{
+    if (dt)
+        vmpi_dtype_retain(dt);
+    return dt;
+}
+
 void vmpi_cs_local(vmpi_csched *s, bool local) { s->on_local = local && vmpi_comm_is_inter(&s->comm); }
 
 void vmpi_cs_send(vmpi_csched *s, const void *buf, MPI_Count count, const vmpi_dtype *dt, int peer)
@@ -111,7 +120,7 @@ void vmpi_cs_send(vmpi_csched *s, const void *buf, MPI_Count count, const vmpi_d
     if (a) {
         a->src = buf;
         a->scount = count;
-        a->sdt = dt;
+        a->sdt = keep(dt);
         a->peer = peer;
     }
 }
@@ -122,7 +131,7 @@ void vmpi_cs_recv(vmpi_csched *s, void *buf, MPI_Count count, const vmpi_dtype *
     if (a) {
         a->dst = buf;
         a->rcount = count;
-        a->rdt = dt;
+        a->rdt = keep(dt);
         a->peer = peer;
     }
 }
@@ -134,10 +143,10 @@ void vmpi_cs_copy(vmpi_csched *s, const void *src, MPI_Count scount, const vmpi_
     if (a) {
         a->src = src;
         a->scount = scount;
-        a->sdt = sdt;
+        a->sdt = keep(sdt);
         a->dst = dst;
         a->rcount = rcount;
-        a->rdt = rdt;
+        a->rdt = keep(rdt);
     }
 }
 
@@ -149,7 +158,7 @@ void vmpi_cs_reduce(vmpi_csched *s, const void *in, void *inout, MPI_Count count
         a->src = in;
         a->dst = inout;
         a->scount = count;
-        a->sdt = dt;
+        a->sdt = keep(dt);
         a->dth = dth;
         a->op = op;
         vmpi_op_hold(op);
@@ -191,9 +200,15 @@ void *vmpi_cs_tmp(vmpi_csched *s, MPI_Count count, const vmpi_dtype *dt)
 
 static void destroy(vmpi_csched *s)
 {
-    for (int i = 0; i < s->nacts; i++)
-        if (s->acts[i].kind == ACT_REDUCE)
-            vmpi_op_release(s->acts[i].op);
+    for (int i = 0; i < s->nacts; i++) {
+        act *a = &s->acts[i];
+        if (a->kind == ACT_REDUCE)
+            vmpi_op_release(a->op);
+        if (a->sdt)
+            vmpi_dtype_release(a->sdt);
+        if (a->rdt)
+            vmpi_dtype_release(a->rdt);
+    }
     for (int i = 0; i < s->ntmps; i++)
         free(s->tmps[i]);
     free(s->tmps);

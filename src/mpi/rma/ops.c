@@ -13,7 +13,7 @@
 enum { SMALL = 256 }; /* temporaries up to this size live on the stack */
 
 /* The target address of (disp, count, dt) at `rank`, after checking that every byte it covers is in the
- * window (or, for a dynamic window, in one attached region). */
+ * window (or, for a dynamic window, in attached memory: one region or adjacent ones). */
 int vmpi_rma_target_addr(vmpi_win *w, int rank, MPI_Aint disp, const vmpi_rma_side *t, char **addr, char *why)
 {
     vmpi_win_target *tg = &w->sh->t[rank];

@@ -279,10 +279,27 @@ int vmpi_win_detach(vmpi_win *w, const void *base)
 
 bool vmpi_win_dynamic_covers(vmpi_win_target *t, const char *lo, const char *hi)
 {
-    bool ok = false;
     vmpi_spin_lock(&t->guard);
-    for (int i = 0; i < t->nregions && !ok; i++)
-        ok = t->regions[i].base <= lo && hi <= t->regions[i].base + t->regions[i].size;
+    /* the last region starting at or below lo (regions are sorted and disjoint), then its successors as
+     * long as each starts where the previous ends: an access may span adjacent regions, as in MPICH */
+    int a = 0, b = t->nregions;
+    while (a < b) {
+        int m = a + (b - a) / 2;
+        if (t->regions[m].base <= lo)
+            a = m + 1;
+        else
+            b = m;
+    }
+    bool ok = false;
+    if (a > 0) {
+        int i = a - 1;
+        const char *end = t->regions[i].base + t->regions[i].size;
+        while (end < hi && i + 1 < t->nregions && t->regions[i + 1].base == end) {
+            i++;
+            end += t->regions[i].size;
+        }
+        ok = lo < end && hi <= end;
+    }
     vmpi_spin_unlock(&t->guard);
     return ok;
 }

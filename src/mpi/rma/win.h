@@ -108,7 +108,8 @@ int vmpi_win_free(vmpi_win *w);
 int vmpi_win_shared_query(vmpi_win *w, int rank, MPI_Aint *size, int *disp_unit, void **baseptr);
 int vmpi_win_attach(vmpi_win *w, void *base, MPI_Aint size);
 int vmpi_win_detach(vmpi_win *w, const void *base);
-/* Whether [lo, hi) lies in one region attached to target `t` of a dynamic window. */
+/* Whether [lo, hi) lies in memory attached to target `t` of a dynamic window: one region, or regions
+ * attached back to back (an access may span them). */
 bool vmpi_win_dynamic_covers(vmpi_win_target *t, const char *lo, const char *hi);
 int vmpi_win_set_info(vmpi_win *w, MPI_Info info);
 int vmpi_win_get_info(vmpi_win *w, MPI_Info *out);
