@@ -144,6 +144,15 @@ static inline int vmpi_fail(MPI_Comm comm, int err, const char *fn, const vmpi_c
     return vmpi_err_raise(comm, err, fn, ck && ck->why[0] ? "%s" : NULL, ck ? ck->why : "");
 }
 
+/* A collective's failure: MPI_ERR_TRUNCATE there means that ranks' counts or types differ in size. */
+static inline int vmpi_coll_fail(MPI_Comm comm, int err, const char *fn, const vmpi_chk *ck)
+{
+    if (err == MPI_ERR_TRUNCATE && !(ck && ck->why[0]))
+        return vmpi_err_raise(comm, err, fn, "%s",
+                              "the ranks' counts or datatypes differ in size (their type signatures must match)");
+    return vmpi_fail(comm, err, fn, ck);
+}
+
 /* ---- communicators, groups, topologies ---- */
 
 static inline int vmpi_chk_group(vmpi_chk *ck, MPI_Group h, vmpi_group **out)

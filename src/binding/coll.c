@@ -72,7 +72,7 @@ static int barrier(MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
     bool inter;
     if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)) ||
         (err = inter ? vmpi_inter_barrier(c, nb ? req : NULL) : vmpi_coll_barrier(c, nb ? req : NULL)))
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     return MPI_SUCCESS;
 }
 
@@ -90,16 +90,16 @@ static int bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
     int err;
     bool inter;
     if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     if (inter) {
         if ((err = vmpi_chk_inter_root(&ck, root, c)) || (err = chk_side(&ck, root != MPI_PROC_NULL, buf, count, dt, &d)) ||
             (err = vmpi_inter_bcast(buf, count, d, root, c, nb ? req : NULL)))
-            return vmpi_fail(comm, err, fn, &ck);
+            return vmpi_coll_fail(comm, err, fn, &ck);
         return MPI_SUCCESS;
     }
     if ((err = vmpi_chk_root(&ck, root, c)) || (err = chk_data(&ck, buf, count, dt, &d)) ||
         (err = vmpi_coll_bcast(buf, count, d, root, c, nb ? req : NULL)))
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     return MPI_SUCCESS;
 }
 
@@ -140,30 +140,30 @@ static int gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, in
     int err;
     bool inter;
     if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     if (inter && v) {
         int n = c->peer_size;
         if ((err = vmpi_chk_inter_root(&ck, root, c)) ||
             (root == MPI_ROOT && (err = chk_vside(&ck, rbuf, rcounts, displs, rdt, &rd, n))) ||
             (err = chk_side(&ck, root >= 0, sbuf, scount, sdt, &sd)))
-            return vmpi_fail(comm, err, fn, &ck);
+            return vmpi_coll_fail(comm, err, fn, &ck);
         vmpi_inter_blk one = {(void *)sbuf, scount, sd, root};
         if (root == MPI_ROOT)
             err = inter_vrun(c, NULL, 0, vblocks(rbuf, rcounts, displs, rd, n), n, nb ? req : NULL);
         else
             err = vmpi_inter_pairs(c, root >= 0, &one, 0, NULL, nb ? req : NULL);
-        return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+        return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
     }
     if (inter) {
         if ((err = vmpi_chk_inter_root(&ck, root, c)) ||
             (err = chk_side(&ck, root >= 0, sbuf, scount, sdt, &sd)) ||
             (err = chk_side(&ck, root == MPI_ROOT, rbuf, (MPI_Count)rcount * c->peer_size, rdt, &rd)) ||
             (err = vmpi_inter_gather(sbuf, scount, sd, rbuf, rcount, rd, root, c, nb ? req : NULL)))
-            return vmpi_fail(comm, err, fn, &ck);
+            return vmpi_coll_fail(comm, err, fn, &ck);
         return MPI_SUCCESS;
     }
     if ((err = vmpi_chk_root(&ck, root, c)))
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     bool at_root = c->rank == root;
     if (sbuf != MPI_IN_PLACE || !at_root)
         err = chk_data(&ck, sbuf, scount, sdt, &sd);
@@ -177,7 +177,7 @@ static int gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, in
         err = vmpi_coll_gatherv(sbuf, scount, sd, rbuf, rcounts, displs, rd, root, c, nb ? req : NULL);
     else if (!err)
         err = vmpi_coll_gather(sbuf, scount, sd, rbuf, rcount, rd, root, c, nb ? req : NULL);
-    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+    return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
 }
 
 VMPI_WEAK(Gather)
@@ -215,30 +215,30 @@ static int scatter(const void *sbuf, int scount, const int *scounts, const int *
     int err;
     bool inter;
     if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     if (inter && v) {
         int n = c->peer_size;
         if ((err = vmpi_chk_inter_root(&ck, root, c)) ||
             (root == MPI_ROOT && (err = chk_vside(&ck, sbuf, scounts, displs, sdt, &sd, n))) ||
             (err = chk_side(&ck, root >= 0, rbuf, rcount, rdt, &rd)))
-            return vmpi_fail(comm, err, fn, &ck);
+            return vmpi_coll_fail(comm, err, fn, &ck);
         vmpi_inter_blk one = {rbuf, rcount, rd, root};
         if (root == MPI_ROOT)
             err = inter_vrun(c, vblocks(sbuf, scounts, displs, sd, n), n, NULL, 0, nb ? req : NULL);
         else
             err = vmpi_inter_pairs(c, 0, NULL, root >= 0, &one, nb ? req : NULL);
-        return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+        return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
     }
     if (inter) {
         if ((err = vmpi_chk_inter_root(&ck, root, c)) ||
             (err = chk_side(&ck, root == MPI_ROOT, sbuf, (MPI_Count)scount * c->peer_size, sdt, &sd)) ||
             (err = chk_side(&ck, root >= 0, rbuf, rcount, rdt, &rd)) ||
             (err = vmpi_inter_scatter(sbuf, scount, sd, rbuf, rcount, rd, root, c, nb ? req : NULL)))
-            return vmpi_fail(comm, err, fn, &ck);
+            return vmpi_coll_fail(comm, err, fn, &ck);
         return MPI_SUCCESS;
     }
     if ((err = vmpi_chk_root(&ck, root, c)))
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     bool at_root = c->rank == root;
     if (rbuf != MPI_IN_PLACE || !at_root)
         err = chk_data(&ck, rbuf, rcount, rdt, &rd);
@@ -252,7 +252,7 @@ static int scatter(const void *sbuf, int scount, const int *scounts, const int *
         err = vmpi_coll_scatterv(sbuf, scounts, displs, sd, rbuf, rcount, rd, root, c, nb ? req : NULL);
     else if (!err)
         err = vmpi_coll_scatter(sbuf, scount, sd, rbuf, rcount, rd, root, c, nb ? req : NULL);
-    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+    return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
 }
 
 VMPI_WEAK(Scatter)
@@ -292,23 +292,23 @@ static int allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
     int err;
     bool inter;
     if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     if (inter && v) {
         int n = c->peer_size;
         if ((err = chk_side(&ck, true, sbuf, scount, sdt, &sd)) ||
             (err = chk_vside(&ck, rbuf, rcounts, displs, rdt, &rd, n)))
-            return vmpi_fail(comm, err, fn, &ck);
+            return vmpi_coll_fail(comm, err, fn, &ck);
         vmpi_inter_blk *sb = malloc(sizeof *sb * (size_t)(n ? n : 1));
         for (int j = 0; sb && j < n; j++)
             sb[j] = (vmpi_inter_blk){(void *)sbuf, scount, sd, j};
         err = inter_vrun(c, sb, n, vblocks(rbuf, rcounts, displs, rd, n), n, nb ? req : NULL);
-        return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+        return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
     }
     if (inter) {
         if ((err = chk_side(&ck, true, sbuf, scount, sdt, &sd)) ||
             (err = chk_side(&ck, true, rbuf, (MPI_Count)rcount * c->peer_size, rdt, &rd)) ||
             (err = vmpi_inter_allgather(sbuf, scount, sd, rbuf, rcount, rd, c, nb ? req : NULL)))
-            return vmpi_fail(comm, err, fn, &ck);
+            return vmpi_coll_fail(comm, err, fn, &ck);
         return MPI_SUCCESS;
     }
     if (sbuf != MPI_IN_PLACE)
@@ -322,7 +322,7 @@ static int allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
         err = vmpi_coll_allgatherv(sbuf, scount, sd, rbuf, rcounts, displs, rd, c, nb ? req : NULL);
     else if (!err)
         err = vmpi_coll_allgather(sbuf, scount, sd, rbuf, rcount, rd, c, nb ? req : NULL);
-    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+    return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
 }
 
 VMPI_WEAK(Allgather)
@@ -361,12 +361,12 @@ static int alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, 
     int err;
     bool inter;
     if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     if (inter) {
         if ((err = chk_side(&ck, true, sbuf, (MPI_Count)scount * c->peer_size, sdt, &sd)) ||
             (err = chk_side(&ck, true, rbuf, (MPI_Count)rcount * c->peer_size, rdt, &rd)) ||
             (err = vmpi_inter_alltoall(sbuf, scount, sd, rbuf, rcount, rd, c, nb ? req : NULL)))
-            return vmpi_fail(comm, err, fn, &ck);
+            return vmpi_coll_fail(comm, err, fn, &ck);
         return MPI_SUCCESS;
     }
     if (sbuf != MPI_IN_PLACE)
@@ -377,7 +377,7 @@ static int alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, 
         err = vmpi_chk_alias(&ck, sbuf, rbuf, scount > 0 && sd && sd->size > 0);
     if (!err)
         err = vmpi_coll_alltoall(sbuf, scount, sd, rbuf, rcount, rd, c, nb ? req : NULL);
-    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+    return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
 }
 
 VMPI_WEAK(Alltoall)
@@ -416,11 +416,11 @@ static int alltoallvw(const void *sbuf, const int *scounts, const int *sdispls, 
     int err;
     bool inter;
     if ((err = chk_start_inter(&ck, comm, &c, nb, req, &inter)))
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     int n = inter ? c->peer_size : c->size;
     bool in_place = sbuf == MPI_IN_PLACE;
     if (inter && (err = vmpi_chk_not_in_place(&ck, sbuf)))
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     const vmpi_dtype **t = malloc(sizeof *t * (size_t)(2 * n + 1));
     MPI_Aint *d = malloc(sizeof *d * (size_t)(2 * n + 1));
     if (t == NULL || d == NULL)
@@ -459,7 +459,7 @@ static int alltoallvw(const void *sbuf, const int *scounts, const int *sdispls, 
     }
     free(t);
     free(d);
-    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+    return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
 }
 
 VMPI_WEAK(Alltoallv)

@@ -57,7 +57,7 @@ static int reduction(enum red_kind k, const void *sbuf, void *rbuf, int count, c
     const vmpi_dtype *d;
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)))
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     if (vmpi_comm_is_inter(c)) {
         MPI_Request *r = nb ? req : NULL;
         err = nb ? vmpi_chk_ptr(&ck, req, "the request argument") : MPI_SUCCESS;
@@ -67,22 +67,22 @@ static int reduction(enum red_kind k, const void *sbuf, void *rbuf, int count, c
             err = inter_reduce_scatter(&ck, sbuf, rbuf, k == RED_SCATTER ? rcounts : NULL, count, dt, op, c, r);
         else if (!err)
             err = inter_reduction(&ck, k == RED_ALL, sbuf, rbuf, count, dt, op, root, c, r);
-        return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+        return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
     }
     if ((nb && (err = vmpi_chk_ptr(&ck, req, "the request argument"))) ||
         (k == RED_REDUCE && (err = vmpi_chk_root(&ck, root, c))) || (err = vmpi_chk_dt(&ck, dt, &d)) ||
         (err = vmpi_chk_op(&ck, op, d)))
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     MPI_Count total = count, mine = count; /* send-side and receive-side counts */
     if (k == RED_SCATTER) {
         if ((err = vmpi_chk_counts(&ck, rcounts, c->size)))
-            return vmpi_fail(comm, err, fn, &ck);
+            return vmpi_coll_fail(comm, err, fn, &ck);
         total = 0;
         for (int i = 0; i < c->size; i++)
             total += rcounts[i];
         mine = rcounts[c->rank];
     } else if ((err = vmpi_chk_count(&ck, count))) {
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     } else if (k == RED_SCATTER_BLOCK) {
         total = (MPI_Count)count * c->size;
     }
@@ -100,7 +100,7 @@ static int reduction(enum red_kind k, const void *sbuf, void *rbuf, int count, c
     if (!err && gets)
         err = vmpi_chk_alias(&ck, sbuf, rbuf, total > 0 && d->size > 0);
     if (err)
-        return vmpi_fail(comm, err, fn, &ck);
+        return vmpi_coll_fail(comm, err, fn, &ck);
     MPI_Request *r = nb ? req : NULL;
     switch (k) {
     case RED_REDUCE:
@@ -120,7 +120,7 @@ static int reduction(enum red_kind k, const void *sbuf, void *rbuf, int count, c
         err = vmpi_coll_reduce_scatter_block(sbuf, rbuf, count, d, dt, op, c, r);
         break;
     }
-    return err ? vmpi_fail(comm, err, fn, NULL) : MPI_SUCCESS;
+    return err ? vmpi_coll_fail(comm, err, fn, NULL) : MPI_SUCCESS;
 }
 
 VMPI_WEAK(Reduce)

@@ -44,7 +44,7 @@ static int nbr_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *r
         vmpi_nbr_side s = {.count = scount, .type = sd, .same_block = true}, r = {.count = rcount, .type = rd};
         err = vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r, nb ? req : NULL, fn);
     }
-    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+    return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
 }
 
 static int nbr_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int *rcounts,
@@ -64,7 +64,7 @@ static int nbr_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *
         err = off ? vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r, nb ? req : NULL, fn) : MPI_ERR_NO_MEM;
         free(off);
     }
-    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+    return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
 }
 
 static int nbr_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
@@ -79,7 +79,7 @@ static int nbr_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rb
         vmpi_nbr_side s = {.count = scount, .type = sd}, r = {.count = rcount, .type = rd};
         err = vmpi_nbr_exchange(c, sbuf, &s, rbuf, &r, nb ? req : NULL, fn);
     }
-    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+    return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
 }
 
 static int nbr_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype sdt, void *rbuf,
@@ -103,7 +103,7 @@ static int nbr_alltoallv(const void *sbuf, const int *scounts, const int *sdispl
         free(so);
         free(ro);
     }
-    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+    return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
 }
 
 /* Datatype objects of a handle array (MPI_ERR_TYPE on a bad one). */
@@ -145,7 +145,7 @@ static int nbr_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *s
     }
     free(st);
     free(rt);
-    return err ? vmpi_fail(comm, err, fn, &ck) : MPI_SUCCESS;
+    return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
 }
 
 VMPI_WEAK(Neighbor_allgather)

@@ -227,8 +227,15 @@ static void counted(act *a)
     if (a->counted)
         return;
     a->counted = true;
-    if (a->kind == ACT_RECV && a->req.status.MPI_ERROR != MPI_SUCCESS && a->s->err == MPI_SUCCESS)
-        a->s->err = a->req.status.MPI_ERROR;
+    /* the standard makes every collective's signatures match, so a receive gets exactly what it expects;
+     * more (truncated by the messaging layer) or less is the sender's and this rank's counts or types
+     * differing in size, reported like MPICH (MPI_ERR_TRUNCATE) */
+    if (a->kind == ACT_RECV && a->s->err == MPI_SUCCESS) {
+        if (a->req.status.MPI_ERROR != MPI_SUCCESS)
+            a->s->err = a->req.status.MPI_ERROR;
+        else if (a->req.status.vmpi_count != a->rcount * a->rdt->size)
+            a->s->err = MPI_ERR_TRUNCATE;
+    }
     a->s->pending--;
 }
 
@@ -277,8 +284,11 @@ static void run_locals(vmpi_csched *s, int from, int to)
 {
     for (int i = from; i < to; i++) {
         act *a = &s->acts[i];
-        if (a->kind == ACT_COPY)
+        if (a->kind == ACT_COPY) {
             vmpi_dtype_copy(a->src, a->scount, a->sdt, a->dst, a->rcount, a->rdt);
+            if (a->scount * a->sdt->size != a->rcount * a->rdt->size && s->err == MPI_SUCCESS)
+                s->err = MPI_ERR_TRUNCATE; /* a rank's own block: its send and receive sides differ */
+        }
         else if (a->kind == ACT_REDUCE)
             vmpi_op_apply(a->op, a->dth, a->sdt, a->src, a->dst, a->scount);
     }

@@ -24,6 +24,9 @@ typedef struct slot {        /* what one rank publishes for the collective in pr
     const vmpi_dtype *sdt;
     vmpi_vp *vp;
     char *stage[2];          /* packed copies of small send data, by parity of the generation */
+    /* the size of what this rank contributes (its type signature's bytes; reductions: times 2, plus 1 when
+     * folded per PE), by parity of the generation like stage: checked against the others' (mismatch()) */
+    MPI_Count bytes[2];
     size_t stage_cap[2];
     unsigned bseq;           /* eager broadcasts this rank took part in (its own counter) */
     unsigned bknown;         /* it has seen broadcasts before this one read by everybody */
@@ -55,6 +58,7 @@ typedef struct group {       /* the communicator's ranks on one PE */
     int *members;            /* comm ranks, ascending */
     char *partial;           /* this PE's combined data (scratch, grows) */
     size_t partial_cap;
+    MPI_Count bytes;         /* the size its ranks published this round, -1 if they differ */
     VMPI_ALIGNED_CL _Atomic unsigned sleeping; /* gen + 1 its sleeping leader waits for, 0 if none */
     VMPI_ALIGNED_CL int bread[BCAST_RING]; /* this PE's readers done with each mailbox's broadcast */
     /* k + 1 once every reader of broadcast k on this PE is done (they finish broadcasts in order): written
@@ -71,6 +75,7 @@ typedef struct shm {
     bool ordered;            /* groups are contiguous rank ranges, in group order */
     VMPI_ALIGNED_CL _Atomic int garrived;
     VMPI_ALIGNED_CL _Atomic unsigned gen;
+    unsigned bad;            /* gen + 1 when generation gen's ranks published different sizes */
     /* a reduction folded in slices of elements by every leader that is awake (see fold_claim) */
     VMPI_ALIGNED_CL _Atomic unsigned fold_go; /* gen + 1 while the slices of generation gen are handed out */
     VMPI_ALIGNED_CL _Atomic int fold_next;    /* the next slice to take */
@@ -280,6 +285,8 @@ typedef struct steps {
     int err;
     bool hier;               /* reductions: folded per PE first (hierarchical()) */
     bool split;              /* the last leader's fold is shared out in slices (fold_claim) */
+    bool mismatch;           /* the last leader found ranks' sizes differing: every rank fails */
+    unsigned gen;            /* the generation of this call (its ranks' `bytes` parity) */
 } steps;
 
 static void fold_claim(shm *s, const steps *st);
@@ -334,7 +341,7 @@ static int sync_all(shm *s, vmpi_comm *c, steps *st, const char *why)
     if (++g->arrived < g->nlocal) {
         while (atomic_load_explicit(&s->gen, memory_order_acquire) == gen)
             vmpi_vp_block(why);
-        return MPI_SUCCESS;
+        return s->bad == gen + 1 ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     }
     g->arrived = 0;
     g->leader = me;
@@ -344,7 +351,9 @@ static int sync_all(shm *s, vmpi_comm *c, steps *st, const char *why)
         atomic_store_explicit(&s->garrived, 0, memory_order_relaxed);
         if (st && st->global)
             st->global(s, st);
-        if (st && st->split && st->err == MPI_SUCCESS) {
+        if (st && st->mismatch)
+            s->bad = gen + 1; /* on gen's line: read with it */
+        if (st && st->split && st->err == MPI_SUCCESS && !st->mismatch) {
             atomic_store_explicit(&s->fold_go, gen + 1, memory_order_release);
             fold_claim(s, st);
             while (atomic_load_explicit(&s->fold_done, memory_order_acquire) < s->fold_slices)
@@ -365,10 +374,40 @@ static int sync_all(shm *s, vmpi_comm *c, steps *st, const char *why)
     for (int k = 0; k < g->nlocal; k++)
         if (g->members[k] != me)
             vmpi_vp_wake(s->slots[g->members[k]].vp);
-    return MPI_SUCCESS;
+    return s->bad == gen + 1 ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 }
 
 int vmpi_shm_barrier(vmpi_comm *c) { return sync_all(get(c), c, NULL, "MPI_Barrier"); }
+
+/* ---- size checks ----
+ * MPI makes the ranks' type signatures match; counts or types whose sizes differ would make ranks read
+ * past each other's buffers.  Each rank publishes its size with its buffer (slot.bytes, on the line the
+ * collective writes anyway), each PE's leader compares its ranks' during the arrival (lines of its own
+ * core) and the last leader the PEs' (on the lines it reads for their partial results): one compare per
+ * rank.  A difference leaves the data alone and makes sync_all fail with MPI_ERR_TRUNCATE on every rank,
+ * so that all take the same way out (none waits for a second synchronization the others skip). */
+static void sizes_local(shm *s, group *g, const steps *st)
+{
+    int k = (int)(st->gen & 1);
+    MPI_Count b = s->slots[g->members[0]].bytes[k];
+    for (int i = 1; i < g->nlocal; i++)
+        if (s->slots[g->members[i]].bytes[k] != b)
+            b = -1;
+    g->bytes = b;
+}
+
+static bool sizes_global(shm *s, const steps *st)
+{
+    MPI_Count b = s->groups[0].bytes;
+    bool bad = b < 0;
+    for (int g = 1; g < s->ngroups; g++)
+        bad |= s->groups[g].bytes != b;
+    if (bad)
+        ((steps *)st)->mismatch = true;
+    return !bad;
+}
+
+static void check_global(shm *s, const steps *st) { sizes_global(s, st); }
 
 /* ---- reductions ---- */
 
@@ -396,7 +435,8 @@ static bool hierarchical(const shm *s, const steps *st)
 
 static void reduce_local(shm *s, group *g, const steps *st)
 {
-    if (s->ngroups == 1 || !st->hier)
+    sizes_local(s, g, st);
+    if (s->ngroups == 1 || !st->hier || g->bytes < 0)
         return; /* the last leader folds everything */
     if (!grow(&g->partial, &g->partial_cap, span(st->count, st->dt))) {
         ((steps *)st)->err = MPI_ERR_NO_MEM;
@@ -428,6 +468,8 @@ static void fold_claim(shm *s, const steps *st)
 
 static void reduce_global(shm *s, const steps *st)
 {
+    if (!sizes_global(s, st))
+        return;
     if (!grow(&s->result, &s->result_cap, span(st->count, st->dt))) {
         ((steps *)st)->err = MPI_ERR_NO_MEM;
         return;
@@ -464,7 +506,7 @@ enum { SLICE_MIN = 32768 }; /* bytes of data from which the sliced algorithm is 
 enum { FOLD_SPLIT_MIN = 1024 }; /* below SLICE_MIN: bytes from which the leaders share a rank-order fold */
 
 static int reduce_sliced(shm *s, const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt,
-                         MPI_Datatype dth, MPI_Op op, int root, vmpi_comm *c, const char *why)
+                         MPI_Datatype dth, MPI_Op op, int root, vmpi_comm *c, const char *why, steps *chk)
 {
     int n = c->size, me = c->rank;
     s->slots[me].sbuf = sbuf;
@@ -472,7 +514,11 @@ static int reduce_sliced(shm *s, const void *sbuf, void *rbuf, MPI_Count count, 
     MPI_Count lo = count * me / n, cnt = count * (me + 1) / n - lo;
     MPI_Aint off = lo * dt->extent;
     char *tmp = cnt > 0 ? malloc(span(cnt, dt)) : NULL;
-    int err = sync_all(s, c, NULL, why);
+    int err = sync_all(s, c, chk, why);
+    if (err == MPI_ERR_TRUNCATE) { /* sizes differ: every rank knows, none reads or waits again */
+        free(tmp);
+        return err;
+    }
     if (err == MPI_SUCCESS && cnt > 0 && tmp == NULL)
         err = MPI_ERR_NO_MEM; /* the others still finish; this rank's slice is missing */
     if (err == MPI_SUCCESS && cnt > 0) {
@@ -493,11 +539,18 @@ int vmpi_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dt
 {
     shm *s = get(c);
     const char *why = root < 0 ? "MPI_Allreduce" : "MPI_Reduce";
-    if (count * dt->size >= SLICE_MIN && c->size > 1)
-        return reduce_sliced(s, sbuf, rbuf, count, dt, dth, op, root, c, why);
-    s->slots[c->rank].sbuf = sbuf;
-    steps st = {reduce_local, reduce_global, count, dt, dth, op, root, MPI_SUCCESS, false, false};
+    unsigned gen = atomic_load_explicit(&s->gen, memory_order_acquire);
+    steps st = {reduce_local, reduce_global, count, dt, dth, op, root, MPI_SUCCESS, false, false, false, gen};
     st.hier = hierarchical(s, &st);
+    slot *sl = &s->slots[c->rank];
+    /* ranks that differ in the grouping (their types or operations differ) would also read each other's
+     * partial results wrongly */
+    sl->bytes[gen & 1] = count * dt->size * 2 + st.hier;
+    if (count * dt->size >= SLICE_MIN && c->size > 1) {
+        steps chk = {sizes_local, check_global, count, dt, dth, op, root, MPI_SUCCESS, false, false, false, gen};
+        return reduce_sliced(s, sbuf, rbuf, count, dt, dth, op, root, c, why, &chk);
+    }
+    sl->sbuf = sbuf;
     /* a fold over all ranks (not per PE) big enough to share between the PEs */
     st.split = s->ngroups > 1 && !st.hier && count * dt->size >= FOLD_SPLIT_MIN &&
                count >= 2 * s->ngroups;
@@ -518,6 +571,8 @@ int vmpi_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dt
  * differ, only their signatures match) into the shared result, and every rank unpacks it. */
 static void bcast_global(shm *s, const steps *st)
 {
+    if (!sizes_global(s, st))
+        return;
     const slot *rs = &s->slots[st->root];
     MPI_Count bytes = rs->scount * rs->sdt->size;
     if (!grow(&s->result, &s->result_cap, (size_t)bytes)) {
@@ -657,8 +712,8 @@ static int bcast_eager(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt,
     err = bcast_wait_data(s, e, k, root, c);
     /* like a receive: at most what fits (the root's count decides where the data is) */
     vmpi_dtype_unpack(e->bytes > BCAST_INLINE ? s->big[k % BCAST_BIG].data : e->data, e->bytes, buf, count, dt);
-    if (e->bytes > bytes && err == MPI_SUCCESS)
-        err = MPI_ERR_TRUNCATE; /* the root sent more than this rank's count holds */
+    if (e->bytes != bytes && err == MPI_SUCCESS)
+        err = MPI_ERR_TRUNCATE; /* the root's size and this rank's differ (the standard makes them match) */
     group *g = &s->groups[s->group_of[me]];
     if (++g->bread[k % BCAST_RING] == g->nlocal - (g == rg)) {
         g->bread[k % BCAST_RING] = 0;
@@ -719,17 +774,20 @@ static void bcast_slices(shm *s, int gi, int root)
     }
 }
 
-static int bcast_large(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c)
+static int bcast_large(shm *s, void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c,
+                       steps *chk)
 {
     int me = c->rank;
-    int err = sync_all(s, c, NULL, "MPI_Bcast");
+    int err = sync_all(s, c, chk, "MPI_Bcast");
+    if (err == MPI_ERR_TRUNCATE) /* sizes differ: every rank knows, none copies or waits again */
+        return err;
     group *g = &s->groups[s->group_of[me]];
     if (err == MPI_SUCCESS && g->leader == me) /* the leader of this synchronization runs first on its PE */
         bcast_slices(s, s->group_of[me], root);
     const slot *rs = &s->slots[root];
     if (err == MPI_SUCCESS && me != root && !sliced(s, me, root)) {
         vmpi_dtype_copy(rs->rbuf, rs->scount, rs->sdt, buf, count, dt);
-        if (rs->scount * rs->sdt->size > count * dt->size)
+        if (rs->scount * rs->sdt->size != count * dt->size)
             err = MPI_ERR_TRUNCATE;
     }
     int e2 = sync_all(s, c, NULL, "MPI_Bcast"); /* every slice is written, the root's buffer is read no more */
@@ -744,16 +802,23 @@ int vmpi_shm_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, v
     if (count * dt->size <= EAGER_BCAST_MAX)
         return bcast_eager(s, buf, count, dt, root, c);
     slot *sl = &s->slots[c->rank];
+    unsigned gen = atomic_load_explicit(&s->gen, memory_order_acquire);
     sl->rbuf = buf;
     sl->scount = count;
     sl->sdt = dt;
-    if (count * dt->size >= SLICE_MIN)
-        return bcast_large(s, buf, count, dt, root, c);
-    steps st = {NULL, bcast_global, count, dt, 0, MPI_OP_NULL, root, MPI_SUCCESS};
+    /* a reader whose size differs from the root's fails alone and gets the part that fits (the root's
+     * size is in the data it reads); only ranks on different sides of SLICE_MIN, which would synchronize
+     * once and twice, must all stop after the first synchronization */
+    sl->bytes[gen & 1] = count * dt->size >= SLICE_MIN;
+    if (count * dt->size >= SLICE_MIN) {
+        steps chk = {sizes_local, check_global, count, dt, 0, MPI_OP_NULL, root, MPI_SUCCESS, false, false, false, gen};
+        return bcast_large(s, buf, count, dt, root, c, &chk);
+    }
+    steps st = {sizes_local, bcast_global, count, dt, 0, MPI_OP_NULL, root, MPI_SUCCESS, false, false, false, gen};
     int err = sync_all(s, c, &st, "MPI_Bcast");
     if (err == MPI_SUCCESS && st.err == MPI_SUCCESS && c->rank != root) {
         vmpi_dtype_unpack(s->result, s->result_bytes, buf, count, dt);
-        if (s->result_bytes > count * dt->size)
+        if (s->result_bytes != count * dt->size)
             err = MPI_ERR_TRUNCATE;
     }
     return err ? err : st.err;
@@ -773,6 +838,16 @@ static char *stage(shm *s, int me, unsigned gen, size_t bytes)
     return grow(&sl->stage[k], &sl->stage_cap[k], bytes ? bytes : 1) ? sl->stage[k] : NULL;
 }
 
+/* The size checks of data movement: every rank reads every other's block, so each compares the sizes the
+ * others published with its own (equal sizes also mean that they took the same path, staged or not, so
+ * their slots say where the data is).  All see the same published sizes, so all agree on whether some
+ * differ, and they then skip the second synchronization together.  A rank whose own send and receive sizes
+ * differ fails alone. */
+static bool same_size(const shm *s, int p, unsigned gen, MPI_Count blk)
+{
+    return s->slots[p].bytes[gen & 1] == blk;
+}
+
 int vmpi_shm_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                       const vmpi_dtype *rdt, vmpi_comm *c)
 {
@@ -780,28 +855,43 @@ int vmpi_shm_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt,
     int n = c->size, me = c->rank;
     size_t blk = (size_t)(scount * sdt->size);
     unsigned gen = atomic_load_explicit(&s->gen, memory_order_acquire);
+    s->slots[me].bytes[gen & 1] = (MPI_Count)blk;
+    int err = rcount * rdt->size != (MPI_Count)blk ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    bool differ = false;
     char *st = blk * (size_t)n <= STAGE_MAX ? stage(s, me, gen, blk * (size_t)n) : NULL;
     if (st) {
         vmpi_dtype_pack(sbuf, scount * n, sdt, st, (MPI_Count)(blk * (size_t)n));
-        int err = sync_all(s, c, NULL, "MPI_Alltoall");
-        for (int p = 0; p < n && err == MPI_SUCCESS; p++)
-            vmpi_dtype_unpack(s->slots[p].stage[gen & 1] + (size_t)me * blk, (MPI_Count)blk,
-                              (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
-        return err;
+        int e = sync_all(s, c, NULL, "MPI_Alltoall");
+        if (e != MPI_SUCCESS)
+            return e;
+        for (int p = 0; p < n; p++)
+            if (!same_size(s, p, gen, (MPI_Count)blk))
+                differ = true;
+            else
+                vmpi_dtype_unpack(s->slots[p].stage[gen & 1] + (size_t)me * blk, (MPI_Count)blk,
+                                  (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
+        return differ ? MPI_ERR_TRUNCATE : err;
     }
     s->slots[me].sbuf = sbuf;
     s->slots[me].scount = scount;
     s->slots[me].sdt = sdt;
-    int err = sync_all(s, c, NULL, "MPI_Alltoall");
-    if (err != MPI_SUCCESS)
-        return err;
+    int e = sync_all(s, c, NULL, "MPI_Alltoall");
+    if (e != MPI_SUCCESS)
+        return e;
     for (int i = 0; i < n; i++) {
         int p = (me + i) % n;
         const slot *o = &s->slots[p];
+        if (!same_size(s, p, gen, (MPI_Count)blk)) {
+            differ = true;
+            continue;
+        }
         vmpi_dtype_copy((const char *)o->sbuf + me * o->scount * o->sdt->extent, o->scount, o->sdt,
                         (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
     }
-    return sync_all(s, c, NULL, "MPI_Alltoall"); /* nobody's send buffer is read any more */
+    if (differ)
+        return MPI_ERR_TRUNCATE;
+    e = sync_all(s, c, NULL, "MPI_Alltoall"); /* nobody's send buffer is read any more */
+    return err ? err : e;
 }
 
 int vmpi_shm_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
@@ -816,27 +906,42 @@ int vmpi_shm_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt
     }
     size_t blk = (size_t)(scount * sdt->size);
     unsigned gen = atomic_load_explicit(&s->gen, memory_order_acquire);
+    s->slots[me].bytes[gen & 1] = (MPI_Count)blk;
+    int err = rcount * rdt->size != (MPI_Count)blk ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    bool differ = false;
     char *st = blk * (size_t)n <= STAGE_MAX ? stage(s, me, gen, blk) : NULL;
     if (st) {
         vmpi_dtype_pack(sbuf, scount, sdt, st, (MPI_Count)blk);
-        int err = sync_all(s, c, NULL, "MPI_Allgather");
-        for (int p = 0; p < n && err == MPI_SUCCESS; p++)
-            vmpi_dtype_unpack(s->slots[p].stage[gen & 1], (MPI_Count)blk, (char *)rbuf + p * rcount * rdt->extent,
-                              rcount, rdt);
-        return err;
+        int e = sync_all(s, c, NULL, "MPI_Allgather");
+        if (e != MPI_SUCCESS)
+            return e;
+        for (int p = 0; p < n; p++)
+            if (!same_size(s, p, gen, (MPI_Count)blk))
+                differ = true;
+            else
+                vmpi_dtype_unpack(s->slots[p].stage[gen & 1], (MPI_Count)blk,
+                                  (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
+        return differ ? MPI_ERR_TRUNCATE : err;
     }
     s->slots[me].sbuf = sbuf;
     s->slots[me].scount = scount;
     s->slots[me].sdt = sdt;
-    int err = sync_all(s, c, NULL, "MPI_Allgather");
-    if (err != MPI_SUCCESS)
-        return err;
+    int e = sync_all(s, c, NULL, "MPI_Allgather");
+    if (e != MPI_SUCCESS)
+        return e;
     for (int i = 1; i < n; i++) {
         int p = (me + i) % n;
         const slot *o = &s->slots[p];
+        if (!same_size(s, p, gen, (MPI_Count)blk)) {
+            differ = true;
+            continue;
+        }
         vmpi_dtype_copy(o->sbuf, o->scount, o->sdt, (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
     }
+    if (differ)
+        return MPI_ERR_TRUNCATE;
     if (sbuf != (char *)rbuf + me * rcount * rdt->extent)
         vmpi_dtype_copy(sbuf, scount, sdt, (char *)rbuf + me * rcount * rdt->extent, rcount, rdt);
-    return sync_all(s, c, NULL, "MPI_Allgather");
+    e = sync_all(s, c, NULL, "MPI_Allgather");
+    return err ? err : e;
 }

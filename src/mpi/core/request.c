@@ -136,8 +136,11 @@ int vmpi_mreq_finish(MPI_Request *h, MPI_Status *st)
     } else if (m->r.kind == VMPI_REQ_RECV || m->r.status.vmpi_cancelled) {
         err = m->r.status.MPI_ERROR;
         vmpi_status_out(st, &m->r.status);
-    } else if (st != MPI_STATUS_IGNORE) {
-        vmpi_status_empty(st); /* send status: only the error and the cancelled flag mean anything */
+    } else {
+        /* a nonblocking collective's error (a failed persistent buffered send reported it in MPI_Start) */
+        err = m->persistent ? MPI_SUCCESS : m->r.status.MPI_ERROR;
+        if (st != MPI_STATUS_IGNORE)
+            vmpi_status_empty(st); /* send status: only the error and the cancelled flag mean anything */
     }
     if (m->persistent) {
         m->active = false;
