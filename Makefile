@@ -2,9 +2,15 @@
 # The README's two commands:
 #   make demo   installs what is missing (as root; otherwise prints the command), builds, runs the demo
 #   make test   the same, then the whole test suite (with MPICH's, tests/mpich), and the test suite again
-#               under ASan/UBSan
+#               under ASan/UBSan and, its runs on two PEs or more, under ThreadSanitizer
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
+# The runs TSan checks in make test: those on 2 PEs or more (ranks on one PE run one at a time, switched with
+# synchronization, so one PE has no race to find; the 1-PE half of the suite would double the time for
+# nothing), and the unit tests whose threads share queues and channels.  make test-tsan TSAN_TESTS=. runs
+# every test.
+TSAN_TESTS ?= :[0-9]+x([2-9]|[1-9][0-9])|^unit/test_(queues|pool|match|chan)$$
 JOBS ?= 2
 # MPICH's source, for its test suite (tools/mpich-src; ignored by git)
 MPICH_SRC ?= $(CURDIR)/.deps/mpich
@@ -12,7 +18,7 @@ DEPS = cmake ninja-build gcc g++ pkg-config libboost-context-dev libhwloc-dev li
        openmpi-bin libopenmpi-dev gfortran libmetis-dev python3 python3-matplotlib \
        libarmci-mpi-dev autoconf dpkg-dev
 
-.PHONY: all deps build demo test test-asan bench clean
+.PHONY: all deps build demo test test-asan test-tsan bench clean
 
 all: build
 
@@ -46,14 +52,21 @@ demo: build
 test: build
 	tools/run-tests $(BUILD) $(JOBS)
 	$(MAKE) --no-print-directory test-asan
+	$(MAKE) --no-print-directory test-tsan
 
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DVMPI_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DVMPI_MPICH_TESTS=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=0 tools/run-tests $(ASAN_BUILD) $(JOBS) -E 'scale/|iso/exhaust'
 
+# ThreadSanitizer (fiber-aware: every rank is a TSan fiber), suppressions with their reasons in tests/tsan.supp
+test-tsan: deps
+	cmake -S . -B $(TSAN_BUILD) -G Ninja -DVMPI_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVMPI_MPICH_TESTS=OFF >/dev/null
+	cmake --build $(TSAN_BUILD) -j $(JOBS)
+	tools/run-tests $(TSAN_BUILD) $(JOBS) -E 'scale/|iso/exhaust' -R '$(TSAN_TESTS)'
+
 bench: build
 	bench/run --vmpicc $(BUILD)/bin/vmpicc --vmpirun $(BUILD)/bin/vmpirun
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)

@@ -61,7 +61,7 @@ static double bench_vmpi_ctx(void)
     vmpi_stack st;
     if (!vmpi_stack_create(&st, 64 * 1024))
         abort();
-    vmpi_ctx_stack cs = {vmpi_stack_bottom(&st), st.size};
+    vmpi_ctx_stack cs = {vmpi_stack_bottom(&st), st.size, vmpi_ctx_fiber_create()};
     vmpi_fctx f = vmpi_ctx_make(vmpi_stack_top(&st), st.size, vc_fiber);
     double t0 = now();
     for (long i = 0; i < N; i++)

@@ -12,7 +12,7 @@
 void vmpi_layout_fix(char **argv)
 {
     int p = personality(0xffffffff);
-    if (VMPI_ASAN || p == -1 || (p & ADDR_NO_RANDOMIZE) || getenv("VMPI_LAYOUT_FIXED"))
+    if (VMPI_SANITIZER || p == -1 || (p & ADDR_NO_RANDOMIZE) || getenv("VMPI_LAYOUT_FIXED"))
         return; /* sanitizer builds cannot take checkpoints anyway; or already done, or tried */
     const char *pre = getenv("LD_PRELOAD");
     if (pre && strstr(pre, "vgpreload"))

@@ -3,9 +3,7 @@
 #ifndef VMPI_BASE_LAYOUT_H
 #define VMPI_BASE_LAYOUT_H
 
-#ifndef VMPI_ASAN
-#define VMPI_ASAN 0
-#endif
+#include "base/sanitizer.h"
 
 /* At boot, before anything else: when address-space randomization is on, turns it off and executes the
  * program again with the same arguments (`argv` as main got it).  Returns when nothing had to change, or

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "base/compiler.h"
 #include "base/log.h"
 
 static void vreport(const char *fmt, va_list ap)
@@ -26,14 +29,25 @@ void vmpi_warn(const char *fmt, ...)
     va_end(ap);
 }
 
-static void (*die_hook)(void);
+static void (*_Atomic die_hook)(void);
+static _Atomic bool dying;      /* a thread is ending the process */
+static VMPI_TLS bool dying_here; /* this one */
 
-void vmpi_log_set_die_hook(void (*fn)(void)) { die_hook = fn; }
+void vmpi_log_set_die_hook(void (*fn)(void)) { atomic_store(&die_hook, fn); }
 
 void vmpi_die(int code)
 {
-    void (*hook)(void) = die_hook;
-    die_hook = NULL; /* once, even if it fails */
+    /* The hook runs once (not again when it fails: that call exits at once), and by one thread: when ranks
+     * on two PEs fail at the same time, the second waits for the first's flush and exit instead of running
+     * the hook beside it. */
+    void (*hook)(void) = NULL;
+    if (!dying_here) {
+        dying_here = true;
+        if (atomic_exchange(&dying, true))
+            for (;;)
+                pause();
+        hook = atomic_exchange(&die_hook, NULL);
+    }
     if (hook)
         hook();
     fflush(NULL);

@@ -10,11 +10,9 @@
 #include <malloc.h>
 #include <stdlib.h>
 
-#ifndef VMPI_ASAN
-#define VMPI_ASAN 0
-#endif
+#include "base/sanitizer.h"
 
-#if VMPI_ASAN
+#if VMPI_SANITIZER
 static inline void *vmpi_sys_malloc(size_t n) { return malloc(n); }
 static inline void *vmpi_sys_calloc(size_t n, size_t size) { return calloc(n, size); }
 static inline void *vmpi_sys_realloc(void *p, size_t n) { return realloc(p, n); }

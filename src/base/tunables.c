@@ -33,11 +33,11 @@ static const vmpi_tunable table[] = {
      "balancers count each PE's background load (time its core ran other programs) as load on it"},
     {"lb-verbose", "VMPI_LB_VERBOSE", VMPI_TUNABLE_BOOL, "0",
      "report each balancing step on stderr: measured load per PE before, predicted after, ranks moved"},
-    {"iso-base", "VMPI_ISO_BASE", VMPI_TUNABLE_SIZE, "0x200000000000",
+    {"iso-base", "VMPI_ISO_BASE", VMPI_TUNABLE_SIZE, VMPI_ISO_BASE_DEFAULT,
      "address of the isomalloc range (one slot per rank: its stack and heap); must be free in the process"},
     {"iso-slot-size", "VMPI_ISO_SLOT_SIZE", VMPI_TUNABLE_SIZE, "0",
      "bytes of address space per rank (stack + heap), a power of two; 0 = largest up to 64G with all slots "
-     "in 4T"},
+     "in " VMPI_ISO_AUTO_RANGE_TEXT},
     {"restart", "VMPI_RESTART", VMPI_TUNABLE_STRING, "",
      "restart the job from the newest checkpoint in this directory (AMPI_Migrate with ampi_checkpoint=to_file=DIR); "
      "the ranks' count comes from it, the PEs' from -p"},

@@ -7,6 +7,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "base/sanitizer.h"
+
+/* Where the isomalloc range goes (iso/range.c) and the space that automatically sized slots fill.
+ * ThreadSanitizer keeps application memory in fixed ranges (x86-64 Linux: below 0x8000000000, PIE binaries
+ * at 0x55..-0x568..., its heap, libraries and stacks at the top); the default 0x200000000000 is between its
+ * shadow and its metadata, where it refuses mappings.  Its build puts the range in the low one, from 64 GiB,
+ * which nothing else uses (the kernel maps top-down), and keeps it 256 GiB. */
+#if VMPI_TSAN
+#define VMPI_ISO_BASE_DEFAULT "0x1000000000"
+#define VMPI_ISO_AUTO_RANGE ((size_t)256 << 30)
+#define VMPI_ISO_AUTO_RANGE_TEXT "256G"
+#else
+#define VMPI_ISO_BASE_DEFAULT "0x200000000000"
+#define VMPI_ISO_AUTO_RANGE ((size_t)4 << 40)
+#define VMPI_ISO_AUTO_RANGE_TEXT "4T"
+#endif
 
 typedef enum { VMPI_TUNABLE_INT, VMPI_TUNABLE_SIZE, VMPI_TUNABLE_BOOL, VMPI_TUNABLE_STRING } vmpi_tunable_type;
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "base/log.h"
+#include "base/sanitizer.h"
 #include "base/sysmem.h"
 #include "img/image.h"
 #include "img/libc.h"
@@ -101,7 +102,7 @@ static img_rank *copy_in(const vmpi_iso_heap *h)
 {
     if (h->img)
         return h->img;
-    return I.method == VMPI_PRIV_TLS && !VMPI_ASAN && h == vmpi_iso_job_heap() ? &I.shared : NULL;
+    return I.method == VMPI_PRIV_TLS && !VMPI_SANITIZER && h == vmpi_iso_job_heap() ? &I.shared : NULL;
 }
 
 int vmpi_img_file_ranges(const vmpi_iso_heap *h, vmpi_iso_extent *out, int max)

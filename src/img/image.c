@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "base/log.h"
+#include "base/sanitizer.h"
 #include "ckpt/ckpt.h"
 #include "base/sysmem.h"
 #include "img/image.h"
@@ -318,7 +319,7 @@ void vmpi_img_open(vmpi_priv_method m, vmpi_img_main_fn main, int nranks, int ar
          * with everything its constructors allocate: its globals are the job's, saved with a checkpoint.
          * Sanitizer builds (no checkpoints) map it anywhere: their job heap is the sanitizer's. */
         uintptr_t base;
-        if (VMPI_ASAN) {
+        if (VMPI_SANITIZER) {
             size_t len = I.span + I.align;
             char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
             if (p == MAP_FAILED)
@@ -343,7 +344,7 @@ void vmpi_img_open(vmpi_priv_method m, vmpi_img_main_fn main, int nranks, int ar
         }
         extern char **environ;
         /* a restart puts back what the constructors made (checkpoint of the job heap): only the frames */
-        vmpi_iso_enter(VMPI_ASAN ? NULL : vmpi_iso_job_heap());
+        vmpi_iso_enter(VMPI_SANITIZER ? NULL : vmpi_iso_job_heap());
         vmpi_img_run_ctors(&I.shared, argc, argv, environ, !restart);
         vmpi_iso_leave();
     }

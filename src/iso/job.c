@@ -7,6 +7,7 @@
  * block is freed with plain free() (iso/malloc.c sends it to the slot's remote-free stack). */
 #include <pthread.h>
 #include "base/log.h"
+#include "base/sanitizer.h"
 #include "base/sysmem.h"
 #include "iso/heap.h"
 
@@ -28,7 +29,7 @@ vmpi_iso_heap *vmpi_iso_job_heap(void) { return job; }
  * (unit tests of the layers above), the system's. */
 #define JOB_CALL(sys, call)                                                                                 \
     do {                                                                                                    \
-        if (VMPI_ASAN || job == NULL)                                                                       \
+        if (VMPI_SANITIZER || job == NULL)                                                                       \
             return sys;                                                                                     \
         pthread_mutex_lock(&lock);                                                                          \
         void *p_ = call;                                                                                    \
@@ -56,7 +57,7 @@ void *vmpi_iso_job_realloc(void *p, size_t n)
 {
     if (p == NULL)
         return vmpi_iso_job_malloc(n);
-    if (!VMPI_ASAN && job != NULL && (!iso_in_range(p) || iso_heap_of(p) != job))
+    if (!VMPI_SANITIZER && job != NULL && (!iso_in_range(p) || iso_heap_of(p) != job))
         vmpi_fatal("internal error: vmpi_iso_job_realloc(%p): not a block of the job heap", p);
     JOB_CALL(vmpi_sys_realloc(p, n), vmpi_iso_heap_realloc(job, p, n));
 }

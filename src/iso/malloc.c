@@ -20,7 +20,7 @@
 #include "base/sysmem.h"
 #include "iso/heap.h"
 
-#if VMPI_ASAN
+#if VMPI_SANITIZER
 #define sys_usable_size malloc_usable_size
 #else
 static size_t sys_usable_size(void *p)

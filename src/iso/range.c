@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "base/log.h"
+#include "base/tunables.h"
 #include "iso/heap.h"
 #if VMPI_ASAN
 #include <sanitizer/asan_interface.h>
@@ -16,7 +17,7 @@
 /* All slots chosen automatically fit in this.  Slots far apart cost page tables: each slot an idle rank
  * touches needs a page-table page of its own (slots are 2 MiB or more apart), and one page-directory page
  * per GiB of range; 4 TiB gives 10,000 ranks slots of 256 MiB, four per directory page. */
-#define AUTO_RANGE ((size_t)4 << 40)
+#define AUTO_RANGE VMPI_ISO_AUTO_RANGE /* 4 TiB; 256 GiB under TSan (base/tunables.h) */
 #define MAX_SLOT ((size_t)1 << 40)         /* page counts must fit the page map's 30 bits */
 #define USER_TOP ((uintptr_t)1 << 47)      /* end of the user address space (4-level page tables) */
 /* The top of the stack shares a page with the header and the start of the page map, so a rank touches no

@@ -2,14 +2,18 @@
 #include "sched/runwait.h"
 
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <unistd.h>
 #include "base/clock.h"
 #include "base/compiler.h"
 
+/* Shared by the PEs, which calibrate it lazily, any of them: long_run is published last (release), so a PE
+ * that finds it set finds the other limits too; relaxed loads are plain loads on x86-64. */
 static struct {
-    unsigned long long min_run, long_run, stale; /* the limits in ticks (0: not calibrated yet) */
-    double first;                       /* clock of the first question, to calibrate after 10 ms */
+    _Atomic unsigned long long min_run, long_run, stale; /* the limits in ticks (0: not calibrated yet) */
+    _Atomic double first;               /* clock of the first question, to calibrate after 10 ms */
 } R;
+#define LIMIT(f) atomic_load_explicit(&R.f, memory_order_relaxed)
 
 /* Nanoseconds the thread has waited for a core since it started, or -1. */
 static long long read_ns(int fd)
@@ -36,16 +40,16 @@ static long long read_ns(int fd)
 /* Ticks of the limits; ~0 (never) until the tick rate is known (the job's first 10 ms). */
 static bool limits(void)
 {
-    if (VMPI_LIKELY(R.long_run))
+    if (VMPI_LIKELY(atomic_load_explicit(&R.long_run, memory_order_acquire)))
         return true;
-    double now = vmpi_clock_now(), tick = vmpi_sched_tick_seconds();
-    if (R.first == 0)
-        R.first = now;
-    if (now - R.first < 0.01 || tick <= 0)
+    double now = vmpi_clock_now(), tick = vmpi_sched_tick_seconds(), first = 0;
+    if (atomic_compare_exchange_strong(&R.first, &first, now))
+        first = now;
+    if (now - first < 0.01 || tick <= 0)
         return false;
-    R.stale = (unsigned long long)(1e-6 * VMPI_RUNWAIT_STALE_US / tick);
-    R.long_run = (unsigned long long)(1e-6 * VMPI_RUNWAIT_LONG_US / tick);
-    R.min_run = (unsigned long long)(1e-6 * VMPI_RUNWAIT_MIN_US / tick);
+    atomic_store_explicit(&R.stale, (unsigned long long)(1e-6 * VMPI_RUNWAIT_STALE_US / tick), memory_order_relaxed);
+    atomic_store_explicit(&R.min_run, (unsigned long long)(1e-6 * VMPI_RUNWAIT_MIN_US / tick), memory_order_relaxed);
+    atomic_store_explicit(&R.long_run, (unsigned long long)(1e-6 * VMPI_RUNWAIT_LONG_US / tick), memory_order_release);
     return true;
 }
 
@@ -77,16 +81,16 @@ void vmpi_runwait_run_begin(vmpi_pe *pe, unsigned long long now)
 {
     pe->run_mark = now;
     pe->run_waited = 0;
-    if (VMPI_UNLIKELY(now - pe->runwait_at >= R.stale) && limits())
+    if (VMPI_UNLIKELY(now - pe->runwait_at >= LIMIT(stale)) && limits())
         vmpi_runwait_renew(pe, now);
 }
 
 void vmpi_runwait_check(vmpi_pe *pe, unsigned long long now, unsigned long long prev)
 {
     unsigned long long span = now - pe->run_mark;
-    if (VMPI_LIKELY(span < R.min_run) || pe->runwait_fd < 0 || !limits() || span < R.min_run)
+    if (VMPI_LIKELY(span < LIMIT(min_run)) || pe->runwait_fd < 0 || !limits() || span < LIMIT(min_run))
         return;
-    if (span < R.long_run && !(prev && 2 * span > 3 * prev))
+    if (span < LIMIT(long_run) && !(prev && 2 * span > 3 * prev))
         return;
     long long ref = pe->runwait_ref;
     vmpi_runwait_renew(pe, now);

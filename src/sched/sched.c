@@ -84,6 +84,7 @@ static void vp_entry(vmpi_transfer t)
 
 static void place(vmpi_vp *vp, int pe)
 {
+    vp->fiber = vmpi_ctx_fiber_create();
     vp->pe = &job.pes[pe];
     vp->state = VMPI_VP_READY;
     vmpi_list_init(&vp->node);
@@ -141,7 +142,7 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
 {
     pe->current = vp;
     vp->state = VMPI_VP_RUNNING;
-    vmpi_ctx_stack st = {vmpi_stack_bottom(&vp->stack), vp->stack.size};
+    vmpi_ctx_stack st = {vmpi_stack_bottom(&vp->stack), vp->stack.size, vp->fiber};
     bool measure = job.measure;
     unsigned long long t0 = 0;
     if (measure) {
@@ -178,6 +179,8 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
         pe->polled = 0;
     }
     if (vp->state == VMPI_VP_DONE) {
+        vmpi_ctx_fiber_destroy(vp->fiber);
+        vp->fiber = NULL;
         vmpi_iso_stack_release(vp->heap);
         pe->nvps--;
         if (atomic_fetch_sub(&job.live, 1) == 1) {

@@ -37,6 +37,7 @@ typedef struct vmpi_vp {
     void *eh_caught;         /* its C++ exception state while it is switched out (sched.c) */
     unsigned eh_uncaught;
     int err;                 /* its errno while it is switched out */
+    void *fiber;             /* its TSan fiber (ult/ctx.h; NULL outside TSan builds) */
 } vmpi_vp;
 
 typedef struct vmpi_pe {

@@ -29,7 +29,7 @@ _Noreturn void __wrap_exit(int code)
     __real_exit(code);
 }
 
-#if !VMPI_ASAN
+#if !VMPI_ASAN && !VMPI_TSAN
 extern void *vmpi_iso_malloc(size_t n);
 extern void vmpi_iso_free(void *p);
 extern void *vmpi_iso_calloc(size_t n, size_t size);

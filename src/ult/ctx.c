@@ -16,6 +16,20 @@ static VMPI_TLS const void *native_bottom;
 static VMPI_TLS size_t native_size;
 #endif
 
+#if VMPI_TSAN
+#include <sanitizer/tsan_interface.h>
+/* The thread's own fiber (its scheduler, on the thread's stack), learned the first time the thread leaves
+ * it.  A context that migrated goes back to the fiber of the thread it runs on now: read here, at the jump. */
+static VMPI_TLS void *native_fiber;
+
+void *vmpi_ctx_fiber_create(void) { return __tsan_create_fiber(0); }
+void vmpi_ctx_fiber_destroy(void *fiber)
+{
+    if (fiber)
+        __tsan_destroy_fiber(fiber);
+}
+#endif
+
 vmpi_fctx vmpi_ctx_make(void *stack_top, size_t size, vmpi_ctx_entry fn)
 {
     return make_fcontext(stack_top, size, fn);
@@ -23,6 +37,17 @@ vmpi_fctx vmpi_ctx_make(void *stack_top, size_t size, vmpi_ctx_entry fn)
 
 static vmpi_transfer jump(vmpi_fctx to, void *data, const vmpi_ctx_stack *to_stack, int final)
 {
+#if VMPI_TSAN
+    /* Switching synchronizes: what one context did before the switch happens before what the other does
+     * after it; a context resumed on another thread carries its history with it. */
+    if (to_stack) {
+        if (native_fiber == NULL)
+            native_fiber = __tsan_get_current_fiber(); /* only schedulers switch to contexts */
+        __tsan_switch_to_fiber(to_stack->fiber, 0);
+    } else {
+        __tsan_switch_to_fiber(native_fiber, 0);
+    }
+#endif
 #if VMPI_ASAN
     void *fake = NULL;
     const void *bottom = to_stack ? to_stack->bottom : native_bottom;
@@ -40,7 +65,7 @@ static vmpi_transfer jump(vmpi_fctx to, void *data, const vmpi_ctx_stack *to_sta
     return t;
 }
 
-#if VMPI_ASAN
+#if VMPI_SANITIZER
 vmpi_transfer vmpi_ctx_jump(vmpi_fctx to, void *data, const vmpi_ctx_stack *to_stack)
 {
     return jump(to, data, to_stack, 0);

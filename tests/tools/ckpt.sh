@@ -30,7 +30,7 @@ build=$1
 vmpirun=$build/bin/vmpirun
 prog=$build/tests/mpi/ckpt/ckpt_state
 other=$build/tests/mpi/init/commrank
-if grep -q '^VMPI_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+if grep -q -E '^VMPI_(SANITIZE|TSAN):BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
     echo "skipped: sanitizer build (checkpoints to files are refused there)"
     echo " No Errors"
     exit 0

@@ -53,7 +53,7 @@ check "--help lists tunables" '"$bin/vmpirun" --help | grep -q VMPI_STACK_SIZE'
 # vmpirun starts vmpi programs only (another would run once, -n ignored), or tools given one as an argument
 lib=$(dirname "$bin")/lib
 inc=$("$bin/vmpicc" -showme:compile | sed 's/.*-I\([^ ]*\).*/\1/')
-cc -I"$inc" -o "$tmp/nowrap" "$tmp/hello.c" -L"$lib" -Wl,-rpath,"$lib" -lvmpi $(grep -q '^VMPI_SANITIZE:BOOL=ON' "$bin/../CMakeCache.txt" 2>/dev/null && echo -fsanitize=address,undefined)
+cc -I"$inc" -o "$tmp/nowrap" "$tmp/hello.c" -L"$lib" -Wl,-rpath,"$lib" -lvmpi $(grep -q '^VMPI_SANITIZE:BOOL=ON' "$bin/../CMakeCache.txt" 2>/dev/null && echo -fsanitize=address,undefined) $(grep -q '^VMPI_TSAN:BOOL=ON' "$bin/../CMakeCache.txt" 2>/dev/null && echo -fsanitize=thread)
 "$bin/vmpirun" -n 2 "$tmp/nowrap" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "libvmpi without vmpicc refused (rc $rc)" '[ $rc -eq 126 ] && grep -q "uses libvmpi but was not linked by vmpicc" "$tmp/err" && [ ! -s "$tmp/out" ]'
 "$tmp/nowrap" >"$tmp/out" 2>"$tmp/err"; rc=$?

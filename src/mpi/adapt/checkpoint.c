@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "base/clock.h"
 #include "base/log.h"
+#include "base/sanitizer.h"
 #include "base/sysmem.h"
 #include "base/tunables.h"
 #include "ckpt/ckpt.h"
@@ -30,7 +31,7 @@ static int newest_mem;
 
 const char *vmpi_adapt_checkpoint_unsupported(void)
 {
-    if (VMPI_ASAN)
+    if (VMPI_SANITIZER)
         return "checkpoints are not available in sanitizer builds (the ranks' blocks are the sanitizer's, not "
                "in their slots)";
     size_t bytes;
