@@ -290,6 +290,7 @@ typedef struct {
     size_t boff, extent;
 } spec;
 
+__extension__ typedef __int128 vmpi_i128; /* MPI_INTEGER16 */
 #define S(h, T) {IDX(h), #h, sizeof(T), 0, 0, sizeof(T)}
 #define P(h, A, B) {IDX(h), #h, sizeof(A), sizeof(B), offsetof(PAIR(A, B), b), sizeof(PAIR(A, B))}
 
@@ -301,7 +302,7 @@ static const spec specs[] = {
     S(MPI_DOUBLE, double), S(MPI_LONG_DOUBLE, long double), S(MPI_C_BOOL, _Bool), S(MPI_INT8_T, int8_t),
     S(MPI_INT16_T, int16_t), S(MPI_INT32_T, int32_t), S(MPI_INT64_T, int64_t), S(MPI_UINT8_T, uint8_t),
     S(MPI_UINT16_T, uint16_t), S(MPI_UINT32_T, uint32_t), S(MPI_UINT64_T, uint64_t), S(MPI_AINT, MPI_Aint),
-    S(MPI_OFFSET, MPI_Offset), S(MPI_COUNT, MPI_Count), S(MPI_C_FLOAT_COMPLEX, float _Complex),
+    S(MPI_OFFSET, MPI_Offset), S(MPI_COUNT, MPI_Count), S(MPI_C_COMPLEX, float _Complex),
     S(MPI_C_DOUBLE_COMPLEX, double _Complex), S(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex),
     S(MPI_PACKED, char), P(MPI_FLOAT_INT, float, int), P(MPI_DOUBLE_INT, double, int),
     P(MPI_LONG_INT, long, int), P(MPI_SHORT_INT, short, int), P(MPI_2INT, int, int),
@@ -314,7 +315,7 @@ static const spec specs[] = {
     S(MPI_REAL4, float), S(MPI_REAL8, double), S(MPI_REAL16, long double), S(MPI_COMPLEX8, float _Complex),
     S(MPI_COMPLEX16, double _Complex), S(MPI_COMPLEX32, long double _Complex), P(MPI_2INTEGER, int, int),
     P(MPI_2REAL, float, float), P(MPI_2DOUBLE_PRECISION, double, double),
-    {IDX(MPI_LB), "MPI_LB", 0, 0, 0, 0}, {IDX(MPI_UB), "MPI_UB", 0, 0, 0, 0},
+    {IDX(MPI_LB), "MPI_LB", 0, 0, 0, 0}, {IDX(MPI_UB), "MPI_UB", 0, 0, 0, 0}, S(MPI_INTEGER16, vmpi_i128),
 };
 
 static void test_builtins(void)

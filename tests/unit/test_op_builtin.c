@@ -118,7 +118,7 @@ static const tinfo types[] = {
     T(MPI_AINT, G_MULTI, K_SINT, sizeof(MPI_Aint)),
     T(MPI_OFFSET, G_MULTI, K_SINT, sizeof(MPI_Offset)),
     T(MPI_COUNT, G_MULTI, K_SINT, sizeof(MPI_Count)),
-    T(MPI_C_FLOAT_COMPLEX, G_COMPLEX, K_CFLT, 2 * sizeof(float)),
+    T(MPI_C_COMPLEX, G_COMPLEX, K_CFLT, 2 * sizeof(float)),
     T(MPI_C_DOUBLE_COMPLEX, G_COMPLEX, K_CDBL, 2 * sizeof(double)),
     T(MPI_C_LONG_DOUBLE_COMPLEX, G_COMPLEX, K_CLDBL, 2 * sizeof(long double)),
     T(MPI_PACKED, 0, K_NONE, 1),
@@ -154,6 +154,7 @@ static const tinfo types[] = {
     P(MPI_2DOUBLE_PRECISION, double_double, K_DBL, K_DBL),
     T(MPI_LB, 0, K_NONE, 0),
     T(MPI_UB, 0, K_NONE, 0),
+    T(MPI_INTEGER16, G_FINT, K_SINT, 16),
 };
 #define NTYPES ((int)(sizeof types / sizeof types[0]))
 
@@ -167,45 +168,55 @@ static const tinfo *find_type(MPI_Datatype dt)
 
 /* ---- scalar load/store by kind and size ---- */
 
-static uint64_t load_u(const unsigned char *p, size_t size)
+/* Integers are computed on 128 bits, the widest predefined type (MPI_INTEGER16). */
+__extension__ typedef unsigned __int128 u128;
+__extension__ typedef __int128 s128;
+
+static u128 load_u(const unsigned char *p, size_t size)
 {
     uint8_t a;
     uint16_t b;
     uint32_t c;
     uint64_t d;
+    u128 e;
     switch (size) {
     case 1: memcpy(&a, p, 1); return a;
     case 2: memcpy(&b, p, 2); return b;
     case 4: memcpy(&c, p, 4); return c;
+    case 16: memcpy(&e, p, 16); return e;
     default: memcpy(&d, p, 8); return d;
     }
 }
 
-static int64_t load_s(const unsigned char *p, size_t size)
+static s128 load_s(const unsigned char *p, size_t size)
 {
     int8_t a;
     int16_t b;
     int32_t c;
     int64_t d;
+    s128 e;
     switch (size) {
     case 1: memcpy(&a, p, 1); return a;
     case 2: memcpy(&b, p, 2); return b;
     case 4: memcpy(&c, p, 4); return c;
+    case 16: memcpy(&e, p, 16); return e;
     default: memcpy(&d, p, 8); return d;
     }
 }
 
 /* Keeps the low size bytes of v: the modular result of a wrapping operation. */
-static void store_u(unsigned char *p, size_t size, uint64_t v)
+static void store_u(unsigned char *p, size_t size, u128 v)
 {
     uint8_t a = (uint8_t)v;
     uint16_t b = (uint16_t)v;
     uint32_t c = (uint32_t)v;
+    uint64_t d = (uint64_t)v;
     switch (size) {
     case 1: memcpy(p, &a, 1); break;
     case 2: memcpy(p, &b, 2); break;
     case 4: memcpy(p, &c, 4); break;
-    default: memcpy(p, &v, 8); break;
+    case 16: memcpy(p, &v, 16); break;
+    default: memcpy(p, &d, 8); break;
     }
 }
 
@@ -246,8 +257,8 @@ static size_t real_size(enum kind k)
 
 static void ref_int(MPI_Op op, int is_signed, size_t size, const unsigned char *pa, unsigned char *pb)
 {
-    uint64_t ua = load_u(pa, size), ub = load_u(pb, size), r = 0;
-    int64_t sa = load_s(pa, size), sb = load_s(pb, size);
+    u128 ua = load_u(pa, size), ub = load_u(pb, size), r = 0;
+    s128 sa = load_s(pa, size), sb = load_s(pb, size);
     int lt = is_signed ? sa < sb : ua < ub;
     int gt = is_signed ? sa > sb : ua > ub;
     if (op == MPI_MAX)
@@ -301,7 +312,7 @@ static void ref_cplx(MPI_Op op, enum kind k, const unsigned char *pa, unsigned c
 static int pair_cmp(enum kind k, size_t size, const unsigned char *a, const unsigned char *b)
 {
     if (k == K_SINT) {
-        int64_t x = load_s(a, size), y = load_s(b, size);
+        s128 x = load_s(a, size), y = load_s(b, size);
         return (x > y) - (x < y);
     }
     long double x = load_f(a, k), y = load_f(b, k);
@@ -396,7 +407,7 @@ static void gen(const tinfo *ti, size_t e, unsigned char *p)
         if (ti->dt == MPI_C_BOOL || ti->dt == MPI_CXX_BOOL)
             store_u(p, 1, ivals[e] != 0);
         else
-            store_u(p, ti->size, (uint64_t)ivals[e]);
+            store_u(p, ti->size, (u128)(s128)ivals[e]);
         break;
     case K_FLT:
     case K_DBL:
@@ -410,14 +421,14 @@ static void gen(const tinfo *ti, size_t e, unsigned char *p)
         break;
     }
     case K_PAIR: {
-        unsigned char tmp[8];
+        unsigned char tmp[16]; /* an index member is at most 8 bytes; store_u may write 16 */
         if (ti->vkind == K_SINT) {
-            store_u(p, ti->vsize, (uint64_t)(int64_t)pvals[e % NP]);
+            store_u(p, ti->vsize, (u128)(s128)(int64_t)pvals[e % NP]);
         } else {
             store_f(p, ti->vkind, pvals[e % NP]);
         }
         if (ti->ikind == K_SINT) {
-            store_u(tmp, ti->isize, (uint64_t)(int64_t)pidx[e / NP]);
+            store_u(tmp, ti->isize, (u128)(s128)(int64_t)pidx[e / NP]);
             memcpy(p + ti->ioff, tmp, ti->isize);
         } else {
             store_f(p + ti->ioff, ti->ikind, pidx[e / NP]);
