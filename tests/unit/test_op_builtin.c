@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit test of the predefined reduction kernels: the accepted (op, type) pairs must be exactly those of
- * MPI-3.1 5.9.2 (spelled out again here, independently of the implementation), every accepted pair must
+ * MPI-3.1 5.9.2 plus the extensions of MPICH and Open MPI vmpi takes over (MPI_CHAR as a C integer, logical
+ * operations on the multi-language types), spelled out again here, independently of the implementation, every accepted pair must
  * compute what a separate scalar reference computes on all combinations of a value list, and a few
  * hand-computed cases pin down the semantics the reference could get wrong in the same way. */
 #include <mpi.h>
@@ -30,7 +31,8 @@ enum {
     G_MULTI = 1 << 6,
     G_PAIR = 1 << 7,
     G_TEXT = 1 << 8, /* character types: only REPLACE and NO_OP */
-    G_ANY = (1 << 9) - 1,
+    G_CHAR = 1 << 9, /* MPI_CHAR: text for MPI-3.1, a C integer for MPICH and Open MPI */
+    G_ANY = (1 << 10) - 1,
 };
 
 static const MPI_Op ops[] = {MPI_MAX, MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
@@ -40,13 +42,13 @@ static const MPI_Op ops[] = {MPI_MAX, MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND, 
 static unsigned op_groups(MPI_Op op)
 {
     if (op == MPI_MAX || op == MPI_MIN)
-        return G_CINT | G_FINT | G_FLOAT | G_MULTI;
+        return G_CINT | G_FINT | G_FLOAT | G_MULTI | G_CHAR;
     if (op == MPI_SUM || op == MPI_PROD)
-        return G_CINT | G_FINT | G_FLOAT | G_COMPLEX | G_MULTI;
+        return G_CINT | G_FINT | G_FLOAT | G_COMPLEX | G_MULTI | G_CHAR;
     if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
-        return G_CINT | G_LOGICAL;
+        return G_CINT | G_LOGICAL | G_MULTI | G_CHAR;
     if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
-        return G_CINT | G_FINT | G_BYTE | G_MULTI;
+        return G_CINT | G_FINT | G_BYTE | G_MULTI | G_CHAR;
     if (op == MPI_MINLOC || op == MPI_MAXLOC)
         return G_PAIR;
     if (op == MPI_REPLACE || op == MPI_NO_OP)
@@ -90,7 +92,7 @@ typedef struct {
     {dt, #dt, G_PAIR, K_PAIR, sizeof(S), vk, ik, sizeof(((S *)0)->v), sizeof(((S *)0)->i), offsetof(S, i)}
 
 static const tinfo types[] = {
-    T(MPI_CHAR, G_TEXT, K_RAW, 1),
+    T(MPI_CHAR, G_CHAR, CHAR_MIN < 0 ? K_SINT : K_UINT, 1),
     T(MPI_SIGNED_CHAR, G_CINT, K_SINT, 1),
     T(MPI_UNSIGNED_CHAR, G_CINT, K_UINT, 1),
     T(MPI_BYTE, G_BYTE, K_UINT, 1),
@@ -513,7 +515,10 @@ static void test_check_matrix(void)
     CHECK(vmpi_op_builtin_check(MPI_BAND, MPI_FLOAT) == MPI_ERR_OP, "BAND on float");
     CHECK(vmpi_op_builtin_check(MPI_SUM, MPI_CHARACTER) == MPI_ERR_OP, "SUM on MPI_CHARACTER");
     CHECK(vmpi_op_builtin_check(MPI_MINLOC, MPI_INT) == MPI_ERR_OP, "MINLOC on MPI_INT");
-    CHECK(vmpi_op_builtin_check(MPI_SUM, MPI_CHAR) == MPI_ERR_OP, "SUM on MPI_CHAR");
+    CHECK(vmpi_op_builtin_check(MPI_SUM, MPI_CHAR) == MPI_SUCCESS, "SUM on MPI_CHAR (MPICH, Open MPI)");
+    CHECK(vmpi_op_builtin_check(MPI_LXOR, MPI_COUNT) == MPI_SUCCESS, "LXOR on MPI_COUNT (MPICH, Open MPI)");
+    CHECK(vmpi_op_builtin_check(MPI_LAND, MPI_FLOAT) == MPI_ERR_OP, "LAND on float (an MPICH extension only)");
+    CHECK(vmpi_op_builtin_check(MPI_MINLOC, MPI_CHAR) == MPI_ERR_OP, "MINLOC on MPI_CHAR");
     CHECK(vmpi_op_builtin_check(MPI_LAND, MPI_INTEGER) == MPI_ERR_OP, "LAND on Fortran INTEGER");
     CHECK(vmpi_op_builtin_check(MPI_BAND, MPI_LOGICAL) == MPI_ERR_OP, "BAND on MPI_LOGICAL");
     CHECK(vmpi_op_builtin_check(MPI_SUM, MPI_C_BOOL) == MPI_ERR_OP, "SUM on MPI_C_BOOL");
@@ -563,6 +568,11 @@ static void test_spot(void)
     ONE(MPI_LOR, MPI_C_BOOL, _Bool, 1, 0, 1);
     ONE(MPI_LAND, MPI_C_BOOL, _Bool, 1, 0, 0);
     ONE(MPI_BXOR, MPI_BYTE, unsigned char, 0xF0, 0xFF, 0x0F);
+    ONE(MPI_SUM, MPI_CHAR, char, 'a', 1, 'b');
+    ONE(MPI_MAX, MPI_CHAR, char, 'a', 'z', 'z');
+    ONE(MPI_BOR, MPI_CHAR, char, 0x40, 0x01, 0x41);
+    ONE(MPI_LXOR, MPI_COUNT, MPI_Count, 1LL << 40, 0, 1);
+    ONE(MPI_LAND, MPI_AINT, MPI_Aint, 2, -1, 1);
     ONE(MPI_BAND, MPI_INTEGER8, int64_t, -1, 0x5555, 0x5555);
     ONE(MPI_BOR, MPI_AINT, MPI_Aint, 0x10, 0x01, 0x11);
     ONE(MPI_MAX, MPI_DOUBLE, double, -0.5, -2.0, -0.5);

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Predefined reduction operations (MPI_MAX .. MPI_NO_OP) on predefined datatypes, MPI-3.1 5.9.2. */
+/* Predefined reduction operations (MPI_MAX .. MPI_NO_OP) on predefined datatypes, MPI-3.1 5.9.2, plus what
+ * MPICH and Open MPI also accept (every C integer operation on MPI_CHAR, logical ones on MPI_AINT, MPI_OFFSET
+ * and MPI_COUNT). */
 #ifndef VMPI_OP_BUILTIN_H
 #define VMPI_OP_BUILTIN_H
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Element-wise atomic accumulate (atomic.h). */
+/* Atomic accumulates (atomic.h). */
 #include <stdint.h>
 #include <string.h>
 #include "base/spin.h"
+#include "sched/sched.h"
 #include "mpi/op/op_builtin.h"
 #include "mpi/rma/atomic.h"
 
@@ -120,20 +121,132 @@ void vmpi_rma_apply(vmpi_win_target *t, MPI_Op op, int basic, const void *in, vo
     }
 }
 
+/* ---- whole operations (MPI accumulates) ---- */
+
+/* A plain update of n elements at any alignment (misaligned: through an aligned copy). */
+static void plain_any(MPI_Op op, int basic, const void *in, void *target, void *old, MPI_Count n)
+{
+    const vmpi_dtype *b = vmpi_dtype_builtin(basic);
+    size_t es = (size_t)b->extent; /* pair types: their C struct, padding included */
+    if ((uintptr_t)target % (uintptr_t)b->align == 0) {
+        vmpi_rma_apply_plain(op, basic, in, target, old, n);
+        return;
+    }
+    _Alignas(16) char tmp[256];
+    MPI_Count per = (MPI_Count)(sizeof tmp / es);
+    for (MPI_Count i = 0; i < n; i += per) {
+        MPI_Count k = n - i < per ? n - i : per;
+        char *tp = (char *)target + i * (MPI_Count)es;
+        memcpy(tmp, tp, (size_t)k * es);
+        vmpi_rma_apply_plain(op, basic, in ? (const char *)in + i * (MPI_Count)es : NULL, tmp,
+                             old ? (char *)old + i * (MPI_Count)es : NULL, k);
+        if (op != MPI_NO_OP)
+            memcpy(tp, tmp, (size_t)k * es);
+    }
+}
+
+void vmpi_rma_bulk_begin(vmpi_win_target *t)
+{
+    vmpi_spin_lock(&t->acc);
+    /* Dekker with single_begin: the flag's store, then every PE's slot.  A PE that announced t before it
+     * could see the flag finishes its one atomic; those that come later see the flag and take acc. */
+    atomic_store_explicit(&t->bulk, true, memory_order_seq_cst);
+    atomic_thread_fence(memory_order_seq_cst);
+    for (int i = 0, n = vmpi_sched_npes(); i < n; i++) {
+        vmpi_pe *pe = vmpi_sched_pe(i);
+        while (atomic_load_explicit(&pe->rma_single, memory_order_acquire) == (void *)t)
+            __builtin_ia32_pause();
+    }
+}
+
+void vmpi_rma_bulk_end(vmpi_win_target *t)
+{
+    atomic_store_explicit(&t->bulk, false, memory_order_release);
+    vmpi_spin_unlock(&t->acc);
+}
+
+/* Announces a lock-free one-element update of t on this PE: false (nothing announced) while a bulk
+ * operation runs there.  The exchange is a full barrier before the flag's load. */
+static inline vmpi_pe *single_begin(vmpi_win_target *t)
+{
+    vmpi_pe *pe = vmpi_pe_self();
+    if (pe == NULL)
+        return NULL;
+    atomic_exchange_explicit(&pe->rma_single, (void *)t, memory_order_seq_cst);
+    if (!atomic_load_explicit(&t->bulk, memory_order_seq_cst))
+        return pe;
+    atomic_store_explicit(&pe->rma_single, NULL, memory_order_release);
+    return NULL;
+}
+
+static inline void single_end(vmpi_pe *pe) { atomic_store_explicit(&pe->rma_single, NULL, memory_order_release); }
+
+static inline void element(size_t es, MPI_Op op, const void *in, void *target, void *old)
+{
+    switch (es) {
+    case 1: element8(op, in, target, old); break;
+    case 2: element16(op, in, target, old); break;
+    case 4: element32(op, in, target, old); break;
+    default: element64(op, in, target, old); break;
+    }
+}
+
+void vmpi_rma_acc_one(vmpi_win_target *t, MPI_Op op, int basic, const void *in, void *target, void *old,
+                      bool exclusive)
+{
+    size_t es = (size_t)vmpi_dtype_builtin(basic)->size;
+    if (exclusive) {
+        plain_any(op, basic, in, target, old, 1);
+        return;
+    }
+    if (vmpi_rma_hw_type(basic) && (uintptr_t)target % es == 0 && hw_op(op, basic)) {
+        vmpi_pe *pe = single_begin(t);
+        if (pe) {
+            element(es, op, in, target, old);
+            single_end(pe);
+        } else { /* a bulk operation runs: after it (other one-element updates may still run lock-free) */
+            vmpi_spin_lock(&t->acc);
+            element(es, op, in, target, old);
+            vmpi_spin_unlock(&t->acc);
+        }
+        return;
+    }
+    vmpi_rma_bulk_begin(t);
+    plain_any(op, basic, in, target, old, 1);
+    vmpi_rma_bulk_end(t);
+}
+
+void vmpi_rma_acc_whole(vmpi_win_target *t, MPI_Op op, int basic, const void *in, void *target, void *old,
+                        MPI_Count n, bool exclusive)
+{
+    if (n == 1) {
+        vmpi_rma_acc_one(t, op, basic, in, target, old, exclusive);
+        return;
+    }
+    if (!exclusive)
+        vmpi_rma_bulk_begin(t);
+    plain_any(op, basic, in, target, old, n);
+    if (!exclusive)
+        vmpi_rma_bulk_end(t);
+}
+
 void vmpi_rma_cas_apply(vmpi_win_target *t, int basic, const void *origin, const void *compare, void *target,
                         void *old, bool exclusive)
 {
     size_t es = (size_t)vmpi_dtype_builtin(basic)->size;
     if (!vmpi_rma_hw_type(basic) || (uintptr_t)target % es != 0 || exclusive) {
         if (!exclusive)
-            vmpi_spin_lock(&t->acc);
+            vmpi_rma_bulk_begin(t);
         memcpy(old, target, es);
         if (memcmp(old, compare, es) == 0)
             memcpy(target, origin, es);
         if (!exclusive)
-            vmpi_spin_unlock(&t->acc);
+            vmpi_rma_bulk_end(t);
         return;
     }
+    vmpi_pe *pe = single_begin(t);
+    if (pe == NULL)
+        vmpi_spin_lock(&t->acc); /* after the bulk operation that runs */
 #define CAS(W)                                                                                                \
     do {                                                                                                      \
         uint##W##_t c, v;                                                                                     \
@@ -149,4 +262,8 @@ void vmpi_rma_cas_apply(vmpi_win_target *t, int basic, const void *origin, const
     default: CAS(64); break;
     }
 #undef CAS
+    if (pe)
+        single_end(pe);
+    else
+        vmpi_spin_unlock(&t->acc);
 }

@@ -90,27 +90,6 @@ static const char *basic_ptr(const void *buf, const vmpi_dtype *dt)
     return (const char *)buf + (dt->builtin ? 0 : dt->blocks[0].disp);
 }
 
-typedef struct run_ctx {
-    vmpi_win_target *t;
-    MPI_Op op;
-    int basic;
-    MPI_Count esize;
-    const char *in;
-    char *old;
-    bool exclusive;
-} run_ctx;
-
-static void apply_run(char *p, MPI_Count len, void *arg)
-{
-    run_ctx *c = arg;
-    MPI_Count n = len / c->esize;
-    vmpi_rma_apply(c->t, c->op, c->basic, c->in, p, c->old, n, c->exclusive);
-    if (c->in)
-        c->in += len;
-    if (c->old)
-        c->old += len;
-}
-
 /* A scratch buffer of `bytes`: `small` when it fits. */
 static void *scratch(char *small, MPI_Count bytes)
 {
@@ -174,9 +153,9 @@ int vmpi_rma_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side *res, 
         return MPI_SUCCESS;
     vmpi_win_target *tg = &w->sh->t[rank];
     bool exclusive = vmpi_win_lock_held(w, rank) == MPI_LOCK_EXCLUSIVE;
-    if (t->dt->builtin && (op == MPI_NO_OP || o->dt->builtin) && (res == NULL || res->dt->builtin) &&
-        vmpi_rma_hw_type(basic)) { /* arrays of a predefined type (Fetch_and_op): no copy at all */
-        vmpi_rma_apply(tg, op, basic, op == MPI_NO_OP ? NULL : o->buf, addr, res ? res->buf : NULL, n, exclusive);
+    if (t->dt->builtin && (op == MPI_NO_OP || o->dt->builtin) && (res == NULL || res->dt->builtin)) {
+        /* arrays of a predefined type (Fetch_and_op): no copy at all */
+        vmpi_rma_acc_whole(tg, op, basic, op == MPI_NO_OP ? NULL : o->buf, addr, res ? res->buf : NULL, n, exclusive);
         return MPI_SUCCESS;
     }
     const vmpi_dtype *b = vmpi_dtype_builtin(basic);
@@ -201,29 +180,22 @@ int vmpi_rma_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side *res, 
         unscratch(in_tmp, s_in);
         return MPI_ERR_NO_MEM;
     }
-    if (vmpi_rma_hw_type(basic)) { /* each element by itself, in place */
-        run_ctx c = {tg, op, basic, b->size, in, old, exclusive};
-        if (basic_array(t->dt, b))
-            apply_run((char *)basic_ptr(addr, t->dt), bytes, &c);
-        else
-            vmpi_dtype_each_run(addr, t->count, t->dt, apply_run, &c);
-    } else { /* under the target's accumulate lock, on a copy in the type's own layout */
-        bool in_place = basic_array(t->dt, b) && (uintptr_t)basic_ptr(addr, t->dt) % (uintptr_t)b->align == 0;
-        char *tgt = in_place ? (char *)basic_ptr(addr, t->dt) : scratch(s_tgt, bytes);
+    if (basic_array(t->dt, b)) { /* the target's elements are back to back too */
+        vmpi_rma_acc_whole(tg, op, basic, in, (char *)basic_ptr(addr, t->dt), old, n, exclusive);
+    } else { /* the whole operation on a copy in the type's own layout */
+        char *tgt = scratch(s_tgt, bytes);
         if (tgt == NULL)
             err = MPI_ERR_NO_MEM;
         else {
             if (!exclusive)
-                vmpi_spin_lock(&tg->acc);
-            if (!in_place)
-                vmpi_dtype_copy(addr, t->count, t->dt, tgt, n, b);
+                vmpi_rma_bulk_begin(tg);
+            vmpi_dtype_copy(addr, t->count, t->dt, tgt, n, b);
             vmpi_rma_apply_plain(op, basic, in, tgt, old, n);
-            if (!in_place && op != MPI_NO_OP)
+            if (op != MPI_NO_OP)
                 vmpi_dtype_copy(tgt, n, b, addr, t->count, t->dt);
             if (!exclusive)
-                vmpi_spin_unlock(&tg->acc);
-            if (!in_place)
-                unscratch(tgt, s_tgt);
+                vmpi_rma_bulk_end(tg);
+            unscratch(tgt, s_tgt);
         }
     }
     if (res && err == MPI_SUCCESS)

@@ -40,7 +40,8 @@ typedef struct vmpi_win_target {
     vmpi_qlock lock;          /* MPI_Win_lock (sync.c) */
     _Atomic bool exposed;     /* in an exposure epoch (post .. wait): locking it is a conflict */
     atomic_flag guard;        /* protects the regions and user buffers; held for a few lines */
-    atomic_flag acc;          /* accumulates on elements hardware atomics cannot take (atomic.c) */
+    atomic_flag acc;          /* held by accumulates that are not one lock-free element (atomic.c) */
+    _Atomic bool bulk;        /* such an accumulate is running plain kernels: one-element ones take acc */
     vmpi_win_region *regions; /* dynamic windows: sorted by base, in the job heap */
     int nregions, cap_regions;
     /* active messages (am.c) */

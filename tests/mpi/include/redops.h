@@ -6,6 +6,8 @@
  *   LAND, LOR, LXOR:   C integer, logical (C_BOOL)
  *   BAND, BOR, BXOR:   C integer, Fortran integer, byte, multi-language
  *   MAXLOC, MINLOC:    the pair types (ties broken by the lower index)
+ * and where MPICH and Open MPI extend it, as programs rely on: MPI_CHAR as a C integer (every operation of
+ * the C integers), the logical operations on the multi-language types.
  * Element i of rank r's contribution depends on (op, r, i mod P) only, with values chosen so that results are
  * exact (no overflow, exactly representable floating-point sums and products); the expected result for the
  * P residues is folded serially in the same C type.  Indices of the pair types DEcrease with the rank, so the
@@ -15,6 +17,7 @@
 
 #include "mtest.h"
 #include <complex.h>
+#include <limits.h>
 #include <stdbool.h>
 
 #define RP 13 /* period of the element pattern */
@@ -34,7 +37,7 @@ static inline MPI_Op red_op(int o)
 #define M_BITS ((1 << O_BAND) | (1 << O_BOR) | (1 << O_BXOR))
 #define M_CINT (M_ARITH | M_LOGIC | M_BITS)
 #define M_FINT (M_ARITH | M_BITS)
-#define M_MULTI (M_ARITH | M_BITS)
+#define M_MULTI (M_ARITH | M_LOGIC | M_BITS) /* M_LOGIC: MPICH's and Open MPI's extension */
 #define M_FLOAT M_ARITH
 #define M_COMPLEX ((1 << O_SUM) | (1 << O_PROD))
 #define M_BOOL M_LOGIC
@@ -221,6 +224,7 @@ static void comb_cbool(int o, void *io, const void *in)
 static int eq_cbool(const void *a, const void *b) { return *(const bool *)a == *(const bool *)b; }
 static void show_cbool(const void *e, char *buf, size_t n) { snprintf(buf, n, "%d", (int)*(const bool *)e); }
 
+RED_INT_TYPE(char, char, 8, CHAR_MIN < 0, "%d", int)
 RED_INT_TYPE(schar, signed char, 8, 1, "%d", int)
 RED_INT_TYPE(uchar, unsigned char, 8, 0, "%u", unsigned)
 RED_INT_TYPE(short, short, 16, 1, "%d", int)
@@ -263,6 +267,7 @@ RED_PAIR_TYPE(two_dprec, double, double)
 static const red_type red_types[] = {
     RT_(MPI_INT, int, M_CINT, 1, int),
     RT_(MPI_SIGNED_CHAR, schar, M_CINT, 0, signed char),
+    RT_(MPI_CHAR, char, M_CINT, 0, char), /* an extension of MPICH and Open MPI: a C integer */
     RT_(MPI_UNSIGNED_CHAR, uchar, M_CINT, 1, unsigned char),
     RT_(MPI_SHORT, short, M_CINT, 0, short),
     RT_(MPI_UNSIGNED_SHORT, ushort, M_CINT, 0, unsigned short),
