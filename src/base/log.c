@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -26,22 +27,27 @@ void vmpi_warn(const char *fmt, ...)
     va_end(ap);
 }
 
-static void (*die_hook)(void);
+static void (*_Atomic die_hook)(void);
 
 void vmpi_log_set_die_hook(void (*fn)(void)) { die_hook = fn; }
 
-void vmpi_die(int code)
+void vmpi_log_run_die_hook(void)
 {
-    void (*hook)(void) = die_hook;
-    die_hook = NULL; /* once, even if it fails */
+    void (*hook)(void) = atomic_exchange(&die_hook, NULL); /* once, even if it fails */
     if (hook)
         hook();
+}
+
+void vmpi_die(int code)
+{
+    vmpi_log_run_die_hook();
     fflush(NULL);
     _exit(code);
 }
 
 void vmpi_fatal(const char *fmt, ...)
 {
+    vmpi_log_run_die_hook(); /* the program's output, then the message */
     va_list ap;
     va_start(ap, fmt);
     vreport(fmt, ap);
