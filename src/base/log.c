@@ -35,7 +35,7 @@ static VMPI_TLS bool dying_here; /* this one */
 
 void vmpi_log_set_die_hook(void (*fn)(void)) { atomic_store(&die_hook, fn); }
 
-void vmpi_die(int code)
+void vmpi_log_run_die_hook(void)
 {
     /* The hook runs once (not again when it fails: that call exits at once), and by one thread: when ranks
      * on two PEs fail at the same time, the second waits for the first's flush and exit instead of running
@@ -50,12 +50,18 @@ void vmpi_die(int code)
     }
     if (hook)
         hook();
+}
+
+void vmpi_die(int code)
+{
+    vmpi_log_run_die_hook();
     fflush(NULL);
     _exit(code);
 }
 
 void vmpi_fatal(const char *fmt, ...)
 {
+    vmpi_log_run_die_hook(); /* the program's output, then the message */
     va_list ap;
     va_start(ap, fmt);
     vreport(fmt, ap);

@@ -11,6 +11,9 @@ void vmpi_warn(const char *fmt, ...) VMPI_PRINTF(1, 2);
 VMPI_NORETURN void vmpi_die(int code);
 /* `fn` runs first in vmpi_die (an upper layer writes out what it buffers); NULL removes it. */
 void vmpi_log_set_die_hook(void (*fn)(void));
+/* Runs the die hook now (once in all: a fatal signal's handler, or before a fatal message, so that the
+ * program's output comes before it). */
+void vmpi_log_run_die_hook(void);
 
 #define vmpi_assert(c)                                                                                        \
     ((c) ? (void)0 : vmpi_fatal("internal error: %s:%d: assertion '%s' failed", __FILE__, __LINE__, #c))

@@ -82,6 +82,7 @@ VMPI_WEAK(Abort)
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
     vmpi_rank *rk = vmpi_rank_self();
+    vmpi_log_run_die_hook(); /* the ranks' output first, then the message */
     vmpi_warn("rank %d called MPI_Abort(%s, %d): stopping the job", rk ? rk->world_rank : -1,
               comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : comm == MPI_COMM_SELF ? "MPI_COMM_SELF" : "comm",
               errorcode);

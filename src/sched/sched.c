@@ -293,6 +293,7 @@ static void report_deadlock(void)
 {
     long live = atomic_load(&job.live);
     char line[256];
+    vmpi_log_run_die_hook(); /* the ranks' output first, then the report */
     vmpi_warn("deadlock: all %ld live rank(s) are blocked and no message is in flight", live);
     int shown = 0;
     for (int i = 0; i < job.nvps && shown < 16; i++) {
@@ -545,26 +546,78 @@ static void sched_loop(vmpi_pe *pe)
 
 /* ---- crash reports ---- */
 
+/* "SIGFPE (Floating-point exception)" */
+static int sig_text(char *out, size_t n, int sig)
+{
+    const char *abbrev = sigabbrev_np(sig), *descr = sigdescr_np(sig);
+    return snprintf(out, n, "SIG%s (%s)", abbrev ? abbrev : "?", descr ? descr : "unknown signal");
+}
+
+/* A signal that ends the job in a rank (a fault, abort, a signal sent to it): names the rank and the signal,
+ * writes out what the ranks printed (the die hook), and lets the process die of the signal. */
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
     (void)uc;
+    int saved_errno = errno;
     vmpi_pe *pe = self_pe;
     vmpi_vp *vp = pe ? pe->current : NULL;
-    char msg[256];
+    char msg[320], name[96];
     int n;
-    if (vp && vmpi_stack_in_guard(&vp->stack, si->si_addr))
+    sig_text(name, sizeof name, sig);
+    bool fault = si->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL);
+    if (vp && sig == SIGSEGV && vmpi_stack_in_guard(&vp->stack, si->si_addr))
         n = snprintf(msg, sizeof msg,
                      "vmpi: rank %d overflowed its stack of %zu KiB; give it more with --stack-size "
                      "(or +tcharm_stacksize)\n",
                      vp->id, vp->stack.size >> 10);
+    else if (vp && fault)
+        n = snprintf(msg, sizeof msg, "vmpi: rank %d (PE %d) crashed: %s at address %p\n", vp->id, pe->id, name,
+                     si->si_addr);
     else if (vp)
-        n = snprintf(msg, sizeof msg, "vmpi: rank %d (PE %d) crashed: %s at address %p\n", vp->id, pe->id,
-                     strsignal(sig), si->si_addr);
+        n = snprintf(msg, sizeof msg, "vmpi: rank %d (PE %d) %s: %s\n", vp->id, pe->id,
+                     sig == SIGABRT ? "aborted" : "crashed", name);
+    else if (fault)
+        n = snprintf(msg, sizeof msg, "vmpi: crashed outside any rank: %s at address %p\n", name, si->si_addr);
     else
-        n = snprintf(msg, sizeof msg, "vmpi: runtime crashed: %s at address %p\n", strsignal(sig), si->si_addr);
+        n = snprintf(msg, sizeof msg, "vmpi: %s outside any rank\n", name);
     ssize_t w = write(STDERR_FILENO, msg, (size_t)n);
     (void)w;
-    signal(sig, SIG_DFL); /* returning re-executes the fault and the process dies of the signal */
+    vmpi_log_run_die_hook();
+    signal(sig, SIG_DFL);
+    if (!fault) /* a fault returns to its instruction and happens again; abort and sent signals come again */
+        raise(sig);
+    errno = saved_errno;
+}
+
+/* SIGTERM, SIGINT, SIGHUP (a job killed from outside, Ctrl-C, a closed terminal): the ranks' output is
+ * written out, then the process dies of the signal as it would have. */
+static void on_stop(int sig)
+{
+    vmpi_log_run_die_hook();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    for (size_t i = 0; i < sizeof faults / sizeof *faults; i++)
+        sigaction(faults[i], &sa, NULL);
+    static const int stops[] = {SIGTERM, SIGINT, SIGHUP};
+    for (size_t i = 0; i < sizeof stops / sizeof *stops; i++) {
+        struct sigaction old;
+        if (sigaction(stops[i], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) {
+            struct sigaction st;
+            memset(&st, 0, sizeof st);
+            st.sa_handler = on_stop;
+            st.sa_flags = SA_ONSTACK;
+            sigaction(stops[i], &st, NULL);
+        }
+    }
 }
 
 /* The thread's previous signal stack (ASan has its own), put back when the thread leaves its PE. */
@@ -609,12 +662,7 @@ static void *pe_thread(void *arg)
 
 int vmpi_sched_run(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigaction(SIGSEGV, &sa, NULL);
-    sigaction(SIGBUS, &sa, NULL);
+    catch_signals();
     for (int i = 0; i < job.npes; i++) {
         job.pes[i].altstack = malloc(64 * 1024);
         if (job.pes[i].altstack == NULL)

@@ -9,7 +9,11 @@
  * (C++ new, Fortran ALLOCATE, strdup, fopen...) reaches libvmpi's isomalloc layer (src/iso/malloc.c): a
  * rank's memory lives in its slot, everything else goes to glibc.  Definitions in the executable come first
  * in symbol lookup, so glibc's and libstdc++'s own calls land here too.  Not in sanitizer builds, where the
- * sanitizer's malloc must see every block. */
+ * sanitizer's malloc must see every block.
+ *
+ * And fflush: stdout and stderr are libvmpi's per-rank line streams (src/mpi/core/stdio.c), whose lines wait
+ * in the rank's buffer; a rank's fflush writes them to the file descriptor, as a process's fflush would. */
+#include <stdio.h>
 #include <stdlib.h>
 
 extern int __real_main(int, char **, char **);
@@ -28,6 +32,9 @@ _Noreturn void __wrap_exit(int code)
     vmpi_start_exit(code); /* does not return when called by a rank */
     __real_exit(code);
 }
+
+extern int vmpi_stdio_fflush(FILE *f);
+int fflush(FILE *f) { return vmpi_stdio_fflush(f); }
 
 #if !VMPI_ASAN && !VMPI_TSAN
 extern void *vmpi_iso_malloc(size_t n);

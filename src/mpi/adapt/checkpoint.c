@@ -306,9 +306,6 @@ int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_
                  : "it could not be turned off: is personality(2) filtered?");
         return MPI_ERR_UNSUPPORTED_OPERATION;
     }
-    /* the ranks' whole lines still in the real streams' buffers belong to no rank and no checkpoint: out now,
-     * or a job killed after the checkpoint loses them and the restarted one does not print them again */
-    vmpi_stdio_flush();
     vmpi_ckpt_out *o;
     if (kind == VMPI_CKPT_IN_MEMORY) {
         if ((o = vmpi_ckpt_create_mem(&in_memory[1 - newest_mem])) == NULL) {
@@ -318,7 +315,11 @@ int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_
     } else if ((o = vmpi_ckpt_create(dir, err, errlen)) == NULL) {
         return err_class(errno);
     }
+    /* the ranks' whole lines belong to no checkpoint: out now, or a job killed after the checkpoint loses them
+     * and the restarted one does not print them again; their unfinished lines go into their slots */
+    vmpi_stdio_ckpt_begin();
     int e = write_job(o);
+    vmpi_stdio_ckpt_end();
     if (e) {
         snprintf(err, errlen, "writing the checkpoint in %s: %s (the previous checkpoint is kept)",
                  kind == VMPI_CKPT_IN_MEMORY ? "memory" : dir, strerror(e));

@@ -167,6 +167,7 @@ int vmpi_err_vraise(MPI_Errhandler h, int obj, int code, const char *fn, const c
         snprintf(user, sizeof user, "user error code %d of %s: \"%s\"", code, cname ? cname : cbuf,
                  vmpi_errcode_user_string(code));
     }
+    vmpi_log_run_die_hook(); /* the ranks' output first, then the message */
     vmpi_warn("rank %d: %s: %s (%s)%s%s; MPI_ERRORS_ARE_FATAL: stopping the job", rk ? rk->world_rank : -1, fn,
               name ? name : "error", name ? vmpi_err_class_text(code) : user, fmt ? ": " : "", detail);
     vmpi_die(1);

@@ -87,6 +87,7 @@ void vmpi_rank_exit(int code)
 {
     vmpi_rank *rk = vmpi_rank_self();
     if (code != 0 && rk->initialized && !rk->finalized) {
+        vmpi_log_run_die_hook(); /* the ranks' output first, then the message */
         vmpi_warn("rank %d exited with status %d before MPI_Finalize; stopping the job", rk->world_rank, code);
         vmpi_die(code);
     }
@@ -230,7 +231,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
             rank_init(R.ranks[r], (int)r, (int)n, (int)(r * act / n), argc, argv);
     }
     environ_to_job_heap();
-    vmpi_stdio_init();
+    vmpi_stdio_init(restart);
     if (restart)
         vmpi_img_restarted(); /* after stdio: the C++ streams write to the ranks' line buffers */
     int code = vmpi_sched_run();

@@ -38,7 +38,7 @@ typedef struct vmpi_rank {
     int nerrh_user;
     struct vmpi_attr_state *attr;    /* keyvals and attribute values (attr.c) */
     struct vmpi_errcodes *errcodes;  /* user error classes and codes (errcode.c) */
-    vmpi_linebuf out[2];     /* unfinished lines of stdout and stderr */
+    vmpi_ckpt_line out_ckpt[2]; /* unfinished lines of stdout and stderr while a checkpoint is written */
     struct vmpi_adapt_rank *adapt; /* migration settings and load measurement (mpi/adapt), or NULL */
     struct vmpi_armci *armci;       /* ARMCI state (src/armci), NULL before ARMCI_Init */
 } vmpi_rank;

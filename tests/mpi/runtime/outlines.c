@@ -50,6 +50,7 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
         printf("end %d %d\n", rank, k);
     }
+    fflush(stdout); /* each rank its own lines, as each process of an MPI job would */
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
         fflush(NULL);
