@@ -22,6 +22,12 @@
 /* The top of the stack shares a page with the header and the start of the page map, so a rank touches no
  * page for its heap until it allocates, and few after. */
 #define STACK_IN_HDR_PAGE 1024
+/* The PROT_NONE guard below each stack: address space only, no memory.  A frame that moves the stack
+ * pointer past the guard in one step, without touching the pages in between, would write into the previous
+ * slot's heap; the wrappers compile programs with -fstack-clash-protection (every page of a large frame is
+ * touched in order, so any frame faults in the guard), and code compiled without it (libraries) is caught
+ * for frames up to the guard's size.  An eighth of the slot at most (slots of a million ranks are 4 MiB). */
+#define GUARD_MAX ((size_t)1 << 20)
 
 VMPI_TLS vmpi_iso_heap *vmpi_iso_cur_;
 VMPI_TLS vmpi_iso_heap *vmpi_iso_tls_from_;
@@ -30,6 +36,7 @@ iso_range vmpi_iso_range_;
 static struct {
     size_t page;
     unsigned pshift;
+    size_t guard;            /* the guard's bytes, below the stack */
     size_t stack;            /* the stack's bytes, guard excluded */
     size_t heap_off;         /* heap page 0's offset in a slot */
     size_t max_pages;
@@ -70,7 +77,11 @@ void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_si
     if (base == 0 || base % L.page != 0)
         vmpi_fatal("--iso-base %#lx is not a page-aligned address (VMPI_ISO_BASE)", (unsigned long)base);
     L.stack = (stack_size + L.page - 1) & ~(L.page - 1);
-    size_t hdr_off = L.page + L.stack + STACK_IN_HDR_PAGE;
+    L.guard = slot_size / 8 < GUARD_MAX ? slot_size / 8 : GUARD_MAX;
+    if (L.guard < L.page)
+        L.guard = L.page;
+    L.guard &= ~(L.page - 1);
+    size_t hdr_off = L.guard + L.stack + STACK_IN_HDR_PAGE;
     size_t map_end = hdr_off + offsetof(vmpi_iso_heap, map) + (slot_size >> L.pshift) * sizeof(uint32_t);
     L.heap_off = (map_end + L.page - 1) & ~(L.page - 1);
     if (L.heap_off + ISO_SPAN > slot_size) {
@@ -130,9 +141,9 @@ vmpi_iso_heap *vmpi_iso_slot_open(int id, vmpi_stack *stack)
 {
     vmpi_assert(id >= 0 && id < vmpi_iso_range_.nslots);
     char *slot = (char *)vmpi_iso_range_.base + ((size_t)id << vmpi_iso_range_.shift);
-    char *stack_lo = slot + L.page;
+    char *stack_lo = slot + L.guard;
     vmpi_iso_heap *h = (vmpi_iso_heap *)(slot + vmpi_iso_range_.hdr_off);
-    size_t fixed = L.heap_off - L.page; /* stack, header and page map */
+    size_t fixed = L.heap_off - L.guard; /* stack, header and page map */
     if (mprotect(stack_lo, fixed, PROT_READ | PROT_WRITE) != 0)
         vmpi_fatal("cannot commit the stack of rank %d in its isomalloc slot: %s (vm.max_map_count?)", id,
                    strerror(errno));
@@ -156,7 +167,7 @@ vmpi_iso_heap *vmpi_iso_slot_open(int id, vmpi_stack *stack)
     h->img_tls = NULL;
     vmpi_iso_heap_reset(h);
     stack->map = slot;
-    stack->guard = L.page;
+    stack->guard = L.guard;
     stack->size = (size_t)((char *)h - stack_lo);
     return h;
 }
@@ -181,7 +192,7 @@ vmpi_iso_heap *vmpi_iso_slot_restored(int id)
     char *slot = (char *)vmpi_iso_range_.base + ((size_t)id << vmpi_iso_range_.shift);
     vmpi_iso_heap *h = (vmpi_iso_heap *)(slot + vmpi_iso_range_.hdr_off);
     if (h->magic != ISO_MAGIC || h->slot != id || h->slot_lo != slot || h->heap_lo != slot + L.heap_off ||
-        h->commit > L.max_pages || h->stack_lo != slot + L.page)
+        h->commit > L.max_pages || h->stack_lo != slot + L.guard)
         return NULL;
     return h;
 }
