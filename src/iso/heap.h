@@ -51,7 +51,8 @@ struct vmpi_iso_heap {
     size_t top;              /* pages below are in use or on a free list; above, nothing */
     size_t hwm;              /* the highest top so far: pages above it were never touched (zero) */
     size_t commit;           /* pages made writable */
-    bool warned;             /* the rank was told once that its slot is full */
+    unsigned char warned;    /* the rank was told once: its slot is full (1), the system refused memory (2) */
+    int refused;             /* errno of the system's refusal to commit more heap, 0 if it did not refuse */
     void *img;               /* the rank's copy of the program (img layer), or NULL */
     char *img_tls;           /* its thread_local block: read by every thread_local access (tls method) */
     uint64_t bins_used;      /* bit b: bins[b] not empty */

@@ -2,6 +2,8 @@
 /* The isomalloc range and its slots: one PROT_NONE reservation at a fixed address (never at an address the
  * kernel picks, never over an existing mapping), and each slot's layout inside it. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -56,6 +58,28 @@ static void size_text(size_t n, char *buf, size_t len)
         snprintf(buf, len, "%zu%c", n, units[u]);
 }
 
+/* Each open slot is two mappings (its writable part and the PROT_NONE rest, which merges with the next slot's
+ * guard): a job of more ranks than vm.max_map_count allows would stop at the rank that exceeds it. */
+static void check_map_count(int nslots)
+{
+    long max = 65530;
+    int fd = open("/proc/sys/vm/max_map_count", O_RDONLY);
+    if (fd >= 0) {
+        char buf[32];
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        if (n > 0) {
+            buf[n] = '\0';
+            max = strtol(buf, NULL, 10);
+        }
+        close(fd);
+    }
+    long need = 2L * nslots + 1000; /* and the process's own: libraries, threads' stacks, glibc's heaps */
+    if (need > max)
+        vmpi_fatal("%d ranks need about %ld memory mappings (2 for each rank's isomalloc slot), more than "
+                   "vm.max_map_count (%ld) allows; raise it (sysctl -w vm.max_map_count=%ld) or run fewer ranks per "
+                   "process", nslots - 1, need, max, need + need / 4);
+}
+
 void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_size)
 {
     char sz[32], st[32];
@@ -100,6 +124,7 @@ void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_si
         vmpi_fatal("the isomalloc range (%d slots of %s at %#lx) does not fit in the address space; lower "
                    "--iso-slot-size (VMPI_ISO_SLOT_SIZE) or --iso-base (VMPI_ISO_BASE)", nslots, sz,
                    (unsigned long)base);
+    check_map_count(nslots);
     void *m = mmap((void *)base, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
                    -1, 0);
     if (m != MAP_FAILED && m != (void *)base) { /* a kernel older than 4.17 took the address as a hint */
@@ -145,7 +170,8 @@ vmpi_iso_heap *vmpi_iso_slot_open(int id, vmpi_stack *stack)
     vmpi_iso_heap *h = (vmpi_iso_heap *)(slot + vmpi_iso_range_.hdr_off);
     size_t fixed = L.heap_off - L.guard; /* stack, header and page map */
     if (mprotect(stack_lo, fixed, PROT_READ | PROT_WRITE) != 0)
-        vmpi_fatal("cannot commit the stack of rank %d in its isomalloc slot: %s (vm.max_map_count?)", id,
+        vmpi_fatal("cannot commit the stack of rank %d in its isomalloc slot: %s (the system refused: the process's "
+                   "memory mappings reached vm.max_map_count, or its data-size limit, ulimit -d, was reached)", id,
                    strerror(errno));
     size_t commit = 0;
     if (h->magic == ISO_MAGIC) { /* opened before: start from zeros again */
