@@ -21,9 +21,11 @@
 #define AUTO_RANGE ((size_t)4 << 40)
 #define MAX_SLOT ((size_t)1 << 40)         /* page counts must fit the page map's 30 bits */
 #define USER_TOP ((uintptr_t)1 << 47)      /* end of the user address space (4-level page tables) */
-/* The top of the stack shares a page with the header and the start of the page map, so a rank touches no
- * page for its heap until it allocates, and few after. */
-#define STACK_IN_HDR_PAGE 1024
+/* The top of the stack shares a page with the header (1.4 KiB) and the start of the page map, so a rank
+ * touches no page for its heap until it allocates, and few after.  2 KiB: a rank of a small program blocked
+ * in an MPI call uses 1.1 KiB of stack (measured); with 1 KiB here it touched one more page, 4 GB at a
+ * million ranks. */
+#define STACK_IN_HDR_PAGE 2048
 /* The PROT_NONE guard below each stack: address space only, no memory.  A frame that moves the stack
  * pointer past the guard in one step, without touching the pages in between, would write into the previous
  * slot's heap; the wrappers compile programs with -fstack-clash-protection (every page of a large frame is
