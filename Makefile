@@ -57,7 +57,7 @@ test: build
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DVMPI_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DVMPI_MPICH_TESTS=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	ASAN_OPTIONS=detect_leaks=0 tools/run-tests $(ASAN_BUILD) $(JOBS) -E 'scale/|iso/exhaust'
+	ASAN_OPTIONS=detect_leaks=0 tools/run-tests $(ASAN_BUILD) $(JOBS) -E 'scale/|iso/exhaust|iso/overflow|iso/oom'
 
 # ThreadSanitizer (fiber-aware: every rank is a TSan fiber), suppressions with their reasons in tests/tsan.supp
 test-tsan: deps

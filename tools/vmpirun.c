@@ -3,11 +3,13 @@
  * so launching is setting the runtime's variables (the tunables table) and exec'ing the program: its exit
  * status is the job's. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
 #include <unistd.h>
+#include "base/compiler.h"
 #include "base/tunables.h"
 #include "vmpirun.h"
 
@@ -27,14 +29,22 @@ static void usage(FILE *f)
                "MPIEXEC_TIMEOUT=SECONDS in the environment stops the job after that time (exit status %d).\n\n"
                "runtime settings (--NAME VALUE or --NAME=VALUE; or the environment variable):\n",
             VMPIRUN_TIMEOUT_EXIT);
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "  --%-20s %-22s %s (default %s)\n", t[i].name, t[i].env, t[i].help, t[i].defval);
+    for (size_t i = 0; i < n; i++) {
+        const char *why = "";
+        char range[200] = "";
+        if (t[i].max && !vmpi_tunable_check(&t[i], "-", &why)) /* what it expects, with the range */
+            snprintf(range, sizeof range, "; %s", why);
+        fprintf(f, "  --%-20s %-22s %s (default %s%s)\n", t[i].name, t[i].env, t[i].help, t[i].defval, range);
+    }
 }
 
-static _Noreturn void bad(const char *fmt, const char *a, const char *b)
+static _Noreturn VMPI_PRINTF(1, 2) void bad(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fprintf(stderr, "vmpirun: ");
-    fprintf(stderr, fmt, a, b);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fprintf(stderr, "\nvmpirun: see 'vmpirun --help'\n");
     exit(2);
 }
@@ -44,12 +54,19 @@ static void set(const char *name, const char *opt, const char *value)
     const vmpi_tunable *t = vmpi_tunable_find(name);
     const char *why = "";
     if (value == NULL)
-        bad("option '%s' needs a value%s", opt, "");
+        bad("option '%s' needs a value", opt);
     if (!vmpi_tunable_check(t, value, &why))
-        bad("bad value '%s' for %s", value, opt);
-    if ((!strcmp(name, "ranks") || !strcmp(name, "pes")) && atol(value) < (strcmp(name, "pes") ? 1 : 0))
-        bad("bad value '%s' for %s: must be positive", value, opt);
+        bad("bad value '%s' for %s: expected %s", value, opt, why);
     setenv(t->env, value, 1);
+}
+
+/* An option vmpirun does not know: refused, naming the closest one. */
+static _Noreturn void unknown(const char *opt)
+{
+    const vmpi_tunable *t = opt[0] == '-' && opt[1] == '-' ? vmpi_tunable_closest(opt + 2, false) : NULL;
+    if (t)
+        bad("unknown option '%s'; did you mean --%s?", opt, t->name);
+    bad("unknown option '%s'", opt);
 }
 
 int main(int argc, char **argv)
@@ -81,19 +98,19 @@ int main(int argc, char **argv)
             }
             const vmpi_tunable *t = vmpi_tunable_find(name);
             if (t == NULL)
-                bad("unknown option '%s'%s", a, "");
+                unknown(a);
             if (eq)
                 set(name, a, eq + 1);
             else
                 set(name, a, next), i++;
         } else if (a[0] == '-' || a[0] == '+') {
-            bad("unknown option '%s'%s", a, "");
+            unknown(a);
         } else {
             break;
         }
     }
     if (i >= argc)
-        bad("no program given%s%s", "", "");
+        bad("no program given");
     /* AMPI-style +vp/+p after the program are left in argv: the runtime consumes them.  Without address
      * randomization (src/base/layout.c says why), unless --aslr 1; the program would turn it off itself,
      * at the cost of executing itself again. */
@@ -125,7 +142,7 @@ int main(int argc, char **argv)
     if (timeout && *timeout) {
         int seconds = vmpirun_timeout_parse(timeout);
         if (seconds < 0)
-            bad("bad value '%s' for MPIEXEC_TIMEOUT: expected a number of seconds%s", timeout, "");
+            bad("bad value '%s' for MPIEXEC_TIMEOUT: expected a number of seconds", timeout);
         if (seconds > 0)
             return vmpirun_exec_timeout(&argv[i], seconds);
     }

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -9,35 +13,41 @@
 vmpi_config vmpi_cfg;
 
 static const vmpi_tunable table[] = {
-    {"ranks", "VMPI_NRANKS", VMPI_TUNABLE_INT, "1", "number of MPI ranks (virtual processors)"},
-    {"pes", "VMPI_NPES", VMPI_TUNABLE_INT, "0", "worker threads (PEs); 0 = one per core, at most one per rank"},
-    {"stack-size", "VMPI_STACK_SIZE", VMPI_TUNABLE_SIZE, "1M", "stack size of each rank (k/M/G suffixes)"},
+    {"ranks", "VMPI_NRANKS", VMPI_TUNABLE_INT, "1", "number of MPI ranks (virtual processors)", .min = 1,
+     .max = 1 << 24},
+    {"pes", "VMPI_NPES", VMPI_TUNABLE_INT, "0", "worker threads (PEs); 0 = one per core, at most one per rank",
+     .max = 1024},
+    {"stack-size", "VMPI_STACK_SIZE", VMPI_TUNABLE_SIZE, "1M", "stack size of each rank (k/M/G suffixes)",
+     .min = 64 << 10, .max = 16ull << 30},
     {"eager-max", "VMPI_EAGER_MAX", VMPI_TUNABLE_SIZE, "4k",
-     "largest message sent eagerly; larger ones use single-copy rendezvous"},
+     "largest message sent eagerly; larger ones use single-copy rendezvous", .max = 64 << 20},
     {"channel-size", "VMPI_CHANNEL_SIZE", VMPI_TUNABLE_SIZE, "64k",
-     "ring between each pair of PEs (4k to 2M); messages up to a quarter of it are copied through it"},
+     "ring between each pair of PEs; messages up to a quarter of it are copied through it", .min = 4 << 10,
+     .max = 2 << 20},
     {"pin", "VMPI_PIN", VMPI_TUNABLE_BOOL, "1", "pin each PE to a core (hwloc)"},
     {"idle-spin-us", "VMPI_IDLE_SPIN_US", VMPI_TUNABLE_INT, "200",
-     "microseconds an idle PE polls before it sleeps"},
+     "microseconds an idle PE polls before it sleeps", .max = 10000000},
     {"deadlock-check", "VMPI_DEADLOCK_CHECK", VMPI_TUNABLE_BOOL, "1",
      "report and stop a job whose live ranks are all blocked with no message in flight"},
     {"balancer", "VMPI_BALANCER", VMPI_TUNABLE_STRING, "Null",
      "load-balancing strategies run at AMPI_Migrate, chained with commas: Null, Rotate, Random, Greedy, "
      "Refine, GreedyRefine, Metis (e.g. Greedy,Refine)"},
     {"lb-period", "VMPI_LB_PERIOD", VMPI_TUNABLE_INT, "0",
-     "milliseconds: AMPI_Migrate balances at most this often (calls in between only synchronize)"},
+     "milliseconds: AMPI_Migrate balances at most this often (calls in between only synchronize)",
+     .max = 3600000},
     {"pes-active", "VMPI_PES_ACTIVE", VMPI_TUNABLE_INT, "0",
      "PEs that hold ranks at the start (0: all); the others join when the program expands the job "
-     "(VMPIX_Set_active_pes, then AMPI_Migrate)"},
+     "(VMPIX_Set_active_pes, then AMPI_Migrate); at most the PEs", .max = 1024},
     {"lb-background", "VMPI_LB_BACKGROUND", VMPI_TUNABLE_BOOL, "0",
      "balancers count each PE's background load (time its core ran other programs) as load on it"},
     {"lb-verbose", "VMPI_LB_VERBOSE", VMPI_TUNABLE_BOOL, "0",
      "report each balancing step on stderr: measured load per PE before, predicted after, ranks moved"},
     {"iso-base", "VMPI_ISO_BASE", VMPI_TUNABLE_SIZE, VMPI_ISO_BASE_DEFAULT,
-     "address of the isomalloc range (one slot per rank: its stack and heap); must be free in the process"},
+     "address of the isomalloc range (one slot per rank: its stack and heap); must be free in the process",
+     .min = 1ull << 30, .max = 1ull << 47},
     {"iso-slot-size", "VMPI_ISO_SLOT_SIZE", VMPI_TUNABLE_SIZE, "0",
      "bytes of address space per rank (stack + heap), a power of two; 0 = largest up to 64G with all slots "
-     "in " VMPI_ISO_AUTO_RANGE_TEXT},
+     "in " VMPI_ISO_AUTO_RANGE_TEXT, .max = 1ull << 40},
     {"restart", "VMPI_RESTART", VMPI_TUNABLE_STRING, "",
      "restart the job from the newest checkpoint in this directory (AMPI_Migrate with ampi_checkpoint=to_file=DIR); "
      "the ranks' count comes from it, the PEs' from -p"},
@@ -47,7 +57,8 @@ static const vmpi_tunable table[] = {
      "active messages stage input and output in buffers at the target, as between processes (window hint "
      "am_staged overrides); by default the origin runs the target's handler on its buffers in place"},
     {"am-system-buffer", "VMPI_AM_SYSTEM_BUFFER", VMPI_TUNABLE_SIZE, "8k",
-     "staged active messages: bytes of a target's system buffer for each origin (window hint am_system_buffer)"},
+     "staged active messages: bytes of a target's system buffer for each origin (window hint am_system_buffer)",
+     .min = 64, .max = 1 << 30},
     {"armci-errors", "VMPI_ARMCI_ERRORS", VMPI_TUNABLE_STRING, "abort",
      "misuse of ARMCI: abort (print what is wrong and stop the job, as ARMCI does) or return (print it and return "
      "the MPI error class)", "abort|return"},
@@ -119,18 +130,49 @@ static bool parse_bool(const char *text, bool *out)
     return true;
 }
 
+/* "64k", "2M", "1T" for exact multiples, else the bytes */
+static void size_text(unsigned long long v, char *buf, size_t len)
+{
+    static const char units[] = "kMGT";
+    int u = -1;
+    while (u < 3 && v >= 1024 && v % 1024 == 0) {
+        v /= 1024;
+        u++;
+    }
+    if (u < 0)
+        snprintf(buf, len, "%llu", v);
+    else
+        snprintf(buf, len, "%llu%c", v, units[u]);
+}
+
+static bool in_range(const vmpi_tunable *t, unsigned long long v)
+{
+    return v >= t->min && (t->max == 0 || v <= t->max);
+}
+
 bool vmpi_tunable_check(const vmpi_tunable *t, const char *text, const char **why)
 {
+    static char buf[160];
+    char lo[32], hi[32];
     long l;
     size_t s;
     bool b;
     switch (t->type) {
     case VMPI_TUNABLE_INT:
-        *why = "an integer";
-        return parse_long(text, &l) && l >= 0;
+        snprintf(buf, sizeof buf, "an integer from %llu to %llu", t->min,
+                 t->max ? t->max : (unsigned long long)LONG_MAX);
+        *why = buf;
+        return parse_long(text, &l) && l >= 0 && in_range(t, (unsigned long long)l);
     case VMPI_TUNABLE_SIZE:
-        *why = "a size such as 65536, 64k, 1M or 0x10000";
-        return vmpi_parse_size(text, &s);
+        if (t->max) {
+            size_text(t->min, lo, sizeof lo);
+            size_text(t->max, hi, sizeof hi);
+            snprintf(buf, sizeof buf, "a size from %s to %s (65536, 64k, 1M, 0x10000...)", lo, hi);
+            *why = buf;
+        } else {
+            *why = "a size such as 65536, 64k, 1M or 0x10000";
+        }
+        return vmpi_parse_size(text, &s) && in_range(t, s);
     case VMPI_TUNABLE_BOOL:
         *why = "0/1, yes/no, true/false or on/off";
         return parse_bool(text, &b);
@@ -147,6 +189,83 @@ bool vmpi_tunable_check(const vmpi_tunable *t, const char *text, const char **wh
         return false;
     }
     return false;
+}
+
+void vmpi_tunable_require(const char *name, unsigned long long v, const char *given_as)
+{
+    const vmpi_tunable *t = vmpi_tunable_find(name);
+    char text[32];
+    const char *why = "";
+    snprintf(text, sizeof text, "%llu", v);
+    if (!vmpi_tunable_check(t, text, &why))
+        vmpi_fatal("%s %s is not valid: expected %s", given_as, text, why);
+}
+
+/* Levenshtein distance, case-insensitive, of strings up to 63 characters (longer ones: far). */
+static size_t distance(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b), row[64];
+    if (na > 63 || nb > 63)
+        return SIZE_MAX;
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t up = row[j];
+            size_t sub = diag + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+            size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = sub < best ? sub : best;
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+const vmpi_tunable *vmpi_tunable_closest(const char *name, bool env)
+{
+    const vmpi_tunable *best = NULL;
+    size_t bd = SIZE_MAX;
+    for (size_t i = 0; i < VMPI_ARRAY_LEN(table); i++) {
+        size_t d = distance(name, env ? table[i].env : table[i].name);
+        if (d < bd) {
+            bd = d;
+            best = &table[i];
+        }
+    }
+    /* close: a third of the name's letters wrong at most (VMPI_STAK_SIZE, VMPI_NPE, --stacksize) */
+    size_t len = strlen(name) - (env && strncmp(name, "VMPI_", 5) == 0 ? 5 : 0);
+    return bd <= (len < 6 ? 1 : len / 3) ? best : NULL;
+}
+
+/* Variables named VMPI_* that are not settings but are vmpi's: the wrappers' and the runtime's own. */
+static const char *const other_vars[] = {"VMPI_CC", "VMPI_CXX", "VMPI_PRIVATIZE", "VMPI_LAYOUT_FIXED"};
+
+/* Warns about each VMPI_* variable of the environment that no setting has: a misspelt setting would
+ * otherwise be ignored without a word. */
+void vmpi_tunables_warn_unknown(void)
+{
+    extern char **environ;
+    for (char **e = environ; e && *e; e++) {
+        if (strncmp(*e, "VMPI_", 5) != 0)
+            continue;
+        char name[128];
+        size_t n = strcspn(*e, "=");
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), *e);
+        bool known = false;
+        for (size_t i = 0; i < VMPI_ARRAY_LEN(table) && !known; i++)
+            known = strcmp(name, table[i].env) == 0;
+        for (size_t i = 0; i < VMPI_ARRAY_LEN(other_vars) && !known; i++)
+            known = strcmp(name, other_vars[i]) == 0;
+        if (known)
+            continue;
+        const vmpi_tunable *t = vmpi_tunable_closest(name, true);
+        if (t)
+            vmpi_warn("%s is not a vmpi setting and is ignored; did you mean %s (--%s)?", name, t->env, t->name);
+        else
+            vmpi_warn("%s is not a vmpi setting and is ignored (vmpirun --help lists them)", name);
+    }
 }
 
 static const char *value_of(const vmpi_tunable *t)
@@ -187,6 +306,4 @@ void vmpi_tunables_load(void)
     parse_bool(value_of(vmpi_tunable_find("am-staged")), &vmpi_cfg.am_staged);
     vmpi_parse_size(value_of(vmpi_tunable_find("am-system-buffer")), &vmpi_cfg.am_system_buffer);
     vmpi_cfg.armci_errors_return = strcmp(value_of(vmpi_tunable_find("armci-errors")), "return") == 0;
-    if (vmpi_cfg.nranks < 1)
-        vmpi_fatal("VMPI_NRANKS must be at least 1 (got %ld)", vmpi_cfg.nranks);
 }

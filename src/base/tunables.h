@@ -33,6 +33,7 @@ typedef struct vmpi_tunable {
     const char *defval;
     const char *help;
     const char *choices; /* strings: the allowed values, '|'-separated, or NULL for any */
+    unsigned long long min, max; /* integers and sizes: the valid range (max 0: any) */
 } vmpi_tunable;
 
 /* The values, read once from the environment by vmpi_tunables_load(). */
@@ -64,10 +65,20 @@ extern vmpi_config vmpi_cfg;
 
 const vmpi_tunable *vmpi_tunables(size_t *count);
 const vmpi_tunable *vmpi_tunable_find(const char *name);
-/* Parses `text` as a value of `t`; returns false (and sets *why) when it is not one. */
+/* Parses `text` as a value of `t`; returns false (and sets *why: what is expected, with the valid range) when
+ * it is not one.  *why points to a static buffer. */
 bool vmpi_tunable_check(const vmpi_tunable *t, const char *text, const char **why);
-/* Fills vmpi_cfg from the environment; a malformed value is a fatal error naming the variable. */
+/* A value of setting `name` given another way (`given_as`, e.g. "+tcharm_stacksize"): outside its range, a
+ * fatal error naming the range. */
+void vmpi_tunable_require(const char *name, unsigned long long v, const char *given_as);
+/* The setting whose option name (`env` false: "stack-size") or environment variable (`env` true:
+ * "VMPI_STACK_SIZE") is closest to `name` by edit distance, or NULL when none is close. */
+const vmpi_tunable *vmpi_tunable_closest(const char *name, bool env);
+/* Fills vmpi_cfg from the environment; a malformed value or one outside its range is a fatal error naming
+ * the variable and the range. */
 void vmpi_tunables_load(void);
+/* Warns about each VMPI_* variable of the environment that is no setting, naming the closest setting. */
+void vmpi_tunables_warn_unknown(void);
 /* "64k", "1M", "2g", "32T", plain bytes or hexadecimal ("0x200000000000"). */
 bool vmpi_parse_size(const char *text, size_t *out);
 

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VMPI_CKPT_VERSION 1u
+#define VMPI_CKPT_VERSION 2u /* 2: a stack guard of up to 1 MiB in each slot (iso/range.c) */
 
 typedef struct vmpi_ckpt_sec {
     uint32_t type, id;

@@ -6,8 +6,10 @@
  * owner touches this state; other threads' frees arrive on the remote stack (one CAS each) and are taken
  * back in one exchange. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include "base/log.h"
 #include "iso/heap.h"
 
@@ -40,7 +42,8 @@ static inline unsigned bin_of(size_t pages) { return 63u - (unsigned)__builtin_c
 void vmpi_iso_heap_reset(vmpi_iso_heap *h)
 {
     h->top = h->hwm = 0;
-    h->warned = false;
+    h->warned = 0;
+    h->refused = 0;
     h->bins_used = 0;
     memset(h->free, 0, sizeof h->free);
     memset(h->bump, 0, sizeof h->bump);
@@ -156,8 +159,10 @@ static bool commit_to(vmpi_iso_heap *h, size_t pages)
         want = pages;
     if (want > h->max_pages)
         want = h->max_pages;
-    if (mprotect(page_addr(h, h->commit), (want - h->commit) << h->pshift, PROT_READ | PROT_WRITE) != 0)
+    if (mprotect(page_addr(h, h->commit), (want - h->commit) << h->pshift, PROT_READ | PROT_WRITE) != 0) {
+        h->refused = errno;
         return false;
+    }
     h->commit = want;
     return true;
 }
@@ -188,6 +193,7 @@ static bool drain_remote(vmpi_iso_heap *h);
  * never touched.  SIZE_MAX: the slot is full. */
 static size_t pages_take(vmpi_iso_heap *h, size_t n, size_t *fresh)
 {
+    h->refused = 0; /* out_of_slot tells a refusal by the system from a full slot by this */
     size_t i = run_take(h, n);
     if (i == SIZE_MAX && drain_remote(h))
         i = run_take(h, n);
@@ -238,15 +244,32 @@ static void large_free(vmpi_iso_heap *h, size_t i, size_t n)
 
 /* ---- failures ---- */
 
+/* n bytes could not be had: the slot is full, or the system refused to commit more of it (a data-size limit,
+ * ulimit -d, or the commit limit when vm.overcommit_memory is 2).  Each is reported once per rank. */
 static void *out_of_slot(vmpi_iso_heap *h, size_t n)
 {
-    if (!h->warned) {
-        h->warned = true; /* before reporting: the report could allocate */
-        vmpi_warn("rank %d is out of memory allocating %zu bytes: its isomalloc slot of %zu MiB is full (stack "
-                  "%zu KiB, heap %zu MiB in use of at most %zu MiB); malloc returns NULL (ENOMEM); raise "
-                  "--iso-slot-size (VMPI_ISO_SLOT_SIZE)",
-                  h->slot, n, h->slot_size >> 20, (size_t)((char *)h - h->stack_lo) >> 10,
-                  vmpi_iso_heap_used(h) >> 20, vmpi_iso_heap_limit(h) >> 20);
+    int refused = h->refused;
+    h->refused = 0;
+    unsigned kind = refused ? 2u : 1u;
+    if (!(h->warned & kind)) {
+        h->warned |= kind; /* before reporting: the report could allocate */
+        if (refused) {
+            struct rlimit rl;
+            char lim[64] = "unlimited";
+            if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+                snprintf(lim, sizeof lim, "%llu MiB", (unsigned long long)rl.rlim_cur >> 20);
+            vmpi_warn("rank %d is out of memory allocating %zu bytes: the system refused more memory (%s); its "
+                      "slot has room (heap %zu MiB in use of at most %zu MiB); the process's data-size limit "
+                      "(ulimit -d) is %s, and with vm.overcommit_memory=2 the system's commit limit applies; "
+                      "malloc returns NULL (ENOMEM)",
+                      h->slot, n, strerror(refused), vmpi_iso_heap_used(h) >> 20, vmpi_iso_heap_limit(h) >> 20, lim);
+        } else {
+            vmpi_warn("rank %d is out of memory allocating %zu bytes: its isomalloc slot of %zu MiB is full (stack "
+                      "%zu KiB, heap %zu MiB in use of at most %zu MiB); malloc returns NULL (ENOMEM); raise "
+                      "--iso-slot-size (VMPI_ISO_SLOT_SIZE)",
+                      h->slot, n, h->slot_size >> 20, (size_t)((char *)h - h->stack_lo) >> 10,
+                      vmpi_iso_heap_used(h) >> 20, vmpi_iso_heap_limit(h) >> 20);
+        }
     }
     errno = ENOMEM;
     return NULL;

@@ -37,7 +37,7 @@ typedef struct iso_run {
     struct iso_run *next, *prev;
 } iso_run;
 
-#define ISO_MAGIC 0x766d7069736f3031ull /* "vmpiso01" */
+#define ISO_MAGIC 0x766d7069736f3032ull /* "vmpiso02" */
 
 struct vmpi_iso_heap {
     uint64_t magic;
@@ -45,13 +45,14 @@ struct vmpi_iso_heap {
     unsigned pshift;         /* log2(page size) */
     char *slot_lo;           /* the slot: [slot_lo, slot_lo + slot_size) */
     size_t slot_size;
-    char *stack_lo;          /* the stack: [stack_lo, this header), guard page below */
+    char *stack_lo;          /* the stack: [stack_lo, this header), its guard below */
     char *heap_lo;           /* heap page 0 */
     size_t max_pages;        /* heap pages that fit in the slot */
     size_t top;              /* pages below are in use or on a free list; above, nothing */
     size_t hwm;              /* the highest top so far: pages above it were never touched (zero) */
     size_t commit;           /* pages made writable */
-    bool warned;             /* the rank was told once that its slot is full */
+    unsigned char warned;    /* the rank was told once: its slot is full (1), the system refused memory (2) */
+    int refused;             /* errno of the system's refusal to commit more heap, 0 if it did not refuse */
     void *img;               /* the rank's copy of the program (img layer), or NULL */
     char *img_tls;           /* its thread_local block: read by every thread_local access (tls method) */
     uint64_t bins_used;      /* bit b: bins[b] not empty */

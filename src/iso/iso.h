@@ -3,7 +3,9 @@
  * (world rank r -> slot r).  A slot holds everything of its rank that must keep its address when the rank
  * moves to another process or is checkpointed:
  *
- *   [guard page][stack, grows down][slot header | page map][heap pages, committed as they are used ...]
+ *   [guard][stack, grows down][slot header | page map][heap pages, committed as they are used ...]
+ *
+ * The guard (PROT_NONE, no memory) is an eighth of the slot, 1 MiB at most (range.c says why).
  *
  * The header holds all the state of the slot's allocator (heap.c), so a slot describes itself: copying its
  * used extents (vmpi_iso_extents) to the same address elsewhere recreates the rank's memory with every

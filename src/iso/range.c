@@ -2,6 +2,8 @@
 /* The isomalloc range and its slots: one PROT_NONE reservation at a fixed address (never at an address the
  * kernel picks, never over an existing mapping), and each slot's layout inside it. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -20,9 +22,17 @@
 #define AUTO_RANGE VMPI_ISO_AUTO_RANGE /* 4 TiB; 256 GiB under TSan (base/tunables.h) */
 #define MAX_SLOT ((size_t)1 << 40)         /* page counts must fit the page map's 30 bits */
 #define USER_TOP ((uintptr_t)1 << 47)      /* end of the user address space (4-level page tables) */
-/* The top of the stack shares a page with the header and the start of the page map, so a rank touches no
- * page for its heap until it allocates, and few after. */
-#define STACK_IN_HDR_PAGE 1024
+/* The top of the stack shares a page with the header (1.4 KiB) and the start of the page map, so a rank
+ * touches no page for its heap until it allocates, and few after.  2 KiB: a rank of a small program blocked
+ * in an MPI call uses 1.1 KiB of stack (measured); with 1 KiB here it touched one more page, 4 GB at a
+ * million ranks. */
+#define STACK_IN_HDR_PAGE 2048
+/* The PROT_NONE guard below each stack: address space only, no memory.  A frame that moves the stack
+ * pointer past the guard in one step, without touching the pages in between, would write into the previous
+ * slot's heap; the wrappers compile programs with -fstack-clash-protection (every page of a large frame is
+ * touched in order, so any frame faults in the guard), and code compiled without it (libraries) is caught
+ * for frames up to the guard's size.  An eighth of the slot at most (slots of a million ranks are 4 MiB). */
+#define GUARD_MAX ((size_t)1 << 20)
 
 VMPI_TLS vmpi_iso_heap *vmpi_iso_cur_;
 VMPI_TLS vmpi_iso_heap *vmpi_iso_tls_from_;
@@ -31,6 +41,7 @@ iso_range vmpi_iso_range_;
 static struct {
     size_t page;
     unsigned pshift;
+    size_t guard;            /* the guard's bytes, below the stack */
     size_t stack;            /* the stack's bytes, guard excluded */
     size_t heap_off;         /* heap page 0's offset in a slot */
     size_t max_pages;
@@ -48,6 +59,28 @@ static void size_text(size_t n, char *buf, size_t len)
         snprintf(buf, len, "%zu", n);
     else
         snprintf(buf, len, "%zu%c", n, units[u]);
+}
+
+/* Each open slot is two mappings (its writable part and the PROT_NONE rest, which merges with the next slot's
+ * guard): a job of more ranks than vm.max_map_count allows would stop at the rank that exceeds it. */
+static void check_map_count(int nslots)
+{
+    long max = 65530;
+    int fd = open("/proc/sys/vm/max_map_count", O_RDONLY);
+    if (fd >= 0) {
+        char buf[32];
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        if (n > 0) {
+            buf[n] = '\0';
+            max = strtol(buf, NULL, 10);
+        }
+        close(fd);
+    }
+    long need = 2L * nslots + 1000; /* and the process's own: libraries, threads' stacks, glibc's heaps */
+    if (need > max)
+        vmpi_fatal("%d ranks need about %ld memory mappings (2 for each rank's isomalloc slot), more than "
+                   "vm.max_map_count (%ld) allows; raise it (sysctl -w vm.max_map_count=%ld) or run fewer ranks per "
+                   "process", nslots - 1, need, max, need + need / 4);
 }
 
 void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_size)
@@ -71,7 +104,11 @@ void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_si
     if (base == 0 || base % L.page != 0)
         vmpi_fatal("--iso-base %#lx is not a page-aligned address (VMPI_ISO_BASE)", (unsigned long)base);
     L.stack = (stack_size + L.page - 1) & ~(L.page - 1);
-    size_t hdr_off = L.page + L.stack + STACK_IN_HDR_PAGE;
+    L.guard = slot_size / 8 < GUARD_MAX ? slot_size / 8 : GUARD_MAX;
+    if (L.guard < L.page)
+        L.guard = L.page;
+    L.guard &= ~(L.page - 1);
+    size_t hdr_off = L.guard + L.stack + STACK_IN_HDR_PAGE;
     size_t map_end = hdr_off + offsetof(vmpi_iso_heap, map) + (slot_size >> L.pshift) * sizeof(uint32_t);
     L.heap_off = (map_end + L.page - 1) & ~(L.page - 1);
     if (L.heap_off + ISO_SPAN > slot_size) {
@@ -90,6 +127,7 @@ void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_si
         vmpi_fatal("the isomalloc range (%d slots of %s at %#lx) does not fit in the address space; lower "
                    "--iso-slot-size (VMPI_ISO_SLOT_SIZE) or --iso-base (VMPI_ISO_BASE)", nslots, sz,
                    (unsigned long)base);
+    check_map_count(nslots);
     void *m = mmap((void *)base, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
                    -1, 0);
     if (m != MAP_FAILED && m != (void *)base) { /* a kernel older than 4.17 took the address as a hint */
@@ -131,11 +169,12 @@ vmpi_iso_heap *vmpi_iso_slot_open(int id, vmpi_stack *stack)
 {
     vmpi_assert(id >= 0 && id < vmpi_iso_range_.nslots);
     char *slot = (char *)vmpi_iso_range_.base + ((size_t)id << vmpi_iso_range_.shift);
-    char *stack_lo = slot + L.page;
+    char *stack_lo = slot + L.guard;
     vmpi_iso_heap *h = (vmpi_iso_heap *)(slot + vmpi_iso_range_.hdr_off);
-    size_t fixed = L.heap_off - L.page; /* stack, header and page map */
+    size_t fixed = L.heap_off - L.guard; /* stack, header and page map */
     if (mprotect(stack_lo, fixed, PROT_READ | PROT_WRITE) != 0)
-        vmpi_fatal("cannot commit the stack of rank %d in its isomalloc slot: %s (vm.max_map_count?)", id,
+        vmpi_fatal("cannot commit the stack of rank %d in its isomalloc slot: %s (the system refused: the process's "
+                   "memory mappings reached vm.max_map_count, or its data-size limit, ulimit -d, was reached)", id,
                    strerror(errno));
     size_t commit = 0;
     if (h->magic == ISO_MAGIC) { /* opened before: start from zeros again */
@@ -157,7 +196,7 @@ vmpi_iso_heap *vmpi_iso_slot_open(int id, vmpi_stack *stack)
     h->img_tls = NULL;
     vmpi_iso_heap_reset(h);
     stack->map = slot;
-    stack->guard = L.page;
+    stack->guard = L.guard;
     stack->size = (size_t)((char *)h - stack_lo);
     return h;
 }
@@ -182,7 +221,7 @@ vmpi_iso_heap *vmpi_iso_slot_restored(int id)
     char *slot = (char *)vmpi_iso_range_.base + ((size_t)id << vmpi_iso_range_.shift);
     vmpi_iso_heap *h = (vmpi_iso_heap *)(slot + vmpi_iso_range_.hdr_off);
     if (h->magic != ISO_MAGIC || h->slot != id || h->slot_lo != slot || h->heap_lo != slot + L.heap_off ||
-        h->commit > L.max_pages || h->stack_lo != slot + L.page)
+        h->commit > L.max_pages || h->stack_lo != slot + L.guard)
         return NULL;
     return h;
 }

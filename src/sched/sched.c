@@ -2,9 +2,11 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 #include <unistd.h>
 #include "base/clock.h"
 #include "base/fence.h"
@@ -546,6 +548,32 @@ static void sched_loop(vmpi_pe *pe)
 
 /* ---- crash reports ---- */
 
+/* The stack pointer of the code a fault interrupted; 0 where this build cannot read it. */
+static uintptr_t fault_sp(const void *uc)
+{
+#if defined(__x86_64__)
+    return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+    return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.sp;
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
+/* A rank overflowed its stack when the fault is in its guard, or when its stack pointer is below its stack:
+ * a frame larger than the guard, from code built without -fstack-clash-protection, moved it past the guard
+ * and the first access faulted further down (in the previous slot's unused heap). */
+static bool overflowed(const vmpi_vp *vp, uintptr_t addr, uintptr_t sp, size_t *below)
+{
+    uintptr_t lo = (uintptr_t)vmpi_stack_bottom(&vp->stack);
+    bool over = vmpi_stack_in_guard(&vp->stack, (const void *)addr) ||
+                (sp != 0 && sp < lo && lo - sp < ((uintptr_t)1 << 40));
+    uintptr_t deepest = sp != 0 && sp < addr ? sp : addr;
+    *below = deepest < lo ? (size_t)(lo - deepest) : 0;
+    return over;
+}
+
 /* "SIGFPE (Floating-point exception)" */
 static int sig_text(char *out, size_t n, int sig)
 {
@@ -557,19 +585,20 @@ static int sig_text(char *out, size_t n, int sig)
  * writes out what the ranks printed (the die hook), and lets the process die of the signal. */
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
-    (void)uc;
     int saved_errno = errno;
     vmpi_pe *pe = self_pe;
     vmpi_vp *vp = pe ? pe->current : NULL;
     char msg[320], name[96];
     int n;
+    size_t below = 0;
     sig_text(name, sizeof name, sig);
     bool fault = si->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL);
-    if (vp && sig == SIGSEGV && vmpi_stack_in_guard(&vp->stack, si->si_addr))
+    if (vp && (sig == SIGSEGV || sig == SIGBUS) && overflowed(vp, (uintptr_t)si->si_addr, fault_sp(uc), &below))
         n = snprintf(msg, sizeof msg,
-                     "vmpi: rank %d overflowed its stack of %zu KiB; give it more with --stack-size "
-                     "(or +tcharm_stacksize)\n",
-                     vp->id, vp->stack.size >> 10);
+                     "vmpi: rank %d overflowed its stack of %zu KiB (it reached %zu KiB below the stack's end); "
+                     "give it more with --stack-size (or +tcharm_stacksize)\n",
+                     vp->id, (vp->stack.size >> 12) << 2 /* whole pages: the header takes the rest */,
+                     (below + 1023) >> 10);
     else if (vp && fault)
         n = snprintf(msg, sizeof msg, "vmpi: rank %d (PE %d) crashed: %s at address %p\n", vp->id, pe->id, name,
                      si->si_addr);

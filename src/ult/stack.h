@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Stacks of user-level threads, with a PROT_NONE guard page below so that an overflow faults instead of
- * silently corrupting a neighbour.  A rank's stack lies in its isomalloc slot (iso/iso.h describes it with
+/* Stacks of user-level threads, with a PROT_NONE guard below so that an overflow faults instead of
+ * silently corrupting a neighbour (a page for standalone stacks, up to 1 MiB in isomalloc slots).  A rank's stack lies in its isomalloc slot (iso/iso.h describes it with
  * this structure); vmpi_stack_create maps a standalone one (benchmarks). */
 #ifndef VMPI_ULT_STACK_H
 #define VMPI_ULT_STACK_H

@@ -93,6 +93,7 @@ int main(int argc, char **argv)
 }
 C
 check "-privatize=bogus rejected" '! "$bin/vmpicc" -privatize=bogus -o "$tmp/g" "$tmp/glob.c" 2>"$tmp/err" && grep -q "bad value .bogus. for -privatize" "$tmp/err"'
+check "-showme:compile has -fstack-clash-protection (a large frame cannot skip a stack's guard)" '"$bin/vmpicc" -showme:compile | grep -q -- "-fstack-clash-protection"'
 check "-showme:compile has -fPIC by default" '"$bin/vmpicc" -showme:compile | grep -q -- "-fPIC"'
 check "-privatize=none: no -fPIC" '! "$bin/vmpicc" -privatize=none -showme:compile | grep -q -- "-fPIC"'
 check "default build privatizes" '"$bin/vmpicc" -o "$tmp/glob" "$tmp/glob.c" && "$bin/vmpirun" -n 6 -p 1 "$tmp/glob" | grep -q "wrong=0"'

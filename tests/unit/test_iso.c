@@ -13,7 +13,7 @@
  *   - outside any rank the system allocator answers; realloc of a slot's block from there moves it out;
  *   - a slot of 4 MiB runs out: NULL with ENOMEM, and allocation works again after a free;
  *   - the used extents cover the stack from sp, the header and the heap up to its top;
- *   - the slot layout: the stack lies in the slot above a guard page. */
+ *   - the slot layout: the stack lies in the slot above its guard (an eighth of the slot, 1 MiB at most). */
 #include <errno.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -355,7 +355,9 @@ static void layout(vmpi_iso_heap *h, const vmpi_stack *st)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     CHECK(vmpi_iso_slot_of(st->map) == h->slot && (char *)st->map == h->slot_lo, "the stack's guard is not the slot's start");
-    CHECK(st->guard == page && st->size >= 64 * 1024, "stack: guard %zu, size %zu", st->guard, st->size);
+    size_t want = h->slot_size / 8 < ((size_t)1 << 20) ? h->slot_size / 8 : (size_t)1 << 20; /* range.c */
+    CHECK(st->guard == (want > page ? want : page) && st->size >= 64 * 1024, "stack: guard %zu, size %zu",
+          st->guard, st->size);
     CHECK((char *)vmpi_stack_top(st) == (char *)h, "the stack's top is not the header");
     int local;
     void *p = vmpi_iso_malloc(1000);

@@ -61,6 +61,7 @@ static void take_plus_args(int *argc, char **argv)
             const char *v = a[17] == '=' ? a + 18 : (a[17] ? "" : (i + 1 < *argc ? argv[++i] : ""));
             if (!vmpi_parse_size(v, &vmpi_cfg.stack_size))
                 vmpi_fatal("bad value '%s' for +tcharm_stacksize: expected a size such as 1M", v);
+            vmpi_tunable_require("stack-size", vmpi_cfg.stack_size, "+tcharm_stacksize");
         } else {
             argv[out++] = argv[i];
         }
@@ -190,6 +191,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     vmpi_tunables_load();
     if (!vmpi_cfg.aslr)
         vmpi_layout_fix(argv);
+    vmpi_tunables_warn_unknown(); /* once: after the layout's re-execution */
     vmpi_adapt_ckpt_boot();
     take_plus_args(&argc, argv);
     bool restart = vmpi_cfg.restart[0] != '\0';
@@ -202,6 +204,9 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
         p = vmpi_pin_ncores();
     if (p > n)
         p = n; /* a PE without ranks would only idle */
+    if (vmpi_cfg.pes_active > p)
+        vmpi_fatal("VMPI_PES_ACTIVE=%ld (--pes-active) is more than the job's %ld PEs: expected 0 (all) to %ld",
+                   vmpi_cfg.pes_active, p, p);
     R.n = (int)n;
     R.main = main;
     vmpi_iso_init((int)n, vmpi_cfg.stack_size, vmpi_cfg.iso_base, vmpi_cfg.iso_slot_size);
