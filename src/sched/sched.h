@@ -66,9 +66,6 @@ typedef struct vmpi_pe {
     unsigned long long waited; /* ticks taken off long runs for waiting for the core, since the last reset */
     unsigned stop_seen;      /* the last stop of the world this PE took part in */
     _Atomic unsigned long polls_begun, polls_ended; /* channel polls while the world is stopped */
-    /* the window target this PE is updating with one lock-free atomic now, or NULL (rma/atomic.c): an
-     * accumulate that needs the whole target waits until no PE is inside such an update */
-    VMPI_ALIGNED_CL void *_Atomic rma_single;
 } vmpi_pe;
 
 

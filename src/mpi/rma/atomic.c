@@ -145,6 +145,14 @@ static void plain_any(MPI_Op op, int basic, const void *in, void *target, void *
     }
 }
 
+/* Per PE: the window target it is updating with one lock-free atomic now, or NULL.  Each on a line of its
+ * own (the PE writes it twice per update); PEs numbered beyond the table never update lock-free. */
+enum { SINGLE_PES = 256 };
+typedef struct {
+    _Alignas(64) void *_Atomic t;
+} single_slot;
+static single_slot singles[SINGLE_PES];
+
 void vmpi_rma_bulk_begin(vmpi_win_target *t)
 {
     vmpi_spin_lock(&t->acc);
@@ -152,11 +160,9 @@ void vmpi_rma_bulk_begin(vmpi_win_target *t)
      * could see the flag finishes its one atomic; those that come later see the flag and take acc. */
     atomic_store_explicit(&t->bulk, true, memory_order_seq_cst);
     atomic_thread_fence(memory_order_seq_cst);
-    for (int i = 0, n = vmpi_sched_npes(); i < n; i++) {
-        vmpi_pe *pe = vmpi_sched_pe(i);
-        while (atomic_load_explicit(&pe->rma_single, memory_order_acquire) == (void *)t)
+    for (int i = 0, n = vmpi_sched_npes() < SINGLE_PES ? vmpi_sched_npes() : SINGLE_PES; i < n; i++)
+        while (atomic_load_explicit(&singles[i].t, memory_order_acquire) == (void *)t)
             __builtin_ia32_pause();
-    }
 }
 
 void vmpi_rma_bulk_end(vmpi_win_target *t)
@@ -167,19 +173,20 @@ void vmpi_rma_bulk_end(vmpi_win_target *t)
 
 /* Announces a lock-free one-element update of t on this PE: false (nothing announced) while a bulk
  * operation runs there.  The exchange is a full barrier before the flag's load. */
-static inline vmpi_pe *single_begin(vmpi_win_target *t)
+static inline single_slot *single_begin(vmpi_win_target *t)
 {
     vmpi_pe *pe = vmpi_pe_self();
-    if (pe == NULL)
+    if (pe == NULL || pe->id >= SINGLE_PES)
         return NULL;
-    atomic_exchange_explicit(&pe->rma_single, (void *)t, memory_order_seq_cst);
+    single_slot *s = &singles[pe->id];
+    atomic_exchange_explicit(&s->t, (void *)t, memory_order_seq_cst);
     if (!atomic_load_explicit(&t->bulk, memory_order_seq_cst))
-        return pe;
-    atomic_store_explicit(&pe->rma_single, NULL, memory_order_release);
+        return s;
+    atomic_store_explicit(&s->t, NULL, memory_order_release);
     return NULL;
 }
 
-static inline void single_end(vmpi_pe *pe) { atomic_store_explicit(&pe->rma_single, NULL, memory_order_release); }
+static inline void single_end(single_slot *s) { atomic_store_explicit(&s->t, NULL, memory_order_release); }
 
 static inline void element(size_t es, MPI_Op op, const void *in, void *target, void *old)
 {
@@ -200,7 +207,7 @@ void vmpi_rma_acc_one(vmpi_win_target *t, MPI_Op op, int basic, const void *in, 
         return;
     }
     if (vmpi_rma_hw_type(basic) && (uintptr_t)target % es == 0 && hw_op(op, basic)) {
-        vmpi_pe *pe = single_begin(t);
+        single_slot *pe = single_begin(t);
         if (pe) {
             element(es, op, in, target, old);
             single_end(pe);
@@ -244,7 +251,7 @@ void vmpi_rma_cas_apply(vmpi_win_target *t, int basic, const void *origin, const
             vmpi_rma_bulk_end(t);
         return;
     }
-    vmpi_pe *pe = single_begin(t);
+    single_slot *pe = single_begin(t);
     if (pe == NULL)
         vmpi_spin_lock(&t->acc); /* after the bulk operation that runs */
 #define CAS(W)                                                                                                \

@@ -2,15 +2,15 @@
 /* Accumulate operations applied in place in a target window.
  *
  * MPI accumulates (Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap) are atomic as whole
- * operations with respect to each other at the target, as in MPICH and Open MPI: MPI-3.1 11.7.1 only
- * promises atomicity per basic element, but lock-free codes read and write 16-byte MPI_BYTE records with
- * them.  One element of 1, 2, 4 or 8 bytes at an aligned address, with an operation one instruction does
- * (load, exchange, integer fetch-add/and/or/xor, compare-and-swap), is that one hardware atomic: the PE
- * announces it in its `rma_single` slot first.  Every other operation (several elements, other operations,
- * 16-byte types, misaligned elements) is a bulk operation: it takes the target's accumulate lock, raises the
- * target's `bulk` flag, waits until no PE announces a one-element update of that target, and runs the plain
- * (vectorized) kernels; a one-element update that sees the flag takes the lock too.  Under an exclusive lock
- * no other origin can reach the target, and the plain kernels run without any of this.
+ * operations with respect to each other at the target, as in MPICH and Open MPI: MPI-3.1 11.7.1 only promises
+ * atomicity per basic element, but lock-free codes read and write 16-byte MPI_BYTE records with them.  One element
+ * of 1, 2, 4 or 8 bytes at an aligned address, with an operation one instruction does (load, exchange, integer
+ * fetch-add/and/or/xor, compare-and-swap), is that one hardware atomic: the PE announces it in its slot (a line of
+ * its own) first.  Every other operation (several elements, other operations, 16-byte types, misaligned elements)
+ * is a bulk operation: it takes the target's accumulate lock, raises the target's `bulk` flag, waits until no PE
+ * announces a one-element update of that target, and runs the plain (vectorized) kernels; a one-element update that
+ * sees the flag takes the lock too.  Under an exclusive lock no other origin can reach the target, and the plain
+ * kernels run without any of this.
  *
  * vmpi_rma_apply (ARMCI's accumulates, atomic per element only) keeps the element-wise scheme: a hardware
  * atomic per element when one instruction does the operation, the kernel under the accumulate lock

@@ -9,7 +9,8 @@
  * Odd ranks write (Accumulate MPI_REPLACE, Get_accumulate MPI_REPLACE whose old value must be consistent too,
  * Accumulate MPI_SUM); even ranks, rank 0 too, read with Get_accumulate MPI_NO_OP.  And a counter of 2
  * MPI_INT64_Ts that odd ranks increment one element of with Fetch_and_op (one element: a hardware atomic)
- * while even ranks add (1, 1) with Accumulate (several elements: the other path): no update may be lost.
+ * while even ranks add (1, 1) with Accumulate (several elements: the other path), then every rank does long
+ * runs of Fetch_and_op broken by an Accumulate of (1, 1): no update may be lost.
  * Everyone runs a fixed number of rounds in one lock_all epoch without waiting for the others (on 2 PEs
  * readers and writers run at the same time); with one rank, rank 0 alternates writing and reading. */
 #include "mtest.h"
@@ -83,6 +84,19 @@ int main(int argc, char **argv)
                 MT_ERR(errs, "round %d: 3 MPI_INTs read torn: %d %d %d", k, i3[0], i3[1], i3[2]);
             if (s2[0] != s2[1])
                 MT_ERR(errs, "round %d: 2 MPI_INT64_Ts summed as pairs read torn: %lld %lld", k, s2[0], s2[1]);
+        }
+    }
+    /* the counter again, every rank mostly incrementing one element and now and then adding (1, 1): runs
+     * of one-element updates long enough for vmpi to go back to lock-free updates, each broken by an array
+     * update that must wait for them */
+    for (int k = 0; k < 4 * rounds; k++) {
+        long long one = 1, one2[2] = {1, 1}, got;
+        if ((k + 37 * rank) % 400 < 390) {
+            MPI_Fetch_and_op(&one, &got, MPI_INT64_T, 0, LCNT, MPI_SUM, win);
+            my_fop++;
+        } else {
+            MPI_Accumulate(one2, 2, MPI_INT64_T, 0, LCNT, 2, MPI_INT64_T, MPI_SUM, win);
+            my_acc++;
         }
     }
     MPI_Win_unlock_all(win);
