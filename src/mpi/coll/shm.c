@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/compiler.h"
@@ -18,20 +19,23 @@
 #include "sched/pin.h"
 
 typedef struct slot {        /* what one rank publishes for the collective in progress */
+    /* first line: what small collectives read */
     VMPI_ALIGNED_CL const void *sbuf;
     void *rbuf;
-    MPI_Count scount;
-    const vmpi_dtype *sdt;
     vmpi_vp *vp;
     char *stage[2];          /* packed copies of small send data, by parity of the generation */
     /* the size of what this rank contributes (its type signature's bytes; reductions: times 2, plus 1 when
-     * folded per PE), by parity of the generation like stage: checked against the others' (mismatch()) */
+     * folded per PE; medium and large broadcasts: 1 from SLICE_MIN), by parity of the generation like
+     * stage: compared with the other ranks' (see "size checks") */
     MPI_Count bytes[2];
+    MPI_Count scount;        /* read only by collectives of 2 KiB and more */
+    const vmpi_dtype *sdt;
     size_t stage_cap[2];
     unsigned bseq;           /* eager broadcasts this rank took part in (its own counter) */
     unsigned bknown;         /* it has seen broadcasts before this one read by everybody */
     _Atomic unsigned bwait;  /* the eager broadcast (seq) it sleeps on, 0 when none */
 } slot;
+_Static_assert(offsetof(slot, scount) <= VMPI_CACHELINE, "a slot's small-collective fields fit one line");
 
 /* Eager broadcasts go through a ring of BCAST_RING mailboxes: the root of broadcast k fills mailbox
  * k % BCAST_RING and leaves, so it runs up to that many broadcasts ahead of the slowest reader, and a reader
