@@ -30,8 +30,8 @@ static const kase cases[] = {
     {"allgather_large", WHO_ALL, 0},  {"alltoall", WHO_ALL, 0},       {"alltoall_large", WHO_ALL, 0},
     {"alltoall_self", WHO_ODD, 1},    {"gather", WHO_ROOT, 0},        {"gatherv", WHO_ROOT, 0},
     {"scatter", WHO_ODD, 0},          {"scatterv", WHO_ODD, 0},       {"gather_self", WHO_ODD, 1},
-    {"reduce_scatter_block", WHO_ODD, 0}, {"reduce_scatter", WHO_ODD, 0}, {"scan", WHO_ODD, 0},
-    {"exscan", WHO_ODD, 0},           {"ibcast", WHO_ODD, 0},         {"iallreduce", WHO_ODD, 0},
+    {"reduce_scatter_block", WHO_ALL, 0}, {"reduce_scatter", WHO_ALL, 0}, {"scan", WHO_ODD, 0},
+    {"exscan", WHO_ODD, 0},           {"ibcast", WHO_ODD, 0},         {"iallreduce", WHO_ALL, 0},
     {"ireduce", WHO_SOME, 0},         {"iallgather", WHO_ODD, 0},     {"ialltoall", WHO_ODD, 0},
     {"igather", WHO_ROOT, 0},         {"iscatter", WHO_ODD, 0},       {"iscan", WHO_ODD, 0},
 };
