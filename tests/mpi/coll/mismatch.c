@@ -7,7 +7,8 @@
  * blocking allreduce, allgather or alltoall (each reads every rank's data).  Sizes cover every path of the
  * blocking collectives (eager, medium and large broadcasts; small, folded-in-slices and sliced reductions;
  * staged and direct allgather and alltoall), and the mismatches cover counts and types (INT against
- * DOUBLE; 2 INT against 1 DOUBLE has the same size and is not detected, as MPI allows).  The same size
+ * DOUBLE; 2 INT against 1 DOUBLE has the same size and is not detected; INT against FLOAT in a sum is,
+ * because the blocking path folds them differently).  The same size
  * checks in every collective leave the communicator usable: the correct collectives between the cases
  * still work.  Intercommunicator and neighbourhood collectives take the same checks.  With MT_MISMATCH_FATAL=<case name> in the environment, only that case runs, under the
  * default MPI_ERRORS_ARE_FATAL: the job must fail with MPI_ERR_TRUNCATE (testlist: exit=1).  With one rank,
@@ -35,7 +36,7 @@ static const kase cases[] = {
     {"ireduce", WHO_SOME, 0},         {"iallgather", WHO_ODD, 0},     {"ialltoall", WHO_ODD, 0},
     {"igather", WHO_ROOT, 0},         {"iscatter", WHO_ODD, 0},       {"iscan", WHO_ODD, 0},
     {"inter_bcast", WHO_ODD, 0},      {"inter_allgather", WHO_ODD, 0}, {"neighbor_allgather", WHO_ODD, 0},
-    {"ineighbor_alltoall", WHO_ODD, 0},
+    {"ineighbor_alltoall", WHO_ODD, 0}, {"allreduce_kind", WHO_ALL, 0},
 };
 enum { NCASES = sizeof cases / sizeof cases[0] };
 
@@ -66,6 +67,9 @@ static int run(int k, int rank, int n, int *a, int *b, int *cnt, int *dsp, MPI_C
         return MPI_Allreduce(a, b, 5 * m, MPI_INT, MPI_SUM, w);
     if (!strcmp(nm, "allreduce_type")) /* same count, 4 against 8 bytes */
         return MPI_Allreduce(a, b, 3, odd ? MPI_DOUBLE : MPI_INT, MPI_MAX, w);
+    if (!strcmp(nm, "allreduce_kind")) /* same sizes, but an integer sum is folded per PE, a float sum is not:
+                                         * the ranks would read partial results nobody computed */
+        return MPI_Allreduce(a, b, 3, odd ? MPI_FLOAT : MPI_INT, MPI_SUM, w);
     if (!strcmp(nm, "allreduce_fold")) /* doubles, 2 KB: folded over all ranks, in slices */
         return MPI_Allreduce(a, b, 256 + m, MPI_DOUBLE, MPI_SUM, w);
     if (!strcmp(nm, "allreduce_large"))
