@@ -852,6 +852,16 @@ static bool same_size(const shm *s, int p, unsigned gen, MPI_Count blk)
     return s->slots[p].bytes[gen & 1] == blk;
 }
 
+/* Direct copies: a rank that finds sizes differing leaves after the first synchronization, and its send
+ * buffer with it, so all compare every size before anyone reads a block. */
+static bool sizes_differ(const shm *s, int n, unsigned gen, MPI_Count blk)
+{
+    bool differ = false;
+    for (int p = 0; p < n; p++)
+        differ |= !same_size(s, p, gen, blk);
+    return differ;
+}
+
 int vmpi_shm_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                       const vmpi_dtype *rdt, vmpi_comm *c)
 {
@@ -882,18 +892,14 @@ int vmpi_shm_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt,
     int e = sync_all(s, c, NULL, "MPI_Alltoall");
     if (e != MPI_SUCCESS)
         return e;
+    if (sizes_differ(s, n, gen, (MPI_Count)blk))
+        return MPI_ERR_TRUNCATE;
     for (int i = 0; i < n; i++) {
         int p = (me + i) % n;
         const slot *o = &s->slots[p];
-        if (!same_size(s, p, gen, (MPI_Count)blk)) {
-            differ = true;
-            continue;
-        }
         vmpi_dtype_copy((const char *)o->sbuf + me * o->scount * o->sdt->extent, o->scount, o->sdt,
                         (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
     }
-    if (differ)
-        return MPI_ERR_TRUNCATE;
     e = sync_all(s, c, NULL, "MPI_Alltoall"); /* nobody's send buffer is read any more */
     return err ? err : e;
 }
@@ -933,17 +939,13 @@ int vmpi_shm_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt
     int e = sync_all(s, c, NULL, "MPI_Allgather");
     if (e != MPI_SUCCESS)
         return e;
+    if (sizes_differ(s, n, gen, (MPI_Count)blk))
+        return MPI_ERR_TRUNCATE;
     for (int i = 1; i < n; i++) {
         int p = (me + i) % n;
         const slot *o = &s->slots[p];
-        if (!same_size(s, p, gen, (MPI_Count)blk)) {
-            differ = true;
-            continue;
-        }
         vmpi_dtype_copy(o->sbuf, o->scount, o->sdt, (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
     }
-    if (differ)
-        return MPI_ERR_TRUNCATE;
     if (sbuf != (char *)rbuf + me * rcount * rdt->extent)
         vmpi_dtype_copy(sbuf, scount, sdt, (char *)rbuf + me * rcount * rdt->extent, rcount, rdt);
     e = sync_all(s, c, NULL, "MPI_Allgather");
