@@ -845,8 +845,9 @@ static char *stage(shm *s, int me, unsigned gen, size_t bytes)
 /* The size checks of data movement: every rank reads every other's block, so each compares the sizes the
  * others published with its own (equal sizes also mean that they took the same path, staged or not, so
  * their slots say where the data is).  All see the same published sizes, so all agree on whether some
- * differ, and they then skip the second synchronization together.  A rank whose own send and receive sizes
- * differ fails alone. */
+ * differ, and they then skip the second synchronization together (staged blocks of the right size are still
+ * delivered: they stay until two generations later).  A rank whose own send and receive sizes differ fails
+ * alone. */
 static bool same_size(const shm *s, int p, unsigned gen, MPI_Count blk)
 {
     return s->slots[p].bytes[gen & 1] == blk;
