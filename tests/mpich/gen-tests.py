@@ -15,7 +15,8 @@ import os
 import re
 import sys
 
-AREAS = ["pt2pt", "coll", "comm", "group", "datatype", "rma", "info", "init", "errhan", "attr", "topo"]
+AREAS = ["pt2pt", "coll", "comm", "group", "datatype", "rma", "info", "init", "errhan", "attr", "topo",
+         "errors/coll"]  # errors/coll: argument and size checks of the collectives (MPI_ERRORS_RETURN)
 NP_DEFAULT = 2        # runtests' default rank count for a line without one
 TIME_DEFAULT = 180    # runtests' default time limit (s)
 VMPI_MPI_VERSION = (3, 1)

@@ -262,7 +262,10 @@ static void start(vmpi_csched *s, act *a)
     if (a->kind == ACT_SEND) {
         r->kind = VMPI_REQ_SEND;
         r->buf = (void *)a->src;
-        r->count = a->scount;
+        /* once the schedule has failed (a size mismatch: its data is wrong), what it sends on carries no
+         * data, so that every rank whose result depends on it fails too (unless it expects nothing), as
+         * MPICH's collectives pass errors on */
+        r->count = s->err == MPI_SUCCESS ? a->scount : 0;
         r->dt = a->sdt;
         r->rank = c->rank;
         r->peer = vmpi_comm_world_rank(c, a->peer);

@@ -12,7 +12,11 @@
  * On an intercommunicator, steps name ranks of the remote group by default; after vmpi_cs_local(s, true)
  * they name ranks of the local group and travel on the internal intracommunicator over it (c->local),
  * tagged with that communicator's own sequence number (taken when the schedule is made), so one schedule
- * can combine within each group and exchange between the groups. */
+ * can combine within each group and exchange between the groups.
+ *
+ * Every receive must get exactly the bytes it expects and every copy must have equal sides (MPI makes a
+ * collective's type signatures match): otherwise the schedule fails with MPI_ERR_TRUNCATE, and the sends it
+ * starts afterwards carry no data, so that the ranks downstream fail too. */
 #ifndef VMPI_MPI_COLL_CSCHED_H
 #define VMPI_MPI_COLL_CSCHED_H
 

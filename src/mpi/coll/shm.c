@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/compiler.h"
@@ -18,20 +19,23 @@
 #include "sched/pin.h"
 
 typedef struct slot {        /* what one rank publishes for the collective in progress */
+    /* first line: what small collectives read */
     VMPI_ALIGNED_CL const void *sbuf;
     void *rbuf;
-    MPI_Count scount;
-    const vmpi_dtype *sdt;
     vmpi_vp *vp;
     char *stage[2];          /* packed copies of small send data, by parity of the generation */
     /* the size of what this rank contributes (its type signature's bytes; reductions: times 2, plus 1 when
-     * folded per PE), by parity of the generation like stage: checked against the others' (mismatch()) */
+     * folded per PE; medium and large broadcasts: 1 from SLICE_MIN), by parity of the generation like
+     * stage: compared with the other ranks' (see "size checks") */
     MPI_Count bytes[2];
+    MPI_Count scount;        /* read only by collectives of 2 KiB and more */
+    const vmpi_dtype *sdt;
     size_t stage_cap[2];
     unsigned bseq;           /* eager broadcasts this rank took part in (its own counter) */
     unsigned bknown;         /* it has seen broadcasts before this one read by everybody */
     _Atomic unsigned bwait;  /* the eager broadcast (seq) it sleeps on, 0 when none */
 } slot;
+_Static_assert(offsetof(slot, scount) <= VMPI_CACHELINE, "a slot's small-collective fields fit one line");
 
 /* Eager broadcasts go through a ring of BCAST_RING mailboxes: the root of broadcast k fills mailbox
  * k % BCAST_RING and leaves, so it runs up to that many broadcasts ahead of the slowest reader, and a reader
@@ -841,11 +845,22 @@ static char *stage(shm *s, int me, unsigned gen, size_t bytes)
 /* The size checks of data movement: every rank reads every other's block, so each compares the sizes the
  * others published with its own (equal sizes also mean that they took the same path, staged or not, so
  * their slots say where the data is).  All see the same published sizes, so all agree on whether some
- * differ, and they then skip the second synchronization together.  A rank whose own send and receive sizes
- * differ fails alone. */
+ * differ, and they then skip the second synchronization together (staged blocks of the right size are still
+ * delivered: they stay until two generations later).  A rank whose own send and receive sizes differ fails
+ * alone. */
 static bool same_size(const shm *s, int p, unsigned gen, MPI_Count blk)
 {
     return s->slots[p].bytes[gen & 1] == blk;
+}
+
+/* Direct copies: a rank that finds sizes differing leaves after the first synchronization, and its send
+ * buffer with it, so all compare every size before anyone reads a block. */
+static bool sizes_differ(const shm *s, int n, unsigned gen, MPI_Count blk)
+{
+    bool differ = false;
+    for (int p = 0; p < n; p++)
+        differ |= !same_size(s, p, gen, blk);
+    return differ;
 }
 
 int vmpi_shm_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
@@ -878,18 +893,14 @@ int vmpi_shm_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt,
     int e = sync_all(s, c, NULL, "MPI_Alltoall");
     if (e != MPI_SUCCESS)
         return e;
+    if (sizes_differ(s, n, gen, (MPI_Count)blk))
+        return MPI_ERR_TRUNCATE;
     for (int i = 0; i < n; i++) {
         int p = (me + i) % n;
         const slot *o = &s->slots[p];
-        if (!same_size(s, p, gen, (MPI_Count)blk)) {
-            differ = true;
-            continue;
-        }
         vmpi_dtype_copy((const char *)o->sbuf + me * o->scount * o->sdt->extent, o->scount, o->sdt,
                         (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
     }
-    if (differ)
-        return MPI_ERR_TRUNCATE;
     e = sync_all(s, c, NULL, "MPI_Alltoall"); /* nobody's send buffer is read any more */
     return err ? err : e;
 }
@@ -929,17 +940,13 @@ int vmpi_shm_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt
     int e = sync_all(s, c, NULL, "MPI_Allgather");
     if (e != MPI_SUCCESS)
         return e;
+    if (sizes_differ(s, n, gen, (MPI_Count)blk))
+        return MPI_ERR_TRUNCATE;
     for (int i = 1; i < n; i++) {
         int p = (me + i) % n;
         const slot *o = &s->slots[p];
-        if (!same_size(s, p, gen, (MPI_Count)blk)) {
-            differ = true;
-            continue;
-        }
         vmpi_dtype_copy(o->sbuf, o->scount, o->sdt, (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
     }
-    if (differ)
-        return MPI_ERR_TRUNCATE;
     if (sbuf != (char *)rbuf + me * rcount * rdt->extent)
         vmpi_dtype_copy(sbuf, scount, sdt, (char *)rbuf + me * rcount * rdt->extent, rcount, rdt);
     e = sync_all(s, c, NULL, "MPI_Allgather");

@@ -19,6 +19,8 @@
  * The combination order depends only on (ranks, PEs): results are reproducible.  Operands combine in rank
  * order (right to left, so no copies) when each PE holds a contiguous range of ranks or the op commutes;
  * otherwise the last leader folds every rank's buffer in rank order itself.
+ * Ranks publish the size of their data with their buffers; sizes that differ (an erroneous program) make the
+ * collective fail with MPI_ERR_TRUNCATE on the ranks that can tell, without reading past anyone's buffer.
  *
  * Limit: the rank-to-PE map is read when the communicator is first used (ranks do not migrate yet). */
 #ifndef VMPI_MPI_COLL_SHM_H

@@ -7,9 +7,10 @@
  * blocking allreduce, allgather or alltoall (each reads every rank's data).  Sizes cover every path of the
  * blocking collectives (eager, medium and large broadcasts; small, folded-in-slices and sliced reductions;
  * staged and direct allgather and alltoall), and the mismatches cover counts and types (INT against
- * DOUBLE; 2 INT against 1 DOUBLE has the same size and is not detected, as MPI allows).  The same size
+ * DOUBLE; 2 INT against 1 DOUBLE has the same size and is not detected; INT against FLOAT in a sum is,
+ * because the blocking path folds them differently).  The same size
  * checks in every collective leave the communicator usable: the correct collectives between the cases
- * still work.  With MT_MISMATCH_FATAL=<case name> in the environment, only that case runs, under the
+ * still work.  Intercommunicator and neighbourhood collectives take the same checks.  With MT_MISMATCH_FATAL=<case name> in the environment, only that case runs, under the
  * default MPI_ERRORS_ARE_FATAL: the job must fail with MPI_ERR_TRUNCATE (testlist: exit=1).  With one rank,
  * only the cases where a rank's own send and receive sizes differ apply. */
 #include "mtest.h"
@@ -30,17 +31,20 @@ static const kase cases[] = {
     {"allgather_large", WHO_ALL, 0},  {"alltoall", WHO_ALL, 0},       {"alltoall_large", WHO_ALL, 0},
     {"alltoall_self", WHO_ODD, 1},    {"gather", WHO_ROOT, 0},        {"gatherv", WHO_ROOT, 0},
     {"scatter", WHO_ODD, 0},          {"scatterv", WHO_ODD, 0},       {"gather_self", WHO_ODD, 1},
-    {"reduce_scatter_block", WHO_ODD, 0}, {"reduce_scatter", WHO_ODD, 0}, {"scan", WHO_ODD, 0},
-    {"exscan", WHO_ODD, 0},           {"ibcast", WHO_ODD, 0},         {"iallreduce", WHO_ODD, 0},
+    {"reduce_scatter_block", WHO_ALL, 0}, {"reduce_scatter", WHO_ALL, 0}, {"scan", WHO_ODD, 0},
+    {"exscan", WHO_ODD, 0},           {"ibcast", WHO_ODD, 0},         {"iallreduce", WHO_ALL, 0},
     {"ireduce", WHO_SOME, 0},         {"iallgather", WHO_ODD, 0},     {"ialltoall", WHO_ODD, 0},
     {"igather", WHO_ROOT, 0},         {"iscatter", WHO_ODD, 0},       {"iscan", WHO_ODD, 0},
+    {"inter_bcast", WHO_ODD, 0},      {"inter_allgather", WHO_ODD, 0}, {"neighbor_allgather", WHO_ODD, 0},
+    {"ineighbor_alltoall", WHO_ODD, 0}, {"allreduce_kind", WHO_ALL, 0},
 };
 enum { NCASES = sizeof cases / sizeof cases[0] };
 
 enum { BIG = 12000 }; /* ints: 48 KB, above the blocking collectives' 32 KiB large paths */
 
-/* Runs case k with the odd rank passing the odd size; returns the call's code. */
-static int run(int k, int rank, int n, int *a, int *b, int *cnt, int *dsp)
+/* Runs case k with the odd rank passing the odd size; returns the call's code.  `inter`: the lower half of
+ * the ranks against the upper one (the odd rank is the upper group's last); `ring`: a periodic 1-D grid. */
+static int run(int k, int rank, int n, int *a, int *b, int *cnt, int *dsp, MPI_Comm inter, MPI_Comm ring)
 {
     int odd = rank == n - 1, m = odd ? 2 : 1; /* the odd rank's multiplier of counts */
     const char *nm = cases[k].name;
@@ -63,6 +67,9 @@ static int run(int k, int rank, int n, int *a, int *b, int *cnt, int *dsp)
         return MPI_Allreduce(a, b, 5 * m, MPI_INT, MPI_SUM, w);
     if (!strcmp(nm, "allreduce_type")) /* same count, 4 against 8 bytes */
         return MPI_Allreduce(a, b, 3, odd ? MPI_DOUBLE : MPI_INT, MPI_MAX, w);
+    if (!strcmp(nm, "allreduce_kind")) /* same sizes, but an integer sum is folded per PE, a float sum is not:
+                                         * the ranks would read partial results nobody computed */
+        return MPI_Allreduce(a, b, 3, odd ? MPI_FLOAT : MPI_INT, MPI_SUM, w);
     if (!strcmp(nm, "allreduce_fold")) /* doubles, 2 KB: folded over all ranks, in slices */
         return MPI_Allreduce(a, b, 256 + m, MPI_DOUBLE, MPI_SUM, w);
     if (!strcmp(nm, "allreduce_large"))
@@ -103,6 +110,14 @@ static int run(int k, int rank, int n, int *a, int *b, int *cnt, int *dsp)
         return MPI_Scan(a, b, 3 * m, MPI_INT, MPI_SUM, w);
     if (!strcmp(nm, "exscan"))
         return MPI_Exscan(a, b, 3 * m, MPI_INT, MPI_SUM, w);
+    if (!strcmp(nm, "inter_bcast")) { /* from the lower group's rank 0 */
+        int root = rank < n / 2 ? (rank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+        return MPI_Bcast(a, 5 * m, MPI_INT, root, inter);
+    }
+    if (!strcmp(nm, "inter_allgather"))
+        return MPI_Allgather(a, m, MPI_INT, b, m, MPI_INT, inter);
+    if (!strcmp(nm, "neighbor_allgather"))
+        return MPI_Neighbor_allgather(a, m, MPI_INT, b, m, MPI_INT, ring);
     if (!strcmp(nm, "ibcast"))
         rc = MPI_Ibcast(a, 5 * m, MPI_INT, 0, w, &r);
     else if (!strcmp(nm, "iallreduce"))
@@ -117,6 +132,8 @@ static int run(int k, int rank, int n, int *a, int *b, int *cnt, int *dsp)
         rc = MPI_Igather(a, m, MPI_INT, b, 1, MPI_INT, 0, w, &r);
     else if (!strcmp(nm, "iscatter"))
         rc = MPI_Iscatter(a, 1, MPI_INT, b, m, MPI_INT, 0, w, &r);
+    else if (!strcmp(nm, "ineighbor_alltoall"))
+        rc = MPI_Ineighbor_alltoall(a, m, MPI_INT, b, m, MPI_INT, ring, &r);
     else if (!strcmp(nm, "iscan"))
         rc = MPI_Iscan(a, b, 3 * m, MPI_INT, MPI_SUM, w, &r);
     else
@@ -140,16 +157,26 @@ int main(int argc, char **argv)
     if (fatal) { /* the default handler: this call must end the job */
         for (int k = 0; k < NCASES; k++)
             if (!strcmp(cases[k].name, fatal))
-                run(k, rank, n, a, b, cnt, dsp);
+                run(k, rank, n, a, b, cnt, dsp, MPI_COMM_NULL, MPI_COMM_NULL);
         MPI_Barrier(MPI_COMM_WORLD); /* ranks that could not tell wait here for the job's end */
         MT_ERR(errs, "MT_MISMATCH_FATAL=%s: the job went on", fatal);
         return mt_finish(errs);
+    }
+    MPI_Comm inter = MPI_COMM_NULL, ring = MPI_COMM_NULL, half;
+    if (n > 1) {
+        int dims = n, periods = 1;
+        MT_CHECK_RC(errs, MPI_Comm_split(MPI_COMM_WORLD, rank >= n / 2, rank, &half));
+        MT_CHECK_RC(errs, MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank < n / 2 ? n / 2 : 0, 7, &inter));
+        MT_CHECK_RC(errs, MPI_Comm_free(&half));
+        MT_CHECK_RC(errs, MPI_Cart_create(MPI_COMM_WORLD, 1, &dims, &periods, 0, &ring));
+        MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+        MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN);
     }
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     for (int k = 0; k < NCASES; k++) {
         if (n == 1 && !cases[k].self)
             continue;
-        int rc = run(k, rank, n, a, b, cnt, dsp), cls = MPI_SUCCESS;
+        int rc = run(k, rank, n, a, b, cnt, dsp, inter, ring), cls = MPI_SUCCESS;
         if (rc != MPI_SUCCESS)
             MPI_Error_class(rc, &cls);
         MT_CHECK(errs, cls == MPI_SUCCESS || cls == MPI_ERR_TRUNCATE, "%s: error class %d", cases[k].name, cls);
@@ -167,6 +194,10 @@ int main(int argc, char **argv)
     int rc = MPI_Allreduce(a, b, rank == n - 1 ? 1 : 2, rank == n - 1 ? MPI_DOUBLE : MPI_INT, MPI_MAX,
                            MPI_COMM_WORLD);
     MT_CHECK(errs, rc == MPI_SUCCESS, "2 INT against 1 DOUBLE: code %d", rc);
+    if (n > 1) {
+        MT_CHECK_RC(errs, MPI_Comm_free(&inter));
+        MT_CHECK_RC(errs, MPI_Comm_free(&ring));
+    }
     free(a);
     free(b);
     free(cnt);
