@@ -2,15 +2,17 @@
 # The README's two commands:
 #   make demo   installs what is missing (as root; otherwise prints the command), builds, runs the demo
 #   make test   the same, then the whole test suite (with MPICH's, tests/mpich), and the test suite again
-#               under ASan/UBSan and, its runs on two PEs or more, under ThreadSanitizer
+#               under ASan/UBSan and, its runs on two PEs or more with fewer than 64 ranks, under
+#               ThreadSanitizer
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
-# The runs TSan checks in make test: those on 2 PEs or more (ranks on one PE run one at a time, switched with
-# synchronization, so one PE has no race to find; the 1-PE half of the suite would double the time for
-# nothing), and the unit tests whose threads share queues and channels.  make test-tsan TSAN_TESTS=. runs
-# every test.
-TSAN_TESTS ?= :[0-9]+x([2-9]|[1-9][0-9])|^unit/test_(queues|pool|match|chan)$$
+# The runs TSan checks in make test: those on 2 PEs or more with fewer than 64 ranks (389 runs), and the unit
+# tests whose threads share queues and channels.  On one PE ranks run one at a time, switched with
+# synchronization: no race to find there.  The 64- and 128-rank runs (162) are left out for CI's time: each
+# takes about three times as long as a smaller run under TSan (ring backlogs and full channels, which they
+# reach more often, go unchecked by make test).  make test-tsan TSAN_TESTS=. runs every test of the suite.
+TSAN_TESTS ?= :([1-9]|[1-5][0-9])x([2-9]|[1-9][0-9])|^unit/test_(queues|pool|match|chan)$$
 JOBS ?= 2
 # MPICH's source, for its test suite (tools/mpich-src; ignored by git)
 MPICH_SRC ?= $(CURDIR)/.deps/mpich

@@ -3,7 +3,7 @@
  * copy's undefined symbols):
  *  - __tls_get_addr: the copy's thread_local accesses (general- and local-dynamic model: the image is a
  *    shared object) reach the rank's block, not the thread's;
- *  - __cxa_atexit, __cxa_thread_atexit(_impl), __cxa_finalize: destructors the copy registers (C++ globals,
+ *  - __cxa_atexit, atexit, __cxa_thread_atexit(_impl), __cxa_finalize: destructors the copy registers (C++ globals,
  *    atexit, thread_local objects) run when the rank that owns the objects exits (tls: globals are the
  *    process's, so theirs run at the end of the process).
  * They run on the rank (its slot is the current one), except the tls method's process-wide constructors. */
@@ -79,6 +79,11 @@ static int hook_cxa_atexit(void (*fn)(void *), void *arg, void *dso)
     return err;
 }
 
+/* atexit itself is a static stub of libc_nonshared.a that calls __cxa_atexit, so a copy normally imports no
+ * `atexit`; but a library linked before libc that defines one (TSan's interceptor) makes it an import, and its
+ * handlers would run once at the end of the process instead of at each rank's exit. */
+static int hook_atexit(void (*fn)(void)) { return hook_cxa_atexit((void (*)(void *))(void (*)(void))fn, NULL, NULL); }
+
 /* Registered destructors already ran, last first, when the copy's rank exited (copy.c). */
 static void hook_cxa_finalize(void *dso) { (void)dso; }
 
@@ -88,6 +93,7 @@ static const struct {
 } hooks[] = {
     {"__tls_get_addr", (void *)hook_tls_get_addr},
     {"__cxa_atexit", (void *)hook_cxa_atexit},
+    {"atexit", (void *)hook_atexit},
     {"__cxa_thread_atexit", (void *)hook_cxa_thread_atexit},
     {"__cxa_thread_atexit_impl", (void *)hook_cxa_thread_atexit},
     {"__cxa_finalize", (void *)hook_cxa_finalize},
@@ -95,7 +101,7 @@ static const struct {
 
 void *vmpi_img_hook(const char *name)
 {
-    if (name[0] != '_')
+    if (name[0] != '_' && name[0] != 'a')
         return NULL;
     for (size_t i = 0; i < VMPI_ARRAY_LEN(hooks); i++)
         if (strcmp(name, hooks[i].name) == 0)

@@ -78,7 +78,9 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+#if !AMT_TLS /* shared under -privatize=tls: ranks on two PEs would write it at once (a race TSan reports) */
     owner_global = rank;
+#endif
     owner_tls = rank;
     ctx *me = mt_malloc(sizeof *me);
     me->rank = rank;
