@@ -66,6 +66,7 @@ static int chk_data(vmpi_chk *ck, const void *buf, MPI_Count count, MPI_Datatype
 
 static int barrier(MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
+    VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
     vmpi_comm *c;
     int err;
@@ -84,6 +85,7 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *req) { return barrier(comm, true, 
 static int bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, bool nb, MPI_Request *req,
                  const char *fn)
 {
+    VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *d;
@@ -134,6 +136,7 @@ static int gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, in
                   const int *displs, MPI_Datatype rdt, int root, MPI_Comm comm, bool v, bool nb, MPI_Request *req,
                   const char *fn)
 {
+    VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *sd = NULL, *rd = NULL;
@@ -209,6 +212,7 @@ static int scatter(const void *sbuf, int scount, const int *scounts, const int *
                    int rcount, MPI_Datatype rdt, int root, MPI_Comm comm, bool v, bool nb, MPI_Request *req,
                    const char *fn)
 {
+    VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *sd = NULL, *rd = NULL;
@@ -286,6 +290,7 @@ static int allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
                      const int *displs, MPI_Datatype rdt, MPI_Comm comm, bool v, bool nb, MPI_Request *req,
                      const char *fn)
 {
+    VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *sd = NULL, *rd = NULL;
@@ -355,6 +360,7 @@ int PMPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
 static int alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
                     MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
+    VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *sd = NULL, *rd = NULL;
@@ -411,6 +417,7 @@ static int alltoallvw(const void *sbuf, const int *scounts, const int *sdispls, 
                       void *rbuf, const int *rcounts, const int *rdispls, const MPI_Datatype *rdts, bool w,
                       MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
+    VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
     vmpi_comm *c;
     int err;

@@ -52,6 +52,7 @@ static int inter_reduce_scatter(vmpi_chk *ck, const void *sbuf, void *rbuf, cons
 static int reduction(enum red_kind k, const void *sbuf, void *rbuf, int count, const int *rcounts, MPI_Datatype dt,
                      MPI_Op op, int root, MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
+    VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *d;

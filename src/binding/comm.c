@@ -16,6 +16,7 @@ static int comm_arg(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, bool intra)
 VMPI_WEAK(Comm_dup)
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
+    VMPI_VP_CALL("MPI_Comm_dup");
     VMPI_CHK(ck);
     vmpi_comm *c;
     int err = comm_arg(&ck, comm, &c, false);
@@ -46,6 +47,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 VMPI_WEAK(Comm_dup_with_info)
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
+    VMPI_VP_CALL("MPI_Comm_dup_with_info");
     VMPI_CHK(ck);
     vmpi_comm *c;
     int err = comm_arg(&ck, comm, &c, false);
@@ -96,6 +98,7 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 VMPI_WEAK(Comm_split)
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
+    VMPI_VP_CALL("MPI_Comm_split");
     VMPI_CHK(ck);
     vmpi_comm *c;
     int err = comm_arg(&ck, comm, &c, false);
@@ -115,6 +118,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 VMPI_WEAK(Comm_split_type)
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
+    VMPI_VP_CALL("MPI_Comm_split_type");
     VMPI_CHK(ck);
     vmpi_comm *c;
     int err = comm_arg(&ck, comm, &c, false);
@@ -152,6 +156,7 @@ static int chk_subgroup(vmpi_chk *ck, const vmpi_comm *c, const vmpi_group *g)
 VMPI_WEAK(Comm_create)
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
+    VMPI_VP_CALL("MPI_Comm_create");
     VMPI_CHK(ck);
     vmpi_comm *c;
     vmpi_group *g;
@@ -170,6 +175,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 VMPI_WEAK(Comm_create_group)
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
+    VMPI_VP_CALL("MPI_Comm_create_group");
     VMPI_CHK(ck);
     vmpi_comm *c;
     vmpi_group *g;
@@ -338,6 +344,7 @@ VMPI_WEAK(Intercomm_create)
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
                           MPI_Comm *newintercomm)
 {
+    VMPI_VP_CALL("MPI_Intercomm_create");
     VMPI_CHK(ck);
     vmpi_comm *lc, *pc = NULL;
     int err = comm_arg(&ck, local_comm, &lc, true);
@@ -363,6 +370,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 VMPI_WEAK(Intercomm_merge)
 int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
+    VMPI_VP_CALL("MPI_Intercomm_merge");
     VMPI_CHK(ck);
     vmpi_comm *c;
     int err = comm_arg(&ck, intercomm, &c, false);

@@ -51,6 +51,7 @@ int PMPI_Finalized(int *flag)
 VMPI_WEAK(Finalize)
 int PMPI_Finalize(void)
 {
+    VMPI_VP_CALL("MPI_Finalize");
     VMPI_CHK(ck);
     int err = vmpi_chk_ranked(&ck);
     vmpi_rank *rk = vmpi_rank_self();

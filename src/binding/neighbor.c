@@ -35,6 +35,7 @@ static MPI_Aint *offsets(int n, const int *displs, const vmpi_dtype *dt)
 static int nbr_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
                             MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
+    VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *sd, *rd;
@@ -50,6 +51,7 @@ static int nbr_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *r
 static int nbr_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int *rcounts,
                              const int *displs, MPI_Datatype rdt, MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
+    VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *sd, *rd;
@@ -70,6 +72,7 @@ static int nbr_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *
 static int nbr_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
                            MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
+    VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *sd, *rd;
@@ -85,6 +88,7 @@ static int nbr_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rb
 static int nbr_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype sdt, void *rbuf,
                             const int *rcounts, const int *rdispls, MPI_Datatype rdt, MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
+    VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype *sd, *rd;
@@ -124,6 +128,7 @@ static int nbr_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *s
                             void *rbuf, const int *rcounts, const MPI_Aint *rdispls, const MPI_Datatype *rtypes,
                             MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
+    VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
     vmpi_comm *c;
     const vmpi_dtype **st = NULL, **rt = NULL;

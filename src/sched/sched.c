@@ -116,6 +116,8 @@ void vmpi_sched_adopt_vp(vmpi_vp *vp, int pe)
     vp->busy = 0;
     vp->wait_since = 0;
     vp->blocked_in = NULL;
+    vp->blocked_on = NULL;
+    vp->call = NULL;
     place(vp, pe);
 }
 
@@ -228,6 +230,14 @@ static bool block_in_place(vmpi_vp *vp, vmpi_pe *pe)
     return resumed;
 }
 
+void vmpi_vp_block_on(const char *why, const void *on)
+{
+    vmpi_vp *vp = vmpi_vp_self();
+    vp->blocked_on = on;
+    vmpi_vp_block(why);
+    vp->blocked_on = NULL;
+}
+
 void vmpi_vp_block(const char *why)
 {
     vmpi_vp *vp = vmpi_vp_self();
@@ -291,10 +301,14 @@ void vmpi_pe_poll(vmpi_pe *pe)
 
 /* ---- idling and deadlock detection ---- */
 
+static void (*wait_describer)(const vmpi_vp *vp, char *out, size_t n);
+
+void vmpi_sched_set_wait_describer(void (*fn)(const vmpi_vp *vp, char *out, size_t n)) { wait_describer = fn; }
+
 static void report_deadlock(void)
 {
     long live = atomic_load(&job.live);
-    char line[256];
+    char line[512], what[400];
     vmpi_log_run_die_hook(); /* the ranks' output first, then the report */
     vmpi_warn("deadlock: all %ld live rank(s) are blocked and no message is in flight", live);
     int shown = 0;
@@ -302,8 +316,11 @@ static void report_deadlock(void)
         vmpi_vp *vp = job.vps[i];
         if (vp->state != VMPI_VP_BLOCKED)
             continue;
-        snprintf(line, sizeof line, "  rank %d (PE %d) waits in %s", vp->id, vp->pe->id,
-                 vp->blocked_in ? vp->blocked_in : "?");
+        if (wait_describer)
+            wait_describer(vp, what, sizeof what);
+        else
+            snprintf(what, sizeof what, "waits in %s", vp->blocked_in ? vp->blocked_in : "?");
+        snprintf(line, sizeof line, "  rank %d (PE %d) %s", vp->id, vp->pe->id, what);
         vmpi_warn("%s", line);
         shown++;
     }

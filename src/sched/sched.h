@@ -29,6 +29,8 @@ typedef struct vmpi_vp {
     int id;                  /* global VP number (the MPI world rank) */
     vmpi_vp_state state;
     const char *blocked_in;  /* what it waits for, for the deadlock report */
+    const void *blocked_on;  /* the request it waits for (an upper layer's, for the report), or NULL */
+    const char *call;        /* the outermost call it is in, when blocked_in names a step of it, or NULL */
     void (*main)(struct vmpi_vp *);
     int exit_code;
     unsigned long long busy; /* ticks it ran since the last vmpi_sched_reset_load (not blocked or polling) */
@@ -96,6 +98,29 @@ static inline vmpi_vp *vmpi_vp_self(void)
 }
 /* Blocks the calling VP until vmpi_vp_wake; `why` names the wait for diagnostics. */
 void vmpi_vp_block(const char *why);
+/* The same, waiting for `on` (an upper layer's request, which the wait describer reads in a deadlock report). */
+void vmpi_vp_block_on(const char *why, const void *on);
+/* The deadlock report's line for a blocked VP ("waits in MPI_Recv for ..."), from the layer that knows what
+ * blocked_on is; without one it names blocked_in. */
+void vmpi_sched_set_wait_describer(void (*fn)(const vmpi_vp *vp, char *out, size_t n));
+/* Names the call the calling VP is in for the deadlock report, if no outer one is named (the waits inside a
+ * collective or MPI_Finalize are receives and barriers); returns what vmpi_vp_call_leave takes. */
+static inline const char *vmpi_vp_call_enter(const char *name)
+{
+    vmpi_vp *vp = vmpi_vp_self();
+    if (vp == (vmpi_vp *)0 || vp->call != (const char *)0)
+        return (const char *)0;
+    vp->call = name;
+    return name;
+}
+static inline void vmpi_vp_call_leave(const char **entered)
+{
+    if (*entered)
+        vmpi_vp_self()->call = (const char *)0;
+}
+/* In a function that may block: names it (the outermost such function) until it returns. */
+#define VMPI_VP_CALL(name) \
+    __attribute__((cleanup(vmpi_vp_call_leave), unused)) const char *vmpi_vp_call_ = vmpi_vp_call_enter(name)
 /* Puts the calling VP at the end of its PE's run queue and runs others (and the channels) meanwhile. */
 void vmpi_vp_yield(void);
 /* Makes a blocked VP runnable; only on the VP's own PE. */

@@ -5,7 +5,8 @@
 #   - for several (ranks, PEs), some under VMPI_BALANCER=Rotate: a run killed (SIGKILL) right after a
 #     checkpoint, restarted with -p 1 and -p 2, prints exactly the digests of an uninterrupted run;
 #   - ckpt_objects killed after its checkpoint and restarted on 1, 2 and 3 PEs finds its objects working
-#     (and the killed run's output has the line it printed before the checkpoint);
+#     (and the killed run's output has the lines its ranks printed before the checkpoint, flushed or not,
+#     and the restarted run finishes every rank's line started before it);
 #     ckpt_adapt (send counts a graph balancer measured, a placement request) restarted on 4 and 1 PEs likewise;
 #     ckpt_cxx (C++ globals, a function-static, thread_local, exceptions) and ckpt_tls (the same built with
 #     -privatize=tls: shared globals, per-rank thread_locals) on 1 and 2 PEs likewise;
@@ -137,10 +138,14 @@ for cfg in "1 1" "8 2" "64 2"; do
     [ "$rc" -eq 137 ] || { fail "ckpt_objects, $1 ranks on $2 PEs: killed run: exit status $rc, expected 137"; continue; }
     grep -q '^ckpt_objects: before the checkpoint$' "$tmp/out" ||
         fail "ckpt_objects, $1 ranks on $2 PEs: the line printed before the checkpoint was lost with the killed run"
+    [ "$(grep -c '^ckpt_objects: rank [0-9]*, not flushed$' "$tmp/out")" -eq "$1" ] ||
+        fail "ckpt_objects, $1 ranks on $2 PEs: lines not flushed before the checkpoint lost with the killed run"
     for rp in 1 2 3; do
         run 60 VMPI_BALANCER=Rotate "$vmpirun" --restart "$d" -p $rp "$objs" "$d" kill
         check_ok "" "ckpt_objects, $1 ranks: restart on $rp PEs" &&
             { grep -q '^ckpt_objects: restarted$' "$tmp/out" || fail "ckpt_objects, $1 ranks on $rp PEs: not restarted"; }
+        [ "$(grep -c '^ckpt_objects: rank [0-9]*, started before the checkpoint, finished after it$' "$tmp/err")" \
+            -eq "$1" ] || fail "ckpt_objects, $1 ranks on $rp PEs: a line started before the checkpoint not finished"
     done
 done
 

@@ -8,7 +8,9 @@
 #   - on every end vmpi handles (all but _exit), every line written, whole, and the ranks' unfinished lines
 #     after every complete one;
 #   - the exit status the end gives (128 + the signal for a signal), and for a signal in a rank, a message
-#     naming the rank and the signal.
+#     naming the rank and the signal;
+#   - the deadlock report (tests/mpi/errors/deadlock_calls): the call each rank is in, and for
+#     point-to-point the peer, the tag and the communicator.
 # Usage: output.sh BUILD_DIR.  Every run is under `timeout`.
 set -u
 build=$1
@@ -103,6 +105,26 @@ for rp in "4 2" "3 1" "1 1"; do
         done
     done
 done
+# the deadlock report names the call each rank is in, and for point-to-point the peer, the tag and the
+# communicator
+for p in 1 2; do
+    cmd="$vmpirun -n 6 -p $p $build/tests/mpi/errors/deadlock_calls"
+    timeout 60 $cmd >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    runs=$((runs + 1))
+    for want in "rank 0 (PE 0) waits in MPI_Barrier" \
+        "rank 1 (PE 0) waits in MPI_Recv for a message from rank 0 (tag 7) on MPI_COMM_WORLD" \
+        "waits in MPI_Wait for a message from any rank (tag 9) on mycomm" \
+        "waits in MPI_Ssend for rank 1 to receive its message (tag 5) on MPI_COMM_WORLD" \
+        "rank 4 (PE $((p - 1))) waits in MPI_Finalize" "rank 5 (PE $((p - 1))) waits in MPI_Finalize"; do
+        if [ "$rc" -ne 1 ] || ! grep -qF -- "$want" "$tmp/err"; then
+            echo "FAIL: deadlock report on $p PE(s) (status $rc) lacks: $want"
+            sed 's/^/  stderr: /' "$tmp/err"
+            fails=$((fails + 1))
+        fi
+    done
+done
+
 echo "$runs runs, $fails failed"
 if [ "$fails" -eq 0 ]; then
     echo " No Errors"

@@ -15,6 +15,7 @@
 #include "mpi/core/attr.h"
 #include "mpi/core/errcode.h"
 #include "mpi/core/rank.h"
+#include "mpi/core/waits.h"
 #include "mpi/rma/am.h"
 #include "mpi/rma/win.h"
 #include "sched/pin.h"
@@ -219,6 +220,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
                       "bytes) are shared by all %ld ranks (vmpi-globals %s lists them)", globals, bytes, n, argv[0]);
     }
     vmpi_sched_init((int)p);
+    vmpi_sched_set_wait_describer(vmpi_waits_describe);
     vmpi_msg_init((int)n, (int)p);
     vmpi_group_init((int)n);
     vmpi_adapt_init();

@@ -154,5 +154,5 @@ int vmpi_mreq_finish(MPI_Request *h, MPI_Status *st)
 void vmpi_req_wait(vmpi_req *r, const char *why)
 {
     while (!r->complete)
-        vmpi_vp_block(why);
+        vmpi_vp_block_on(why, r);
 }

@@ -16,6 +16,17 @@ static vmpi_mreq *live(MPI_Request *reqs, int i)
     return m;
 }
 
+/* The first live message request not complete yet, for the deadlock report (NULL when there is none). */
+static const vmpi_req *pending(int n, MPI_Request *reqs)
+{
+    for (int i = 0; i < n; i++) {
+        vmpi_mreq *m = live(reqs, i);
+        if (m && (m->type == VMPI_MREQ_SEND || m->type == VMPI_MREQ_RECV) && !m->r.complete)
+            return &m->r;
+    }
+    return NULL;
+}
+
 int vmpi_wait(MPI_Request *h, MPI_Status *st)
 {
     if (*h == MPI_REQUEST_NULL) {
@@ -24,7 +35,7 @@ int vmpi_wait(MPI_Request *h, MPI_Status *st)
     }
     vmpi_mreq *m = vmpi_mreq_get(*h);
     while (!vmpi_mreq_done(m))
-        vmpi_vp_block("MPI_Wait");
+        vmpi_vp_block_on("MPI_Wait", pending(1, h));
     return vmpi_mreq_finish(h, st);
 }
 
@@ -84,7 +95,7 @@ static int finish_all(int n, MPI_Request *reqs, MPI_Status *sts)
 int vmpi_waitall(int n, MPI_Request *reqs, MPI_Status *sts)
 {
     while (!all_done(n, reqs))
-        vmpi_vp_block("MPI_Waitall");
+        vmpi_vp_block_on("MPI_Waitall", pending(n, reqs));
     return finish_all(n, reqs, sts);
 }
 
@@ -115,7 +126,7 @@ int vmpi_waitany(int n, MPI_Request *reqs, int *index, MPI_Status *st)
 {
     int i;
     while ((i = first_done(n, reqs)) == -1)
-        vmpi_vp_block("MPI_Waitany");
+        vmpi_vp_block_on("MPI_Waitany", pending(n, reqs));
     *index = i;
     if (i == MPI_UNDEFINED) {
         vmpi_status_empty(st);
@@ -163,7 +174,7 @@ static int some(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *sts)
 int vmpi_waitsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *sts)
 {
     while (first_done(n, reqs) == -1)
-        vmpi_vp_block("MPI_Waitsome");
+        vmpi_vp_block_on("MPI_Waitsome", pending(n, reqs));
     return some(n, reqs, out, idx, sts);
 }
 

@@ -9,7 +9,8 @@
  *   - a buffered send whose message is received after the checkpoint, and the attached buffer detached after it;
  *   - in flight across the checkpoint: an Ibarrier, a Comm_idup, a generalized request completed after it
  *     (its query and free callbacks run once, with their extra state);
- *   - a line printed before the checkpoint is out when the job is killed after it (tools/ckpt.sh);
+ *   - a line printed before the checkpoint is out when the job is killed after it, flushed or not, and a line
+ *     started before it is finished after it, in a restarted job too (tools/ckpt.sh);
  *   - AMPI_Set_migratable(0) on rank 1: under VMPI_BALANCER=Rotate a migration after the checkpoint moves
  *     every other rank and leaves rank 1 where it is.
  * The callbacks count their calls in globals, which this area's programs may use (privatized: per rank).
@@ -143,6 +144,10 @@ int main(int argc, char **argv)
         printf("ckpt_objects: before the checkpoint\n");
         fflush(stdout);
     }
+    /* every rank: a line not flushed, which the checkpoint writes out, and one it finishes after the
+     * checkpoint, in the job that took it or in a restarted one (tools/ckpt.sh) */
+    printf("ckpt_objects: rank %d, not flushed\n", rank);
+    fprintf(stderr, "ckpt_objects: rank %d, started before the checkpoint,", rank); /* stdout has "restarted" */
     /* messages matched by MPI_Mprobe before the checkpoint and received after it: a small (eager) one and
      * a large (rendezvous) one, whose send is still pending across the checkpoint */
     enum { BIGN = 16384 };
@@ -158,6 +163,7 @@ int main(int argc, char **argv)
     MT_CHECK_RC(errs, MPI_Mprobe(mleft, 78, MPI_COMM_WORLD, &mmsg[1], MPI_STATUS_IGNORE));
 
     restarted = ckpt_test_point(&t, MPI_INFO_NULL, "ckpt_objects", &errs);
+    fprintf(stderr, " finished after it\n");
 
     MT_CHECK_RC(errs, MPI_Mrecv(bigin, BIGN, MPI_INT, &mmsg[1], MPI_STATUS_IGNORE));
     MT_CHECK_RC(errs, MPI_Mrecv(&min, 1, MPI_INT, &mmsg[0], MPI_STATUS_IGNORE));
