@@ -9,6 +9,7 @@
 #include "base/copy.h"
 #include "base/fence.h"
 #include "base/log.h"
+#include "base/sysmem.h"
 #include "ckpt/ckpt.h"
 #include "iso/iso.h"
 #include "mpi/core/handle.h"
@@ -395,6 +396,8 @@ static bool hierarchical(const shm *s, const steps *st)
     return (s->ordered || vmpi_op_commutative(st->op)) && vmpi_op_reassociable(st->op, st->dt);
 }
 
+enum { FOLD_ON_STACK = 256 };
+
 static void reduce_local(shm *s, group *g, const steps *st)
 {
     if (s->ngroups == 1 || !st->hier)
@@ -403,10 +406,19 @@ static void reduce_local(shm *s, group *g, const steps *st)
         ((steps *)st)->err = MPI_ERR_NO_MEM;
         return;
     }
-    const void *x[g->nlocal];
+    /* one pointer per rank of the PE: on the stack only when few (500,000 ranks per PE made a 4 MB array,
+     * which overflowed a 1 MiB stack); from the system's heap otherwise (a rank's slot may be small) */
+    const void *few[FOLD_ON_STACK];
+    const void **x = g->nlocal <= FOLD_ON_STACK ? few : vmpi_sys_malloc(sizeof *x * (size_t)g->nlocal);
+    if (x == NULL) {
+        ((steps *)st)->err = MPI_ERR_NO_MEM;
+        return;
+    }
     for (int k = 0; k < g->nlocal; k++)
         x[k] = s->slots[g->members[k]].sbuf;
     fold(st, g->partial - st->dt->true_lb, x, g->nlocal);
+    if (x != few)
+        vmpi_sys_free(x);
 }
 
 /* Slices of a fold over all ranks in rank order, taken by the last leader and by the leaders still
@@ -441,7 +453,7 @@ static void reduce_global(shm *s, const steps *st)
         return;
     }
     if (s->ngroups == 1 || !st->hier) {
-        const void **x = malloc(sizeof *x * (size_t)s->size);
+        const void **x = vmpi_sys_malloc(sizeof *x * (size_t)s->size); /* 8 MB at a million ranks */
         if (x == NULL) {
             ((steps *)st)->err = MPI_ERR_NO_MEM;
             return;
@@ -449,7 +461,7 @@ static void reduce_global(shm *s, const steps *st)
         for (int r = 0; r < s->size; r++)
             x[r] = s->slots[r].sbuf;
         fold(st, res, x, s->size);
-        free(x);
+        vmpi_sys_free(x);
         return;
     }
     const void *x[s->ngroups];
