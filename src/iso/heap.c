@@ -253,21 +253,26 @@ static void *out_of_slot(vmpi_iso_heap *h, size_t n)
     unsigned kind = refused ? 2u : 1u;
     if (!(h->warned & kind)) {
         h->warned |= kind; /* before reporting: the report could allocate */
+        char who[48];
+        if (h->slot == vmpi_iso_range_.job)
+            snprintf(who, sizeof who, "the job heap (shared runtime objects)");
+        else
+            snprintf(who, sizeof who, "rank %d", h->slot);
         if (refused) {
             struct rlimit rl;
             char lim[64] = "unlimited";
             if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
                 snprintf(lim, sizeof lim, "%llu MiB", (unsigned long long)rl.rlim_cur >> 20);
-            vmpi_warn("rank %d is out of memory allocating %zu bytes: the system refused more memory (%s); its "
+            vmpi_warn("%s is out of memory allocating %zu bytes: the system refused more memory (%s); its "
                       "slot has room (heap %zu MiB in use of at most %zu MiB); the process's data-size limit "
                       "(ulimit -d) is %s, and with vm.overcommit_memory=2 the system's commit limit applies; "
                       "malloc returns NULL (ENOMEM)",
-                      h->slot, n, strerror(refused), vmpi_iso_heap_used(h) >> 20, vmpi_iso_heap_limit(h) >> 20, lim);
+                      who, n, strerror(refused), vmpi_iso_heap_used(h) >> 20, vmpi_iso_heap_limit(h) >> 20, lim);
         } else {
-            vmpi_warn("rank %d is out of memory allocating %zu bytes: its isomalloc slot of %zu MiB is full (stack "
+            vmpi_warn("%s is out of memory allocating %zu bytes: its isomalloc slot of %zu MiB is full (stack "
                       "%zu KiB, heap %zu MiB in use of at most %zu MiB); malloc returns NULL (ENOMEM); raise "
                       "--iso-slot-size (VMPI_ISO_SLOT_SIZE)",
-                      h->slot, n, h->slot_size >> 20, (size_t)((char *)h - h->stack_lo) >> 10,
+                      who, n, h->slot_size >> 20, (size_t)((char *)h - h->stack_lo) >> 10,
                       vmpi_iso_heap_used(h) >> 20, vmpi_iso_heap_limit(h) >> 20);
         }
     }

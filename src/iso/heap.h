@@ -68,7 +68,8 @@ typedef struct iso_range {
     uintptr_t base;
     size_t bytes;            /* nslots << shift */
     unsigned shift;          /* log2(slot size) */
-    int nslots;
+    int nslots;              /* the ranks' slots, then the job heap's */
+    int job;                 /* the job heap's first slot (= the number of ranks); it spans the rest */
     size_t hdr_off;          /* the header's offset in a slot */
 } iso_range;
 extern iso_range vmpi_iso_range_;
@@ -77,10 +78,13 @@ static inline bool iso_in_range(const void *p)
 {
     return (uintptr_t)p - vmpi_iso_range_.base < vmpi_iso_range_.bytes;
 }
-/* The header of the slot holding `p` (which must be in the range): one shift. */
+/* The header of the slot holding `p` (which must be in the range): one shift (the job heap's slots all
+ * have the header of its first). */
 static inline vmpi_iso_heap *iso_heap_of(const void *p)
 {
     uintptr_t slot = ((uintptr_t)p - vmpi_iso_range_.base) >> vmpi_iso_range_.shift;
+    if (slot > (uintptr_t)vmpi_iso_range_.job)
+        slot = (uintptr_t)vmpi_iso_range_.job;
     return (vmpi_iso_heap *)(vmpi_iso_range_.base + (slot << vmpi_iso_range_.shift) + vmpi_iso_range_.hdr_off);
 }
 

@@ -27,7 +27,8 @@
 typedef struct vmpi_iso_heap vmpi_iso_heap; /* a slot's header (heap.h) */
 
 /* Reserves `nslots` slots of `slot_size` bytes (a power of two; 0: the largest up to 64 GiB that keeps all
- * slots within 4 TiB) at `base`, and one more for the job heap, each with a stack of `stack_size` bytes.  A range already in use, a size
+ * slots within 4 TiB) at `base`, each with a stack of `stack_size` bytes, and after them the job heap's (64 GiB
+ * of address space, or one slot if they are larger).  A range already in use, a size
  * that is not a power of two or too small for the stack, are fatal errors naming the tunable to change. */
 void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_size);
 /* Unmaps the range: only for programs that re-initialize (unit tests, benchmarks), never with live blocks. */
@@ -43,7 +44,7 @@ void vmpi_iso_stack_release(vmpi_iso_heap *h);
 /* The (rank's) slot holding `p`, or -1 when `p` is outside the ranks' slots. */
 int vmpi_iso_slot_of(const void *p);
 
-/* The job heap (job.c): the range's last slot, for runtime objects shared by ranks and saved with them.
+/* The job heap (job.c): the range's last slots, for runtime objects shared by ranks and saved with them.
  * vmpi_iso_init opens it; any thread may call these.  Blocks are freed with free().  Before vmpi_iso_init,
  * and in sanitizer builds, they are the system allocator's. */
 void vmpi_iso_job_open(void);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The job heap: the last slot of the isomalloc range, for the runtime objects ranks share and refer to by
- * address (groups, derived datatypes, info objects, the shared collective state, and the tables indexing
- * them).  At a fixed address like the ranks' slots, it is written with a checkpoint and mapped back at the
+/* The job heap: the last slots of the isomalloc range (64 GiB, range.c), for the runtime objects ranks share
+ * and refer to by address (groups, derived datatypes, info objects, the shared collective state, and the
+ * tables indexing them).  At a fixed address like the ranks' slots, it is written with a checkpoint and mapped back at the
  * same place on restart, so every pointer a rank holds to such an object stays valid.  Any thread may
  * allocate from it, under a lock: these objects are made and freed at MPI calls, never per message.  A
  * block is freed with plain free() (iso/malloc.c sends it to the slot's remote-free stack). */
@@ -17,7 +17,7 @@ static vmpi_iso_heap *job;
 void vmpi_iso_job_open(void)
 {
     vmpi_stack st;
-    job = vmpi_iso_slot_open(vmpi_iso_range_.nslots - 1, &st);
+    job = vmpi_iso_slot_open(vmpi_iso_range_.job, &st);
 }
 
 void vmpi_iso_job_close(void) { job = NULL; }

@@ -33,6 +33,10 @@
  * touched in order, so any frame faults in the guard), and code compiled without it (libraries) is caught
  * for frames up to the guard's size.  An eighth of the slot at most (slots of a million ranks are 4 MiB). */
 #define GUARD_MAX ((size_t)1 << 20)
+/* The job heap (job.c) holds the runtime objects ranks share, some of them O(ranks) per communicator (a
+ * communicator's collective state is 128 bytes per member): it spans as many slots at the end of the range
+ * as make 64 GiB of address space (its page map, 64 MiB of it, is touched only where used). */
+#define JOB_MIN ((size_t)64 << 30)
 
 VMPI_TLS vmpi_iso_heap *vmpi_iso_cur_;
 VMPI_TLS vmpi_iso_heap *vmpi_iso_tls_from_;
@@ -45,6 +49,7 @@ static struct {
     size_t stack;            /* the stack's bytes, guard excluded */
     size_t heap_off;         /* heap page 0's offset in a slot */
     size_t max_pages;
+    size_t job_heap_off, job_max_pages; /* the same for the job heap, which spans several slots */
 } L;
 
 static void size_text(size_t n, char *buf, size_t len)
@@ -80,8 +85,10 @@ static void check_map_count(int nslots)
     if (need > max)
         vmpi_fatal("%d ranks need about %ld memory mappings (2 for each rank's isomalloc slot), more than "
                    "vm.max_map_count (%ld) allows; raise it (sysctl -w vm.max_map_count=%ld) or run fewer ranks per "
-                   "process", nslots - 1, need, max, need + need / 4);
+                   "process", nslots - 1, need, max, need + need / 4); /* nslots: the ranks' and the job heap */
 }
+
+static size_t job_slots(size_t slot_size) { return slot_size >= JOB_MIN ? 1 : JOB_MIN / slot_size; }
 
 void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_size)
 {
@@ -92,10 +99,14 @@ void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_si
         nslots = 1;
     if (slot_size == 0) {
         slot_size = AUTO_MAX_SLOT;
-        while (slot_size > L.page && slot_size * (size_t)nslots > AUTO_RANGE)
+        while (slot_size > L.page && slot_size * ((size_t)nslots + job_slots(slot_size)) > AUTO_RANGE)
             slot_size >>= 1;
     }
-    nslots++; /* and the job heap's, last (job.c) */
+    int nranks = nslots;
+    size_t njob = slot_size && !(slot_size & (slot_size - 1)) ? job_slots(slot_size) : 1;
+    if ((size_t)nslots + njob > INT32_MAX)
+        vmpi_fatal("--iso-slot-size is too small for %d ranks and the job heap (VMPI_ISO_SLOT_SIZE)", nranks);
+    nslots += (int)njob; /* and the job heap's, last (job.c) */
     size_text(slot_size, sz, sizeof sz);
     if (slot_size & (slot_size - 1))
         vmpi_fatal("--iso-slot-size %s is not a power of two (VMPI_ISO_SLOT_SIZE)", sz);
@@ -122,12 +133,16 @@ void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_si
                    "the heap; use --iso-slot-size %s or more (VMPI_ISO_SLOT_SIZE)", sz, st, nd);
     }
     L.max_pages = (slot_size - L.heap_off) >> L.pshift;
+    size_t job_bytes = slot_size * njob;
+    map_end = hdr_off + offsetof(vmpi_iso_heap, map) + (job_bytes >> L.pshift) * sizeof(uint32_t);
+    L.job_heap_off = (map_end + L.page - 1) & ~(L.page - 1);
+    L.job_max_pages = (job_bytes - L.job_heap_off) >> L.pshift;
     size_t bytes = slot_size * (size_t)nslots;
     if (bytes / (size_t)nslots != slot_size || base > USER_TOP || bytes > USER_TOP - base)
         vmpi_fatal("the isomalloc range (%d slots of %s at %#lx) does not fit in the address space; lower "
                    "--iso-slot-size (VMPI_ISO_SLOT_SIZE) or --iso-base (VMPI_ISO_BASE)", nslots, sz,
                    (unsigned long)base);
-    check_map_count(nslots);
+    check_map_count(nranks + 1);
     void *m = mmap((void *)base, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
                    -1, 0);
     if (m != MAP_FAILED && m != (void *)base) { /* a kernel older than 4.17 took the address as a hint */
@@ -145,7 +160,7 @@ void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_si
                    (unsigned long)(base + bytes), nslots, sz, strerror(errno));
     }
     vmpi_iso_range_ = (iso_range){.base = base, .bytes = bytes, .shift = (unsigned)__builtin_ctzll(slot_size),
-                                  .nslots = nslots, .hdr_off = hdr_off};
+                                  .nslots = nslots, .job = nranks, .hdr_off = hdr_off};
     vmpi_iso_job_open();
 }
 
@@ -162,16 +177,18 @@ size_t vmpi_iso_slot_size(void) { return vmpi_iso_range_.bytes ? (size_t)1 << vm
 int vmpi_iso_slot_of(const void *p)
 {
     int s = iso_in_range(p) ? (int)(((uintptr_t)p - vmpi_iso_range_.base) >> vmpi_iso_range_.shift) : -1;
-    return s < vmpi_iso_range_.nslots - 1 ? s : -1; /* the last slot is the job heap's */
+    return s < vmpi_iso_range_.job ? s : -1; /* the last slots are the job heap's */
 }
 
 vmpi_iso_heap *vmpi_iso_slot_open(int id, vmpi_stack *stack)
 {
-    vmpi_assert(id >= 0 && id < vmpi_iso_range_.nslots);
+    vmpi_assert(id >= 0 && id <= vmpi_iso_range_.job);
     char *slot = (char *)vmpi_iso_range_.base + ((size_t)id << vmpi_iso_range_.shift);
+    bool job = id == vmpi_iso_range_.job;
+    size_t heap_off = job ? L.job_heap_off : L.heap_off;
     char *stack_lo = slot + L.guard;
     vmpi_iso_heap *h = (vmpi_iso_heap *)(slot + vmpi_iso_range_.hdr_off);
-    size_t fixed = L.heap_off - L.guard; /* stack, header and page map */
+    size_t fixed = heap_off - L.guard; /* stack, header and page map */
     if (mprotect(stack_lo, fixed, PROT_READ | PROT_WRITE) != 0)
         vmpi_fatal("cannot commit the stack of rank %d in its isomalloc slot: %s (the system refused: the process's "
                    "memory mappings reached vm.max_map_count, or its data-size limit, ulimit -d, was reached)", id,
@@ -187,10 +204,11 @@ vmpi_iso_heap *vmpi_iso_slot_open(int id, vmpi_stack *stack)
     h->slot = id;
     h->pshift = L.pshift;
     h->slot_lo = slot;
-    h->slot_size = (size_t)1 << vmpi_iso_range_.shift;
+    h->slot_size = job ? vmpi_iso_range_.bytes - ((size_t)id << vmpi_iso_range_.shift)
+                       : (size_t)1 << vmpi_iso_range_.shift;
     h->stack_lo = stack_lo;
-    h->heap_lo = slot + L.heap_off;
-    h->max_pages = L.max_pages;
+    h->heap_lo = slot + heap_off;
+    h->max_pages = job ? L.job_max_pages : L.max_pages;
     h->commit = commit;
     h->img = NULL;
     h->img_tls = NULL;
@@ -220,8 +238,10 @@ vmpi_iso_heap *vmpi_iso_slot_restored(int id)
 {
     char *slot = (char *)vmpi_iso_range_.base + ((size_t)id << vmpi_iso_range_.shift);
     vmpi_iso_heap *h = (vmpi_iso_heap *)(slot + vmpi_iso_range_.hdr_off);
-    if (h->magic != ISO_MAGIC || h->slot != id || h->slot_lo != slot || h->heap_lo != slot + L.heap_off ||
-        h->commit > L.max_pages || h->stack_lo != slot + L.guard)
+    bool job = id == vmpi_iso_range_.job;
+    if (id < 0 || id > vmpi_iso_range_.job || h->magic != ISO_MAGIC || h->slot != id || h->slot_lo != slot ||
+        h->heap_lo != slot + (job ? L.job_heap_off : L.heap_off) ||
+        h->commit > (job ? L.job_max_pages : L.max_pages) || h->stack_lo != slot + L.guard)
         return NULL;
     return h;
 }

@@ -10,6 +10,7 @@
 #include "base/copy.h"
 #include "base/fence.h"
 #include "base/log.h"
+#include "base/sysmem.h"
 #include "ckpt/ckpt.h"
 #include "iso/iso.h"
 #include "mpi/core/handle.h"
@@ -198,14 +199,15 @@ void vmpi_shm_relocate(void)
     pthread_mutex_unlock(&registry_lock);
 }
 
+/* Whether `s` is the calling rank's communicator `c`.  Communicators that share a context id (the parts of
+ * one Comm_split) are disjoint, and context ids are never reused, so the context, the size and the calling
+ * rank's place tell it (the ends too, for good measure): comparing every member made each rank's first
+ * collective O(size), a job's O(size^2), minutes at 100,000 ranks. */
 static bool same(const shm *s, vmpi_comm *c)
 {
-    if (s->ctx != c->ctx || s->size != c->size)
-        return false;
-    for (int r = 0; r < c->size; r++)
-        if (s->world[r] != vmpi_comm_world_rank(c, r))
-            return false;
-    return true;
+    int last = c->size - 1;
+    return s->ctx == c->ctx && s->size == c->size && s->world[c->rank] == vmpi_comm_world_rank(c, c->rank) &&
+           s->world[0] == vmpi_comm_world_rank(c, 0) && s->world[last] == vmpi_comm_world_rank(c, last);
 }
 
 /* The communicator's shared state: cached in the rank's communicator, else found or made in the registry
@@ -437,6 +439,8 @@ static bool hierarchical(const shm *s, const steps *st)
     return (s->ordered || vmpi_op_commutative(st->op)) && vmpi_op_reassociable(st->op, st->dt);
 }
 
+enum { FOLD_ON_STACK = 256 };
+
 static void reduce_local(shm *s, group *g, const steps *st)
 {
     sizes_local(s, g, st);
@@ -446,10 +450,19 @@ static void reduce_local(shm *s, group *g, const steps *st)
         ((steps *)st)->err = MPI_ERR_NO_MEM;
         return;
     }
-    const void *x[g->nlocal];
+    /* one pointer per rank of the PE: on the stack only when few (500,000 ranks per PE made a 4 MB array,
+     * which overflowed a 1 MiB stack); from the system's heap otherwise (a rank's slot may be small) */
+    const void *few[FOLD_ON_STACK];
+    const void **x = g->nlocal <= FOLD_ON_STACK ? few : vmpi_sys_malloc(sizeof *x * (size_t)g->nlocal);
+    if (x == NULL) {
+        ((steps *)st)->err = MPI_ERR_NO_MEM;
+        return;
+    }
     for (int k = 0; k < g->nlocal; k++)
         x[k] = s->slots[g->members[k]].sbuf;
     fold(st, g->partial - st->dt->true_lb, x, g->nlocal);
+    if (x != few)
+        vmpi_sys_free(x);
 }
 
 /* Slices of a fold over all ranks in rank order, taken by the last leader and by the leaders still
@@ -486,7 +499,7 @@ static void reduce_global(shm *s, const steps *st)
         return;
     }
     if (s->ngroups == 1 || !st->hier) {
-        const void **x = malloc(sizeof *x * (size_t)s->size);
+        const void **x = vmpi_sys_malloc(sizeof *x * (size_t)s->size); /* 8 MB at a million ranks */
         if (x == NULL) {
             ((steps *)st)->err = MPI_ERR_NO_MEM;
             return;
@@ -494,7 +507,7 @@ static void reduce_global(shm *s, const steps *st)
         for (int r = 0; r < s->size; r++)
             x[r] = s->slots[r].sbuf;
         fold(st, res, x, s->size);
-        free(x);
+        vmpi_sys_free(x);
         return;
     }
     const void *x[s->ngroups];
