@@ -146,14 +146,13 @@ int PMPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
     }
     if (*flag && st != MPI_STATUS_IGNORE) {
         if (m->type == VMPI_MREQ_PROC_NULL) {
-            vmpi_status_empty(st);
-            st->MPI_SOURCE = MPI_PROC_NULL;
+            vmpi_status_nomsg(st, MPI_PROC_NULL);
         } else if (m->persistent && !m->active) {
             vmpi_status_empty(st);
         } else if (m->r.kind == VMPI_REQ_RECV) {
             vmpi_status_out(st, &m->r.status);
         } else {
-            vmpi_status_empty(st);
+            vmpi_status_nomsg(st, MPI_ANY_SOURCE); /* a send */
         }
     }
     return MPI_SUCCESS;
