@@ -31,17 +31,36 @@ typedef struct vmpi_chk {
 
 #define VMPI_TAG_UB INT_MAX
 
+/* Why the calling thread may not call MPI now (cold path of vmpi_chk_ranked / vmpi_chk_in_rank). */
+int vmpi_chk_unranked(vmpi_chk *ck, const vmpi_rank *rk, bool need_init) __attribute__((cold));
+
+/* The calling thread is an MPI rank (what MPI_Init and MPI_Finalize need). */
+static inline int vmpi_chk_in_rank(vmpi_chk *ck)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    return rk != NULL ? MPI_SUCCESS : vmpi_chk_unranked(ck, rk, false);
+}
+
+/* The first check of every MPI function but the few MPI-3.1 8.7 allows at any time (MPI_Initialized,
+ * MPI_Finalized, MPI_Get_version, MPI_Get_library_version, MPI_Init*; also MPI_Wtime, MPI_Wtick, MPI_Abort
+ * and the handle conversions, which report no errors): the caller is a rank between MPI_Init and
+ * MPI_Finalize.  MPI_ERR_OTHER otherwise, naming the reason. */
 static inline int vmpi_chk_ranked(vmpi_chk *ck)
 {
-    if (vmpi_rank_self() != NULL)
+    vmpi_rank *rk = vmpi_rank_self();
+    if (__builtin_expect(rk != NULL && rk->live, 1))
         return MPI_SUCCESS;
-    if (vmpi_world_size() == 0) /* vmpi never booted: main was not started by the wrappers' start object */
-        snprintf(ck->why, sizeof ck->why, "vmpi was not started: the program was not linked by vmpicc or vmpicxx "
-                                          "(which run its main once per rank); link it with them");
-    else
-        snprintf(ck->why, sizeof ck->why, "called outside an MPI rank (from a thread vmpi did not start)");
-    return MPI_ERR_OTHER;
+    return vmpi_chk_unranked(ck, rk, true);
 }
+
+/* The first statement of a binding whose other checks do not start with vmpi_chk_ranked: returns the error
+ * of a call outside MPI_Init .. MPI_Finalize through MPI_COMM_WORLD's handler. */
+#define VMPI_CHK_RANKED(ck, fn)                                                                             \
+    do {                                                                                                    \
+        int vmpi_e_ = vmpi_chk_ranked(&(ck));                                                              \
+        if (vmpi_e_ != MPI_SUCCESS)                                                                         \
+            return vmpi_fail(MPI_COMM_WORLD, vmpi_e_, fn, &(ck));                                           \
+    } while (0)
 
 static inline int vmpi_chk_comm(vmpi_chk *ck, MPI_Comm h, vmpi_comm **out)
 {

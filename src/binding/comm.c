@@ -217,7 +217,9 @@ int PMPI_Comm_free(MPI_Comm *comm)
 {
     VMPI_CHK(ck);
     vmpi_comm *c = NULL;
-    int err = vmpi_chk_ptr(&ck, comm, "comm");
+    int err = vmpi_chk_ranked(&ck);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, comm, "comm");
     if (!err)
         err = comm_arg(&ck, *comm, &c, false);
     if (!err && (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)) {

@@ -41,6 +41,7 @@ VMPI_WEAK(Type_contiguous)
 int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Type_contiguous");
     vmpi_dtype *d;
     int err = common(&ck, count, old, &d, newtype);
     if (err)
@@ -52,6 +53,7 @@ VMPI_WEAK(Type_vector)
 int PMPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Type_vector");
     vmpi_dtype *d;
     int err;
     if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_count(&ck, blocklen)))
@@ -63,6 +65,7 @@ VMPI_WEAK(Type_create_hvector)
 int PMPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride, MPI_Datatype old, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Type_create_hvector");
     vmpi_dtype *d;
     int err;
     if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_count(&ck, blocklen)))
@@ -74,6 +77,7 @@ VMPI_WEAK(Type_indexed)
 int PMPI_Type_indexed(int count, const int blocklens[], const int disps[], MPI_Datatype old, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Type_indexed");
     vmpi_dtype *d;
     int err;
     if ((err = common(&ck, count, old, &d, newtype)) || (err = chk_blocklens(&ck, count, blocklens)) ||
@@ -87,6 +91,7 @@ int PMPI_Type_create_hindexed(int count, const int blocklens[], const MPI_Aint d
                               MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Type_create_hindexed");
     vmpi_dtype *d;
     int err;
     if ((err = common(&ck, count, old, &d, newtype)) || (err = chk_blocklens(&ck, count, blocklens)) ||
@@ -100,6 +105,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklen, const int disps[], M
                                    MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Type_create_indexed_block");
     vmpi_dtype *d;
     int err;
     if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_count(&ck, blocklen)) ||
@@ -113,6 +119,7 @@ int PMPI_Type_create_hindexed_block(int count, int blocklen, const MPI_Aint disp
                                     MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Type_create_hindexed_block");
     vmpi_dtype *d;
     int err;
     if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_count(&ck, blocklen)) ||
@@ -126,6 +133,7 @@ int PMPI_Type_create_struct(int count, const int blocklens[], const MPI_Aint dis
                             MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Type_create_struct");
     int err;
     if ((err = vmpi_chk_count(&ck, count)) || (err = chk_blocklens(&ck, count, blocklens)) ||
         (err = vmpi_chk_array(&ck, disps, count, "array_of_displacements")) ||
@@ -149,6 +157,7 @@ VMPI_WEAK(Type_create_resized)
 int PMPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Type_create_resized");
     vmpi_dtype *d;
     int err = common(&ck, 0, old, &d, newtype);
     if (err)
@@ -160,6 +169,7 @@ VMPI_WEAK(Type_dup)
 int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Type_dup");
     vmpi_dtype *d;
     int err = common(&ck, 0, old, &d, newtype);
     if (err)
@@ -197,6 +207,7 @@ int PMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[]
                               MPI_Datatype old, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Type_create_subarray");
     vmpi_dtype *d;
     int err;
     if ((err = chk_ndims(&ck, ndims)) || (err = vmpi_chk_array(&ck, sizes, ndims, "array_of_sizes")) ||
@@ -220,6 +231,7 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], c
                             MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Type_create_darray");
     vmpi_dtype *d;
     int err;
     if ((err = chk_ndims(&ck, ndims)) || (err = vmpi_chk_array(&ck, gsizes, ndims, "array_of_gsizes")) ||

@@ -20,6 +20,7 @@ VMPI_WEAK(Group_size)
 int PMPI_Group_size(MPI_Group group, int *size)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Group_size");
     vmpi_group *g;
     int err = vmpi_chk_group(&ck, group, &g);
     if (!err)
@@ -48,6 +49,7 @@ VMPI_WEAK(Group_translate_ranks)
 int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int *ranks1, MPI_Group group2, int *ranks2)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Group_translate_ranks");
     vmpi_group *a, *b;
     int err = vmpi_chk_group(&ck, group1, &a);
     if (!err)
@@ -65,6 +67,7 @@ VMPI_WEAK(Group_compare)
 int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Group_compare");
     vmpi_group *a, *b;
     int err = vmpi_chk_group(&ck, group1, &a);
     if (!err)
@@ -82,7 +85,9 @@ static int two_groups(const char *fn, setop op, MPI_Group group1, MPI_Group grou
 {
     VMPI_CHK(ck);
     vmpi_group *a, *b, *g = NULL;
-    int err = vmpi_chk_group(&ck, group1, &a);
+    int err = vmpi_chk_ranked(&ck);
+    if (!err)
+        err = vmpi_chk_group(&ck, group1, &a);
     if (!err)
         err = vmpi_chk_group(&ck, group2, &b);
     if (!err)
@@ -115,7 +120,9 @@ int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgrou
 static int ranks_args(vmpi_chk *ck, MPI_Group group, int n, const void *list, MPI_Group *newgroup,
                       vmpi_group **g)
 {
-    int err = vmpi_chk_group(ck, group, g);
+    int err = vmpi_chk_ranked(ck);
+    if (!err)
+        err = vmpi_chk_group(ck, group, g);
     if (!err)
         err = vmpi_chk_nonneg_cls(ck, n, "count", MPI_ERR_ARG);
     if (!err && n > 0)
@@ -149,6 +156,7 @@ VMPI_WEAK(Group_free)
 int PMPI_Group_free(MPI_Group *group)
 {
     VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Group_free");
     int err = vmpi_chk_ptr(&ck, group, "group");
     if (!err && *group == MPI_GROUP_EMPTY) { /* constructors return it: freeing it is allowed, as in MPICH */
         *group = MPI_GROUP_NULL;

@@ -14,7 +14,7 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     (void)argc;
     (void)argv;
     VMPI_CHK(ck);
-    int err = vmpi_chk_ranked(&ck);
+    int err = vmpi_chk_in_rank(&ck);
     vmpi_rank *rk = vmpi_rank_self();
     if (err == MPI_SUCCESS && (rk->initialized || rk->finalized)) {
         snprintf(ck.why, sizeof ck.why, "MPI is already %s", rk->finalized ? "finalized" : "initialized");
@@ -23,6 +23,7 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     if (err)
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Init", &ck);
     rk->initialized = true;
+    rk->live = true;
     /* a rank is one user-level thread: it may make MPI calls from its own thread only */
     if (provided)
         *provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
@@ -53,7 +54,7 @@ int PMPI_Finalize(void)
 {
     VMPI_VP_CALL("MPI_Finalize");
     VMPI_CHK(ck);
-    int err = vmpi_chk_ranked(&ck);
+    int err = vmpi_chk_in_rank(&ck);
     vmpi_rank *rk = vmpi_rank_self();
     if (err == MPI_SUCCESS && (!rk->initialized || rk->finalized)) {
         snprintf(ck.why, sizeof ck.why, "MPI is %s", rk->finalized ? "already finalized" : "not initialized");
@@ -72,6 +73,7 @@ int PMPI_Finalize(void)
         PMPI_Buffer_detach(&b, &s); /* pending buffered messages are delivered before we leave */
     }
     rk->finalized = true;
+    rk->live = false;
     if (attr_err != MPI_SUCCESS) {
         snprintf(ck.why, sizeof ck.why, "an attribute delete callback returned %d", attr_err);
         return vmpi_fail(MPI_COMM_WORLD, attr_err, "MPI_Finalize", &ck);
@@ -93,6 +95,8 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
 VMPI_WEAK(Query_thread)
 int PMPI_Query_thread(int *provided)
 {
+    VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Query_thread");
     *provided = MPI_THREAD_FUNNELED;
     return MPI_SUCCESS;
 }
@@ -100,6 +104,8 @@ int PMPI_Query_thread(int *provided)
 VMPI_WEAK(Is_thread_main)
 int PMPI_Is_thread_main(int *flag)
 {
+    VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Is_thread_main");
     *flag = vmpi_rank_self() != NULL;
     return MPI_SUCCESS;
 }
@@ -124,6 +130,8 @@ int PMPI_Get_library_version(char *version, int *resultlen)
 VMPI_WEAK(Get_processor_name)
 int PMPI_Get_processor_name(char *name, int *resultlen)
 {
+    VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Get_processor_name");
     if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
         strcpy(name, "localhost");
     name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';

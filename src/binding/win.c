@@ -139,7 +139,7 @@ int PMPI_Win_free(MPI_Win *win)
     VMPI_CHK(ck);
     vmpi_win *w;
     int err;
-    if ((err = vmpi_chk_ptr(&ck, win, "win")))
+    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, win, "win")))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Win_free", &ck);
     if ((err = vmpi_chk_win(&ck, *win, &w)))
         return vmpi_win_fail(*win, err, "MPI_Win_free", &ck);
@@ -306,6 +306,8 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 VMPI_WEAK(Free_mem)
 int PMPI_Free_mem(void *base)
 {
+    VMPI_CHK(ck);
+    VMPI_CHK_RANKED(ck, "MPI_Free_mem");
     free(base);
     return MPI_SUCCESS;
 }

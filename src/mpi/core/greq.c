@@ -15,7 +15,6 @@ int vmpi_greq_start(MPI_Grequest_query_function *q, MPI_Grequest_free_function *
     m->r.complete = false;
     m->r.on_done = NULL;
     vmpi_status_empty(&m->r.status);
-    m->r.status.MPI_ERROR = MPI_SUCCESS;
     *out = vmpi_mreq_handle(m);
     return MPI_SUCCESS;
 }
@@ -45,8 +44,7 @@ int vmpi_greq_status(vmpi_mreq *m, MPI_Status *st)
     vmpi_greq *g = m->ptr;
     MPI_Status tmp;
     MPI_Status *s = st == MPI_STATUS_IGNORE ? &tmp : st;
-    vmpi_status_empty(s);
-    s->MPI_ERROR = MPI_SUCCESS; /* the query function may set it: its status is the program's */
+    vmpi_status_empty(s); /* the query function fills it in */
     int err = g->query ? g->query(g->extra_state, s) : MPI_SUCCESS;
     return err ? err : s->MPI_ERROR;
 }

@@ -24,6 +24,7 @@ typedef struct vmpi_rank {
     vmpi_ep ep;
     int world_rank;
     bool initialized, finalized;
+    bool live; /* between MPI_Init and MPI_Finalize: the one flag the binding's first check reads */
     int argc;
     char **argv;
     vmpi_comm world, self;

@@ -69,7 +69,6 @@ MPI_Request vmpi_mreq_new_complete(MPI_Comm comm)
     m->r.kind = VMPI_REQ_RECV;
     m->r.complete = true;
     vmpi_status_empty(&m->r.status);
-    m->r.status.MPI_ERROR = MPI_SUCCESS;
     return vmpi_mreq_handle(m);
 }
 
@@ -127,10 +126,7 @@ int vmpi_mreq_finish(MPI_Request *h, MPI_Status *st)
         return MPI_SUCCESS;
     }
     if (m->type == VMPI_MREQ_PROC_NULL) {
-        if (st != MPI_STATUS_IGNORE) {
-            vmpi_status_empty(st);
-            st->MPI_SOURCE = MPI_PROC_NULL;
-        }
+        vmpi_status_nomsg(st, MPI_PROC_NULL);
     } else if (m->type == VMPI_MREQ_GREQ) {
         return vmpi_greq_finish(m, h, st);
     } else if (m->r.kind == VMPI_REQ_RECV || m->r.status.vmpi_cancelled) {
@@ -140,7 +136,7 @@ int vmpi_mreq_finish(MPI_Request *h, MPI_Status *st)
         /* a nonblocking collective's error (a failed persistent buffered send reported it in MPI_Start) */
         err = m->persistent ? MPI_SUCCESS : m->r.status.MPI_ERROR;
         if (st != MPI_STATUS_IGNORE)
-            vmpi_status_empty(st); /* send status: only the error and the cancelled flag mean anything */
+            vmpi_status_nomsg(st, MPI_ANY_SOURCE); /* a send's status: only the cancelled flag means anything */
     }
     if (m->persistent) {
         m->active = false;

@@ -74,19 +74,30 @@ int vmpi_mreq_finish(MPI_Request *h, MPI_Status *st);
 /* Blocks until request `r` (a messaging request owned by the calling rank) is complete. */
 void vmpi_req_wait(vmpi_req *r, const char *why);
 
-/* Statuses given to the program: MPI_ERROR is left as it was, except by the calls that take arrays of
- * statuses when they return MPI_ERR_IN_STATUS (MPI-3.1 3.2.5; MPICH and Open MPI do the same).  A request's
- * own status (vmpi_req) carries its error in MPI_ERROR. */
+/* Statuses given to the program: MPI_ERROR of a completed operation's status is left as it was, except by
+ * the calls that take arrays of statuses when they return MPI_ERR_IN_STATUS (MPI-3.1 3.2.5; MPICH and Open
+ * MPI do the same); an empty status (a null or inactive request) has MPI_SUCCESS there (MPI-3.1 3.7.3).  A
+ * request's own status (vmpi_req) carries its error in MPI_ERROR. */
 
-/* An empty status (MPI_ANY_SOURCE, MPI_ANY_TAG, count 0), MPI_ERROR untouched. */
+/* The status of an operation with no message (`source`: MPI_PROC_NULL, or MPI_ANY_SOURCE for a send):
+ * MPI_ANY_TAG, count 0, not cancelled; MPI_ERROR untouched. */
+static inline void vmpi_status_nomsg(MPI_Status *st, int source)
+{
+    if (st == MPI_STATUS_IGNORE)
+        return;
+    st->MPI_SOURCE = source;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->vmpi_cancelled = 0;
+    st->vmpi_count = 0;
+}
+
+/* An empty status: MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, count 0. */
 static inline void vmpi_status_empty(MPI_Status *st)
 {
     if (st == MPI_STATUS_IGNORE)
         return;
-    st->MPI_SOURCE = MPI_ANY_SOURCE;
-    st->MPI_TAG = MPI_ANY_TAG;
-    st->vmpi_cancelled = 0;
-    st->vmpi_count = 0;
+    vmpi_status_nomsg(st, MPI_ANY_SOURCE);
+    st->MPI_ERROR = MPI_SUCCESS;
 }
 
 /* Copies a request's status to the program's, all but MPI_ERROR. */

@@ -51,10 +51,7 @@ int vmpi_recv(void *buf, MPI_Count count, const vmpi_dtype *dt, int src, int tag
               MPI_Status *st)
 {
     if (src == MPI_PROC_NULL) {
-        if (st != MPI_STATUS_IGNORE) {
-            vmpi_status_empty(st);
-            st->MPI_SOURCE = MPI_PROC_NULL;
-        }
+        vmpi_status_nomsg(st, MPI_PROC_NULL);
         return MPI_SUCCESS;
     }
     vmpi_req r; /* as in vmpi_send */
@@ -144,10 +141,7 @@ int vmpi_probe(int src, int tag, vmpi_comm *c, bool block, bool remove, int *fla
 {
     vmpi_rank *rk = vmpi_rank_self();
     if (src == MPI_PROC_NULL) {
-        if (st != MPI_STATUS_IGNORE) {
-            vmpi_status_empty(st);
-            st->MPI_SOURCE = MPI_PROC_NULL;
-        }
+        vmpi_status_nomsg(st, MPI_PROC_NULL);
         if (flag)
             *flag = 1;
         if (msg)

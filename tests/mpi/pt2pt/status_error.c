@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The MPI_ERROR field of a status is the program's: calls that complete one operation (Recv, Probe,
  * Iprobe, Mprobe, Improbe, Mrecv, Imrecv, Wait, Test, Waitany, Testany, Request_get_status, Sendrecv,
- * Sendrecv_replace), also with MPI_PROC_NULL and MPI_REQUEST_NULL, leave it as it was, and so do the calls
- * on arrays (Waitall, Testall, Waitsome, Testsome) when they succeed (MPI-3.1 3.2.5, 3.7.5; MPICH's
- * pt2pt/mprobe checks it).  When an array call returns MPI_ERR_IN_STATUS, every status gets its error:
+ * Sendrecv_replace), also with MPI_PROC_NULL, leave it as it was, and so do the calls on arrays (Waitall,
+ * Testall, Waitsome, Testsome) when they succeed (MPI-3.1 3.2.5, 3.7.5; MPICH's pt2pt/mprobe checks it).
+ * An empty status (MPI_REQUEST_NULL, no live request) has MPI_SUCCESS (MPI-3.1 3.7.3; MPICH's
+ * pt2pt/rqstatus).  When an array call returns MPI_ERR_IN_STATUS, every status gets its error:
  * MPI_ERR_TRUNCATE for a receive too small, MPI_SUCCESS for the others.  Ranks pair up (0,1), (2,3)...;
  * an odd last rank talks to itself. */
 #include "mtest.h"
@@ -74,7 +75,7 @@ int main(int argc, char **argv)
     CHECK_KEPT(errs, st[1], "Wait(Imrecv)");
     MPI_Wait(&sreq, MPI_STATUS_IGNORE);
 
-    /* MPI_PROC_NULL and null requests: empty or proc-null statuses */
+    /* MPI_PROC_NULL: MPI_ERROR kept; null requests: empty statuses, MPI_SUCCESS */
     fresh(st, 3);
     MPI_Mprobe(MPI_PROC_NULL, 2, MPI_COMM_WORLD, &msg, &st[0]);
     CHECK_KEPT(errs, st[0], "Mprobe(MPI_PROC_NULL)");
@@ -86,12 +87,16 @@ int main(int argc, char **argv)
     fresh(st, 3);
     rq[0] = MPI_REQUEST_NULL;
     MPI_Wait(&rq[0], &st[0]);
-    CHECK_KEPT(errs, st[0], "Wait(MPI_REQUEST_NULL)");
+    MT_CHECK_INT(errs, "Wait(MPI_REQUEST_NULL) MPI_ERROR", MPI_SUCCESS, st[0].MPI_ERROR);
     MT_CHECK_INT(errs, "Wait(MPI_REQUEST_NULL) tag", MPI_ANY_TAG, st[0].MPI_TAG);
     MPI_Test(&rq[0], &flag, &st[1]);
-    CHECK_KEPT(errs, st[1], "Test(MPI_REQUEST_NULL)");
+    MT_CHECK_INT(errs, "Test(MPI_REQUEST_NULL) MPI_ERROR", MPI_SUCCESS, st[1].MPI_ERROR);
     MPI_Waitany(1, rq, &idx, &st[2]);
-    CHECK_KEPT(errs, st[2], "Waitany(no live request)");
+    MT_CHECK_INT(errs, "Waitany(no live request) MPI_ERROR", MPI_SUCCESS, st[2].MPI_ERROR);
+    fresh(st, 1);
+    MPI_Request_get_status(MPI_REQUEST_NULL, &flag, &st[0]);
+    MT_CHECK_INT(errs, "Request_get_status(MPI_REQUEST_NULL) MPI_ERROR", MPI_SUCCESS, st[0].MPI_ERROR);
+    MT_CHECK_INT(errs, "Request_get_status(MPI_REQUEST_NULL) source", MPI_ANY_SOURCE, st[0].MPI_SOURCE);
 
     /* Test, Testany, Waitany, Request_get_status */
     MPI_Irecv(&in, 1, MPI_INT, peer, 4, MPI_COMM_WORLD, &rq[0]);
