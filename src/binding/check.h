@@ -53,11 +53,24 @@ static inline int vmpi_chk_ranked(vmpi_chk *ck)
     return vmpi_chk_unranked(ck, rk, true);
 }
 
-/* The first statement of a binding whose other checks do not start with vmpi_chk_ranked: returns the error
- * of a call outside MPI_Init .. MPI_Finalize through MPI_COMM_WORLD's handler. */
-#define VMPI_CHK_RANKED(ck, fn)                                                                             \
+/* The check of the local calls (datatype queries and constructors, pack, groups, Op_*, error strings,
+ * statuses...): a rank's call outside MPI_Init .. MPI_Finalize fails, as with vmpi_chk_ranked, but where no
+ * rank is current in a running job they work, as they always did: a user operation or a generalized request
+ * callback that vmpi runs on a PE on behalf of a rank (MPICH's coll/nonblocking2 queries the extent of its
+ * datatype there), a thread a rank started. */
+static inline int vmpi_chk_local(vmpi_chk *ck)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    if (__builtin_expect(rk != NULL ? rk->live : vmpi_world_size() != 0, 1))
+        return MPI_SUCCESS;
+    return vmpi_chk_unranked(ck, rk, true);
+}
+
+/* The first statement of a local call (vmpi_chk_local): returns the error of a call outside MPI_Init ..
+ * MPI_Finalize through MPI_COMM_WORLD's handler. */
+#define VMPI_CHK_LOCAL(ck, fn)                                                                             \
     do {                                                                                                    \
-        int vmpi_e_ = vmpi_chk_ranked(&(ck));                                                              \
+        int vmpi_e_ = vmpi_chk_local(&(ck));                                                               \
         if (vmpi_e_ != MPI_SUCCESS)                                                                         \
             return vmpi_fail(MPI_COMM_WORLD, vmpi_e_, fn, &(ck));                                           \
     } while (0)

@@ -198,7 +198,7 @@ VMPI_WEAK(Op_create)
 int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Op_create");
+    VMPI_CHK_LOCAL(ck, "MPI_Op_create");
     int err;
     if ((err = vmpi_chk_ptr(&ck, (const void *)fn, "the user function")) || (err = vmpi_chk_ptr(&ck, op, "op")) ||
         (err = vmpi_op_create(fn, commute != 0, op)))
@@ -210,7 +210,7 @@ VMPI_WEAK(Op_free)
 int PMPI_Op_free(MPI_Op *op)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Op_free");
+    VMPI_CHK_LOCAL(ck, "MPI_Op_free");
     int err;
     if ((err = vmpi_chk_ptr(&ck, op, "op")))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Op_free", &ck);
@@ -225,7 +225,7 @@ VMPI_WEAK(Op_commutative)
 int PMPI_Op_commutative(MPI_Op op, int *commute)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Op_commutative");
+    VMPI_CHK_LOCAL(ck, "MPI_Op_commutative");
     int err;
     if ((err = vmpi_chk_ptr(&ck, commute, "commute")))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Op_commutative", &ck);
@@ -241,7 +241,7 @@ VMPI_WEAK(Reduce_local)
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype dt, MPI_Op op)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Reduce_local");
+    VMPI_CHK_LOCAL(ck, "MPI_Reduce_local");
     const vmpi_dtype *d;
     int err;
     if ((err = vmpi_chk_count(&ck, count)) || (err = vmpi_chk_dt(&ck, dt, &d)) || (err = vmpi_chk_op(&ck, op, d)) ||

@@ -8,7 +8,7 @@ static inline __attribute__((always_inline)) int get(const char *fn, MPI_Datatyp
 {
     VMPI_CHK(ck);
     int err;
-    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_dt_any(&ck, dt, d)) ||
+    if ((err = vmpi_chk_local(&ck)) || (err = vmpi_chk_dt_any(&ck, dt, d)) ||
         (err = vmpi_chk_ptr(&ck, out, "output argument")))
         return vmpi_fail(MPI_COMM_WORLD, err, fn, &ck);
     return MPI_SUCCESS;
@@ -86,7 +86,7 @@ VMPI_WEAK(Type_commit)
 int PMPI_Type_commit(MPI_Datatype *dt)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_commit");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_commit");
     vmpi_dtype *d;
     int err;
     if ((err = vmpi_chk_ptr(&ck, dt, "datatype")) || (err = vmpi_chk_dt_any(&ck, *dt, &d)))
@@ -100,7 +100,7 @@ VMPI_WEAK(Type_free)
 int PMPI_Type_free(MPI_Datatype *dt)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_free");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_free");
     vmpi_dtype *d;
     int err;
     if ((err = vmpi_chk_ptr(&ck, dt, "datatype")) || (err = vmpi_chk_dt_any(&ck, *dt, &d)))
@@ -125,7 +125,7 @@ VMPI_WEAK(Type_get_envelope)
 int PMPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nd, int *combiner)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_get_envelope");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_get_envelope");
     vmpi_dtype *d;
     int err;
     if ((err = vmpi_chk_dt_any(&ck, dt, &d)) ||
@@ -148,7 +148,7 @@ int PMPI_Type_get_contents(MPI_Datatype dt, int max_ints, int max_aints, int max
                            MPI_Aint aints[], MPI_Datatype types[])
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_get_contents");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_get_contents");
     vmpi_dtype *d;
     int err;
     if ((err = vmpi_chk_dt_any(&ck, dt, &d)))
@@ -187,7 +187,7 @@ VMPI_WEAK(Type_set_name)
 int PMPI_Type_set_name(MPI_Datatype dt, const char *name)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_set_name");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_set_name");
     vmpi_dtype *d;
     int err;
     if ((err = vmpi_chk_dt_any(&ck, dt, &d)) || (err = vmpi_chk_ptr(&ck, name, "name")))
@@ -200,7 +200,7 @@ VMPI_WEAK(Type_get_name)
 int PMPI_Type_get_name(MPI_Datatype dt, char *name, int *len)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_get_name");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_get_name");
     vmpi_dtype *d;
     int err;
     if ((err = vmpi_chk_dt_any(&ck, dt, &d)) || (err = vmpi_chk_ptr(&ck, name, "name")) ||
@@ -214,7 +214,7 @@ VMPI_WEAK(Get_address)
 int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Get_address");
+    VMPI_CHK_LOCAL(ck, "MPI_Get_address");
     int err = vmpi_chk_ptr(&ck, address, "address");
     if (err)
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Get_address", &ck);

@@ -41,7 +41,7 @@ VMPI_WEAK(Type_contiguous)
 int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_contiguous");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_contiguous");
     vmpi_dtype *d;
     int err = common(&ck, count, old, &d, newtype);
     if (err)
@@ -53,7 +53,7 @@ VMPI_WEAK(Type_vector)
 int PMPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_vector");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_vector");
     vmpi_dtype *d;
     int err;
     if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_count(&ck, blocklen)))
@@ -65,7 +65,7 @@ VMPI_WEAK(Type_create_hvector)
 int PMPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride, MPI_Datatype old, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_create_hvector");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_create_hvector");
     vmpi_dtype *d;
     int err;
     if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_count(&ck, blocklen)))
@@ -77,7 +77,7 @@ VMPI_WEAK(Type_indexed)
 int PMPI_Type_indexed(int count, const int blocklens[], const int disps[], MPI_Datatype old, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_indexed");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_indexed");
     vmpi_dtype *d;
     int err;
     if ((err = common(&ck, count, old, &d, newtype)) || (err = chk_blocklens(&ck, count, blocklens)) ||
@@ -91,7 +91,7 @@ int PMPI_Type_create_hindexed(int count, const int blocklens[], const MPI_Aint d
                               MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_create_hindexed");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_create_hindexed");
     vmpi_dtype *d;
     int err;
     if ((err = common(&ck, count, old, &d, newtype)) || (err = chk_blocklens(&ck, count, blocklens)) ||
@@ -105,7 +105,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklen, const int disps[], M
                                    MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_create_indexed_block");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_create_indexed_block");
     vmpi_dtype *d;
     int err;
     if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_count(&ck, blocklen)) ||
@@ -119,7 +119,7 @@ int PMPI_Type_create_hindexed_block(int count, int blocklen, const MPI_Aint disp
                                     MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_create_hindexed_block");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_create_hindexed_block");
     vmpi_dtype *d;
     int err;
     if ((err = common(&ck, count, old, &d, newtype)) || (err = vmpi_chk_count(&ck, blocklen)) ||
@@ -133,7 +133,7 @@ int PMPI_Type_create_struct(int count, const int blocklens[], const MPI_Aint dis
                             MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_create_struct");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_create_struct");
     int err;
     if ((err = vmpi_chk_count(&ck, count)) || (err = chk_blocklens(&ck, count, blocklens)) ||
         (err = vmpi_chk_array(&ck, disps, count, "array_of_displacements")) ||
@@ -157,7 +157,7 @@ VMPI_WEAK(Type_create_resized)
 int PMPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_create_resized");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_create_resized");
     vmpi_dtype *d;
     int err = common(&ck, 0, old, &d, newtype);
     if (err)
@@ -169,7 +169,7 @@ VMPI_WEAK(Type_dup)
 int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_dup");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_dup");
     vmpi_dtype *d;
     int err = common(&ck, 0, old, &d, newtype);
     if (err)
@@ -207,7 +207,7 @@ int PMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[]
                               MPI_Datatype old, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_create_subarray");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_create_subarray");
     vmpi_dtype *d;
     int err;
     if ((err = chk_ndims(&ck, ndims)) || (err = vmpi_chk_array(&ck, sizes, ndims, "array_of_sizes")) ||
@@ -231,7 +231,7 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], c
                             MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_create_darray");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_create_darray");
     vmpi_dtype *d;
     int err;
     if ((err = chk_ndims(&ck, ndims)) || (err = vmpi_chk_array(&ck, gsizes, ndims, "array_of_gsizes")) ||

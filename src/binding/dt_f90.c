@@ -25,7 +25,7 @@ VMPI_WEAK(Type_match_size)
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_match_size");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_match_size");
     int err = vmpi_chk_ptr(&ck, datatype, "datatype");
     MPI_Datatype t = MPI_DATATYPE_NULL;
     for (size_t i = 0; !err && i < VMPI_ARRAY_LEN(reals); i++) {
@@ -49,7 +49,7 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 static int f90(const char *fn, int p, int r, bool complex, MPI_Datatype *out)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, fn);
+    VMPI_CHK_LOCAL(ck, fn);
     int err = vmpi_chk_ptr(&ck, out, "newtype");
     for (size_t i = 0; !err && i < VMPI_ARRAY_LEN(reals); i++)
         if ((p == MPI_UNDEFINED || p <= reals[i].p) && (r == MPI_UNDEFINED || r <= reals[i].r)) {
@@ -79,7 +79,7 @@ VMPI_WEAK(Type_create_f90_integer)
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Type_create_f90_integer");
+    VMPI_CHK_LOCAL(ck, "MPI_Type_create_f90_integer");
     int err = vmpi_chk_ptr(&ck, newtype, "newtype");
     for (size_t i = 0; !err && i < VMPI_ARRAY_LEN(ints); i++)
         if (r == MPI_UNDEFINED || r <= ints[i].r) {

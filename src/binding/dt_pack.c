@@ -40,7 +40,7 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype dt, void *outbuf, int
               MPI_Comm comm)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Pack");
+    VMPI_CHK_LOCAL(ck, "MPI_Pack");
     vmpi_comm *c;
     const vmpi_dtype *d;
     int err;
@@ -59,7 +59,7 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
                 MPI_Comm comm)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Unpack");
+    VMPI_CHK_LOCAL(ck, "MPI_Unpack");
     vmpi_comm *c;
     const vmpi_dtype *d;
     int err;
@@ -77,7 +77,7 @@ VMPI_WEAK(Pack_size)
 int PMPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Pack_size");
+    VMPI_CHK_LOCAL(ck, "MPI_Pack_size");
     vmpi_comm *c;
     const vmpi_dtype *d;
     int err;
@@ -98,7 +98,7 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI
                        MPI_Aint outsize, MPI_Aint *position)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Pack_external");
+    VMPI_CHK_LOCAL(ck, "MPI_Pack_external");
     const vmpi_dtype *d;
     int err;
     if ((err = chk_datarep(&ck, datarep)) ||
@@ -116,7 +116,7 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
                          void *outbuf, int outcount, MPI_Datatype dt)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Unpack_external");
+    VMPI_CHK_LOCAL(ck, "MPI_Unpack_external");
     const vmpi_dtype *d;
     int err;
     if ((err = chk_datarep(&ck, datarep)) ||
@@ -133,7 +133,7 @@ VMPI_WEAK(Pack_external_size)
 int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype dt, MPI_Aint *size)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Pack_external_size");
+    VMPI_CHK_LOCAL(ck, "MPI_Pack_external_size");
     const vmpi_dtype *d;
     int err;
     if ((err = chk_datarep(&ck, datarep)) || (err = vmpi_chk_count(&ck, incount)) ||

@@ -74,7 +74,7 @@ VMPI_WEAK(Error_string)
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Error_string");
+    VMPI_CHK_LOCAL(ck, "MPI_Error_string");
     int err;
     if ((err = vmpi_chk_ptr(&ck, string, "string")) || (err = vmpi_chk_ptr(&ck, resultlen, "resultlen")))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Error_string", &ck);
@@ -94,7 +94,7 @@ VMPI_WEAK(Error_class)
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Error_class");
+    VMPI_CHK_LOCAL(ck, "MPI_Error_class");
     int err, cls = vmpi_errcode_class(errorcode);
     if ((err = vmpi_chk_ptr(&ck, errorclass, "errorclass")))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Error_class", &ck);

@@ -20,7 +20,7 @@ VMPI_WEAK(Group_size)
 int PMPI_Group_size(MPI_Group group, int *size)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Group_size");
+    VMPI_CHK_LOCAL(ck, "MPI_Group_size");
     vmpi_group *g;
     int err = vmpi_chk_group(&ck, group, &g);
     if (!err)
@@ -49,7 +49,7 @@ VMPI_WEAK(Group_translate_ranks)
 int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int *ranks1, MPI_Group group2, int *ranks2)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Group_translate_ranks");
+    VMPI_CHK_LOCAL(ck, "MPI_Group_translate_ranks");
     vmpi_group *a, *b;
     int err = vmpi_chk_group(&ck, group1, &a);
     if (!err)
@@ -67,7 +67,7 @@ VMPI_WEAK(Group_compare)
 int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Group_compare");
+    VMPI_CHK_LOCAL(ck, "MPI_Group_compare");
     vmpi_group *a, *b;
     int err = vmpi_chk_group(&ck, group1, &a);
     if (!err)
@@ -156,7 +156,7 @@ VMPI_WEAK(Group_free)
 int PMPI_Group_free(MPI_Group *group)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Group_free");
+    VMPI_CHK_LOCAL(ck, "MPI_Group_free");
     int err = vmpi_chk_ptr(&ck, group, "group");
     if (!err && *group == MPI_GROUP_EMPTY) { /* constructors return it: freeing it is allowed, as in MPICH */
         *group = MPI_GROUP_NULL;

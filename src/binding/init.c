@@ -96,7 +96,7 @@ VMPI_WEAK(Query_thread)
 int PMPI_Query_thread(int *provided)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Query_thread");
+    VMPI_CHK_LOCAL(ck, "MPI_Query_thread");
     *provided = MPI_THREAD_FUNNELED;
     return MPI_SUCCESS;
 }
@@ -105,7 +105,7 @@ VMPI_WEAK(Is_thread_main)
 int PMPI_Is_thread_main(int *flag)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Is_thread_main");
+    VMPI_CHK_LOCAL(ck, "MPI_Is_thread_main");
     *flag = vmpi_rank_self() != NULL;
     return MPI_SUCCESS;
 }
@@ -131,7 +131,7 @@ VMPI_WEAK(Get_processor_name)
 int PMPI_Get_processor_name(char *name, int *resultlen)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Get_processor_name");
+    VMPI_CHK_LOCAL(ck, "MPI_Get_processor_name");
     if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
         strcpy(name, "localhost");
     name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';

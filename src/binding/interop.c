@@ -26,7 +26,7 @@ VMPI_WEAK(Status_c2f)
 int PMPI_Status_c2f(const MPI_Status *c, MPI_Fint *f)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Status_c2f");
+    VMPI_CHK_LOCAL(ck, "MPI_Status_c2f");
     int err = vmpi_chk_ptr(&ck, c, "C status");
     if (!err)
         err = vmpi_chk_ptr(&ck, f, "Fortran status");
@@ -50,7 +50,7 @@ VMPI_WEAK(Status_f2c)
 int PMPI_Status_f2c(const MPI_Fint *f, MPI_Status *c)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Status_f2c");
+    VMPI_CHK_LOCAL(ck, "MPI_Status_f2c");
     int err = vmpi_chk_ptr(&ck, f, "Fortran status");
     if (!err)
         err = vmpi_chk_ptr(&ck, c, "C status");

@@ -173,7 +173,7 @@ VMPI_WEAK(Test_cancelled)
 int PMPI_Test_cancelled(const MPI_Status *st, int *flag)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Test_cancelled");
+    VMPI_CHK_LOCAL(ck, "MPI_Test_cancelled");
     int err;
     if ((err = vmpi_chk_ptr(&ck, st, "status")) || (err = vmpi_chk_ptr(&ck, flag, "flag")))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Test_cancelled", &ck);
@@ -193,7 +193,7 @@ VMPI_WEAK(Get_count)
 int PMPI_Get_count(const MPI_Status *st, MPI_Datatype dt, int *count)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Get_count");
+    VMPI_CHK_LOCAL(ck, "MPI_Get_count");
     const vmpi_dtype *d;
     int err;
     if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_ptr(&ck, count, "count")))
@@ -211,7 +211,7 @@ VMPI_WEAK(Get_elements_x)
 int PMPI_Get_elements_x(const MPI_Status *st, MPI_Datatype dt, MPI_Count *count)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Get_elements_x");
+    VMPI_CHK_LOCAL(ck, "MPI_Get_elements_x");
     const vmpi_dtype *d;
     int err;
     if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_ptr(&ck, count, "count")))
@@ -225,7 +225,7 @@ int PMPI_Get_elements(const MPI_Status *st, MPI_Datatype dt, int *count)
 {
     MPI_Count c;
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Get_elements");
+    VMPI_CHK_LOCAL(ck, "MPI_Get_elements");
     int err = vmpi_chk_ptr(&ck, count, "count");
     if (err)
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Get_elements", &ck);
@@ -239,7 +239,7 @@ VMPI_WEAK(Status_set_elements)
 int PMPI_Status_set_elements(MPI_Status *st, MPI_Datatype dt, int count)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Status_set_elements");
+    VMPI_CHK_LOCAL(ck, "MPI_Status_set_elements");
     const vmpi_dtype *d;
     int err;
     if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_count(&ck, count)))
@@ -252,7 +252,7 @@ VMPI_WEAK(Status_set_elements_x)
 int PMPI_Status_set_elements_x(MPI_Status *st, MPI_Datatype dt, MPI_Count count)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Status_set_elements_x");
+    VMPI_CHK_LOCAL(ck, "MPI_Status_set_elements_x");
     const vmpi_dtype *d;
     int err;
     if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_count(&ck, count)))
@@ -265,7 +265,7 @@ VMPI_WEAK(Status_set_cancelled)
 int PMPI_Status_set_cancelled(MPI_Status *st, int flag)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Status_set_cancelled");
+    VMPI_CHK_LOCAL(ck, "MPI_Status_set_cancelled");
     int err = vmpi_chk_ptr(&ck, st == MPI_STATUS_IGNORE ? NULL : st, "status");
     if (err)
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Status_set_cancelled", &ck);

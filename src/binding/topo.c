@@ -70,7 +70,7 @@ VMPI_WEAK(Dims_create)
 int PMPI_Dims_create(int nnodes, int ndims, int *dims)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Dims_create");
+    VMPI_CHK_LOCAL(ck, "MPI_Dims_create");
     int err = vmpi_chk_nonneg_cls(&ck, nnodes, "nnodes", MPI_ERR_ARG);
     if (!err)
         err = vmpi_chk_nonneg_cls(&ck, ndims, "ndims", MPI_ERR_DIMS);

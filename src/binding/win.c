@@ -307,7 +307,7 @@ VMPI_WEAK(Free_mem)
 int PMPI_Free_mem(void *base)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_RANKED(ck, "MPI_Free_mem");
+    VMPI_CHK_LOCAL(ck, "MPI_Free_mem");
     free(base);
     return MPI_SUCCESS;
 }

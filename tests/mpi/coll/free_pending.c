@@ -5,10 +5,26 @@
  * which starts it last; the root of a reduction starts it, frees its derived type, its user operation and
  * the duplicated communicator it runs on, and only then lets the others start theirs.  After each free, new
  * types of other shapes are made (they take the freed memory when nothing holds it), and every result is
- * checked.  (The root frees the communicator after letting the others start: MPI_Comm_free is collective.)  The same for a nonblocking receive and an Igatherv receive type. */
+ * checked.  (The root frees the communicator after letting the others start: MPI_Comm_free is collective.)
+ * The same for a nonblocking receive and an Igatherv receive type, and an Iallreduce whose user operation
+ * queries its datatype (local calls where vmpi runs the operation). */
 #include "mtest.h"
 
 #define NV 64 /* vector elements */
+
+/* A sum of ints that asks MPI the size and extent of its datatype, as MPICH's coll/nonblocking2 does: local
+ * calls must work wherever vmpi runs a pending reduction's user operation (with 2 PEs, often on a PE that
+ * has no rank current when a message arrives).  A failed query leaves the data alone. */
+static void sum_asking(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    int size = 0;
+    MPI_Aint lb = -1, ext = 0;
+    if (MPI_Type_size(*dt, &size) != MPI_SUCCESS || MPI_Type_get_extent(*dt, &lb, &ext) != MPI_SUCCESS ||
+        size != (int)sizeof(int) || lb != 0 || ext != (MPI_Aint)sizeof(int))
+        return;
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((const int *)in)[i];
+}
 
 /* Sum of the first int of each 3-int element (a user operation on a derived type). */
 static void sum_first(void *in, void *inout, int *len, MPI_Datatype *dt)
@@ -153,7 +169,20 @@ int main(int argc, char **argv)
         free(all);
         free(cnt);
 
-        /* 4. Irecv of a strided vector from the next rank, type freed before the message is sent */
+        /* 4. Iallreduce with a user operation that queries its datatype, the operation freed before the wait */
+        MPI_Op_create(sum_asking, 1, &op);
+        int *ain = mt_malloc(sizeof(int) * NV), *aout = mt_malloc(sizeof(int) * NV);
+        for (int i = 0; i < NV; i++)
+            ain[i] = rank + i;
+        MT_CHECK_RC(errs, MPI_Iallreduce(ain, aout, NV, MPI_INT, op, MPI_COMM_WORLD, &rq));
+        MT_CHECK_RC(errs, MPI_Op_free(&op));
+        MT_CHECK_RC(errs, MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        for (int i = 0; i < NV; i++)
+            MT_CHECK_INT(errs, "Iallreduce with a querying user op", n * (n - 1) / 2 + n * i, aout[i]);
+        free(ain);
+        free(aout);
+
+        /* 5. Irecv of a strided vector from the next rank, type freed before the message is sent */
         int next = (rank + 1) % n, prev = (rank + n - 1) % n;
         MPI_Type_vector(NV, 1, 3, MPI_INT, &vec);
         MPI_Type_commit(&vec);

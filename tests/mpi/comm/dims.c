@@ -67,6 +67,8 @@ int main(int argc, char **argv)
     errs += dims_case(2147483647, 2, NULL, (int[]){2147483647, 1}, 0); /* prime */
     errs += dims_case(1, 3, NULL, (int[]){1, 1, 1}, 0);
     errs += dims_case(64, 3, NULL, (int[]){4, 4, 4}, 0);
+    errs += dims_case(12, 2, NULL, (int[]){4, 3}, 0);
+    errs += dims_case(7, 2, NULL, (int[]){7, 1}, 0);
     errs += dims_case(30, 3, (int[]){0, 3, 0}, (int[]){5, 3, 2}, 0);
     errs += dims_case(336, 3, (int[]){0, 0, 2}, (int[]){14, 12, 2}, 0);
     errs += dims_case(12, 3, (int[]){2, 3, 2}, (int[]){2, 3, 2}, 0);

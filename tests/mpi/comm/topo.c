@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Process topologies:
- *   - Dims_create against known answers (balanced, non-increasing, fixed entries kept, MPI_ERR_DIMS);
+/* Process topologies (Dims_create: comm/dims):
  *   - a 2D Cartesian grid from Dims_create, periodic in x only: coords/rank round trip for every rank,
  *     Cart_shift in both directions (MPI_PROC_NULL off the non-periodic edge), a halo exchange with the
  *     shifted neighbours, Cart_get, Cartdim_get, Cart_sub into rows and columns, Cart_map, Topo_test;
@@ -9,19 +8,6 @@
  *     and rank 0 also names every edge into itself) with the neighbour lists checked. */
 #include "mtest.h"
 
-static int dims_case(int n, int nd, const int *in, const int *want, int want_err)
-{
-    int errs = 0, d[4];
-    memcpy(d, in, sizeof(int) * (size_t)nd);
-    int e = MPI_Dims_create(n, nd, d);
-    if (e != want_err)
-        MT_ERR(errs, "Dims_create(%d, %d) returned %d, expected %d", n, nd, e, want_err);
-    for (int i = 0; !want_err && i < nd; i++)
-        if (d[i] != want[i])
-            MT_ERR(errs, "Dims_create(%d, %d): dims[%d] = %d, expected %d", n, nd, i, d[i], want[i]);
-    return errs;
-}
-
 int main(int argc, char **argv)
 {
     int errs = 0, rank, size, st;
@@ -29,12 +15,6 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-
-    errs += dims_case(12, 2, (int[]){0, 0}, (int[]){4, 3}, 0);
-    errs += dims_case(64, 3, (int[]){0, 0, 0}, (int[]){4, 4, 4}, 0);
-    errs += dims_case(30, 3, (int[]){0, 3, 0}, (int[]){5, 3, 2}, 0);
-    errs += dims_case(7, 2, (int[]){0, 0}, (int[]){7, 1}, 0);
-    errs += dims_case(10, 2, (int[]){3, 0}, NULL, MPI_ERR_DIMS);
 
     /* 2D grid, periodic in dimension 0 only */
     int dims[2] = {0, 0}, periods[2] = {1, 0}, coords[2];
