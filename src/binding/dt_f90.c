@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI_Type_match_size and MPI_Type_create_f90_*: the smallest predefined sized type that holds the asked
  * size, precision (decimal digits) or range (decimal exponent), with the limits of IEEE binary32/64/128
- * and two's-complement integers.  MPI_UNDEFINED for p or r leaves that constraint out. */
+ * and two's-complement integers.  MPI_UNDEFINED for p or r leaves that constraint out.  Type_match_size
+ * gives the named type; Type_create_f90_* a predefined type like it whose envelope records the F90
+ * combiner and the arguments, the same handle for the same arguments (mpi/datatype/f90.c). */
 #include "binding/check.h"
+#include "mpi/datatype/f90.h"
 
 typedef struct sized {
     int size, p, r;
@@ -46,6 +49,18 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
     return err ? vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_match_size", &ck) : MPI_SUCCESS;
 }
 
+/* The job's F90 type for (combiner, p, r) like the named `basic`, in *out. */
+static int f90_type(vmpi_chk *ck, int combiner, int p, int r, MPI_Datatype basic, MPI_Datatype *out)
+{
+    MPI_Datatype h = vmpi_dt_f90_get(combiner, p, r, vmpi_dt_lookup(basic));
+    if (h == MPI_DATATYPE_NULL) {
+        snprintf(ck->why, sizeof ck->why, "out of memory, or more than 256 distinct F90 types in the job");
+        return MPI_ERR_INTERN;
+    }
+    *out = h;
+    return MPI_SUCCESS;
+}
+
 static int f90(const char *fn, int p, int r, bool complex, MPI_Datatype *out)
 {
     VMPI_CHK(ck);
@@ -53,8 +68,9 @@ static int f90(const char *fn, int p, int r, bool complex, MPI_Datatype *out)
     int err = vmpi_chk_ptr(&ck, out, "newtype");
     for (size_t i = 0; !err && i < VMPI_ARRAY_LEN(reals); i++)
         if ((p == MPI_UNDEFINED || p <= reals[i].p) && (r == MPI_UNDEFINED || r <= reals[i].r)) {
-            *out = complex ? reals[i].complex : reals[i].real;
-            return MPI_SUCCESS;
+            err = f90_type(&ck, complex ? MPI_COMBINER_F90_COMPLEX : MPI_COMBINER_F90_REAL, p, r,
+                           complex ? reals[i].complex : reals[i].real, out);
+            return err ? vmpi_fail(MPI_COMM_WORLD, err, fn, &ck) : MPI_SUCCESS;
         }
     if (!err) {
         snprintf(ck.why, sizeof ck.why, "no real type with precision %d and range %d", p, r);
@@ -83,8 +99,8 @@ int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
     int err = vmpi_chk_ptr(&ck, newtype, "newtype");
     for (size_t i = 0; !err && i < VMPI_ARRAY_LEN(ints); i++)
         if (r == MPI_UNDEFINED || r <= ints[i].r) {
-            *newtype = ints[i].real;
-            return MPI_SUCCESS;
+            err = f90_type(&ck, MPI_COMBINER_F90_INTEGER, MPI_UNDEFINED, r, ints[i].real, newtype);
+            return err ? vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_create_f90_integer", &ck) : MPI_SUCCESS;
         }
     if (!err) {
         snprintf(ck.why, sizeof ck.why, "no integer type with a decimal range of %d", r);

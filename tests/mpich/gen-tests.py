@@ -16,7 +16,7 @@ import re
 import sys
 
 AREAS = ["pt2pt", "coll", "comm", "group", "datatype", "rma", "info", "init", "errhan", "attr", "topo",
-         "errors/coll"]  # errors/coll: argument and size checks of the collectives (MPI_ERRORS_RETURN)
+         "errors/coll", "f90/f90types"]  # errors/coll: argument and size checks of the collectives (MPI_ERRORS_RETURN); f90/f90types: the C test of MPI_Type_create_f90_*
 NP_DEFAULT = 2        # runtests' default rank count for a line without one
 TIME_DEFAULT = 180    # runtests' default time limit (s)
 VMPI_MPI_VERSION = (3, 1)

@@ -168,3 +168,18 @@ vmpi_dtype *vmpi_dt_dup(vmpi_dtype *old)
     }
     return t;
 }
+
+vmpi_dtype *vmpi_dt_f90(vmpi_dtype *basic, int combiner, int ni, const int *ints)
+{
+    vmpi_dtype_builder b;
+    vmpi_dtb_init(&b);
+    vmpi_dtb_add(&b, basic, 0, 1);
+    vmpi_dtype *t = finish(&b, false, combiner, ni, ints, 0, NULL, 0, NULL);
+    if (t) { /* the basic type's bounds and element kind; predefined, so committed */
+        t->lb = basic->lb, t->extent = basic->extent;
+        t->align = basic->align;
+        t->basic = basic->basic;
+        t->committed = true;
+    }
+    return t;
+}

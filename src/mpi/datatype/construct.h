@@ -17,6 +17,8 @@ vmpi_dtype *vmpi_dt_hindexed_block(int count, int blocklen, const MPI_Aint *disp
 vmpi_dtype *vmpi_dt_struct(int count, const int *blocklens, const MPI_Aint *disps, vmpi_dtype *const *types);
 vmpi_dtype *vmpi_dt_resized(vmpi_dtype *old, MPI_Aint lb, MPI_Aint extent);
 vmpi_dtype *vmpi_dt_dup(vmpi_dtype *old);
+/* A type like the predefined `basic` whose envelope is an F90 combiner with `ints` (mpi/datatype/f90.c). */
+vmpi_dtype *vmpi_dt_f90(vmpi_dtype *basic, int combiner, int ni, const int *ints);
 vmpi_dtype *vmpi_dt_subarray(int ndims, const int *sizes, const int *subsizes, const int *starts, int order,
                              vmpi_dtype *old);
 /* `*bad` is set (and NULL returned) when the distribution cannot cover the array (an MPI_ERR_ARG). */

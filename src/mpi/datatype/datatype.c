@@ -9,6 +9,7 @@
 #include "iso/iso.h"
 #include "mpi/core/handle.h"
 #include "mpi/datatype/datatype.h"
+#include "mpi/datatype/f90.h"
 
 #define SLOT_BITS 20
 #define SLOT_MASK ((1u << SLOT_BITS) - 1)
@@ -94,6 +95,8 @@ MPI_Datatype vmpi_dt_handle_for(vmpi_dtype *dt)
 {
     if (dt->builtin)
         return VMPI_DT(dt->basic);
+    if (vmpi_dt_is_f90(dt)) /* predefined: its one handle */
+        return vmpi_dt_f90_handle(dt);
     vmpi_dtype_retain(dt);
     MPI_Datatype h = vmpi_dt_register(dt);
     if (h == MPI_DATATYPE_NULL)
@@ -104,7 +107,7 @@ MPI_Datatype vmpi_dt_handle_for(vmpi_dtype *dt)
 bool vmpi_dt_free(MPI_Datatype h)
 {
     vmpi_dtype *dt = vmpi_dt_lookup(h);
-    if (dt == NULL || dt->builtin)
+    if (dt == NULL || dt->builtin || vmpi_dt_is_f90(dt))
         return false;
     unsigned i = (unsigned)VMPI_HANDLE_INDEX(h) & SLOT_MASK;
     slot *s = slot_at(i);
