@@ -31,6 +31,7 @@ typedef struct slot {        /* what one rank publishes for the collective in pr
     MPI_Count bytes[2];
     MPI_Count scount;        /* read only by collectives of 2 KiB and more */
     const vmpi_dtype *sdt;
+    unsigned bposted;        /* gen + 1: rbuf, scount and sdt are this medium or large broadcast's */
     size_t stage_cap[2];
     unsigned bseq;           /* eager broadcasts this rank took part in (its own counter) */
     unsigned bknown;         /* it has seen broadcasts before this one read by everybody */
@@ -586,9 +587,26 @@ int vmpi_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dt
 
 /* Medium broadcasts: the last leader packs the root's data (described by the root: the ranks' types may
  * differ, only their signatures match) into the shared result, and every rank unpacks it. */
+/* The root's buffer is published for this broadcast: a root that took the eager path (it passed at most
+ * EAGER_BCAST_MAX bytes, the readers more) never came, and the generation was completed by a later
+ * collective of its.  Every rank fails then, instead of reading what the root's slot held before. */
+static bool root_posted(shm *s, const steps *st)
+{
+    if (s->slots[st->root].bposted == st->gen + 1)
+        return true;
+    ((steps *)st)->mismatch = true;
+    return false;
+}
+
+static void bcast_check_global(shm *s, const steps *st)
+{
+    if (sizes_global(s, st))
+        root_posted(s, st);
+}
+
 static void bcast_global(shm *s, const steps *st)
 {
-    if (!sizes_global(s, st))
+    if (!sizes_global(s, st) || !root_posted(s, st))
         return;
     const slot *rs = &s->slots[st->root];
     MPI_Count bytes = rs->scount * rs->sdt->size;
@@ -823,12 +841,14 @@ int vmpi_shm_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, v
     sl->rbuf = buf;
     sl->scount = count;
     sl->sdt = dt;
+    sl->bposted = gen + 1;
     /* a reader whose size differs from the root's fails alone and gets the part that fits (the root's
      * size is in the data it reads); only ranks on different sides of SLICE_MIN, which would synchronize
      * once and twice, must all stop after the first synchronization */
     sl->bytes[gen & 1] = count * dt->size >= SLICE_MIN;
     if (count * dt->size >= SLICE_MIN) {
-        steps chk = {sizes_local, check_global, count, dt, 0, MPI_OP_NULL, root, MPI_SUCCESS, false, false, false, gen};
+        steps chk = {sizes_local, bcast_check_global, count, dt, 0, MPI_OP_NULL, root, MPI_SUCCESS, false, false,
+                     false, gen};
         return bcast_large(s, buf, count, dt, root, c, &chk);
     }
     steps st = {sizes_local, bcast_global, count, dt, 0, MPI_OP_NULL, root, MPI_SUCCESS, false, false, false, gen};
