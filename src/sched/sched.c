@@ -423,8 +423,11 @@ static void stop_here(vmpi_pe *pe)
 {
     unsigned req = atomic_load(&job.stop_req);
     pe->stop_seen = req;
+    /* read before counting itself in: once every PE is in, this stop may end and the next one's requester
+     * set another leader (found by TSan, adapt/shrink 7x2) */
+    bool leader = pe->id == job.stop_leader;
     atomic_fetch_add(&job.stopped, 1);
-    if (pe->id != job.stop_leader) {
+    if (!leader) {
         for (unsigned i = 1; atomic_load_explicit(&job.stop_done, memory_order_acquire) != req; i++) {
             counted_poll(pe);
             if ((i & 255) == 0)
