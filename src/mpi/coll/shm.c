@@ -89,6 +89,13 @@ typedef struct shm {
     int fold_slices;
     char *result;            /* the combined data (scratch, grows) */
     MPI_Count result_bytes;  /* a medium broadcast's packed bytes in it */
+    /* which collective filled result: gen + 1 and its kind.  Ranks of an erroneous program that enter
+     * different collectives (one rank's MPI_Reduce with the others' MPI_Bcast...) complete a generation
+     * whose last leader ran the steps of another kind: the readers fail (a reduction with MPI_ERR_OTHER, a
+     * broadcast with MPI_ERR_TRUNCATE) instead of reading a result that was never made (MPICH
+     * errors/coll/noalias2 crashed so on 1 PE). */
+    unsigned result_gen;
+    int result_kind;
     size_t result_cap;
     group *groups;
     slot *slots;
@@ -484,6 +491,21 @@ static void fold_claim(shm *s, const steps *st)
     }
 }
 
+enum { RESULT_REDUCE = 1, RESULT_BCAST };
+
+/* The global step of generation st->gen made s->result for a collective of `kind`. */
+static void made(shm *s, const steps *st, int kind)
+{
+    s->result_gen = st->gen + 1;
+    s->result_kind = kind;
+}
+
+/* The result this rank's collective of `kind` in generation `gen` reads was made by it. */
+static bool result_is(const shm *s, unsigned gen, int kind)
+{
+    return s->result_gen == gen + 1 && s->result_kind == kind;
+}
+
 static void reduce_global(shm *s, const steps *st)
 {
     if (!sizes_global(s, st))
@@ -493,6 +515,7 @@ static void reduce_global(shm *s, const steps *st)
         return;
     }
     char *res = s->result - st->dt->true_lb;
+    made(s, st, RESULT_REDUCE);
     if (st->split) { /* sync_all hands the slices out */
         s->fold_slices = 2 * s->ngroups;
         atomic_store_explicit(&s->fold_next, 0, memory_order_relaxed);
@@ -579,6 +602,8 @@ int vmpi_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dt
      * crashed peer; report it where it happened */
     if (st.err != MPI_SUCCESS)
         return st.err;
+    if (!result_is(s, gen, RESULT_REDUCE))
+        return MPI_ERR_OTHER;
     if (root < 0 || root == c->rank)
         vmpi_dtype_copy(s->result - dt->true_lb, count, dt, rbuf, count, dt);
     return MPI_SUCCESS;
@@ -616,6 +641,7 @@ static void bcast_global(shm *s, const steps *st)
     }
     vmpi_dtype_pack(rs->rbuf, rs->scount, rs->sdt, s->result, bytes);
     s->result_bytes = bytes;
+    made(s, st, RESULT_BCAST);
 }
 
 /* Small broadcasts need no synchronization: the root puts the data into the next mailbox of the ring and
@@ -853,6 +879,8 @@ int vmpi_shm_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, v
     }
     steps st = {sizes_local, bcast_global, count, dt, 0, MPI_OP_NULL, root, MPI_SUCCESS, false, false, false, gen};
     int err = sync_all(s, c, &st, "MPI_Bcast");
+    if (err == MPI_SUCCESS && st.err == MPI_SUCCESS && !result_is(s, gen, RESULT_BCAST))
+        err = MPI_ERR_TRUNCATE; /* the root took the eager path (it passed less), as root_posted finds */
     if (err == MPI_SUCCESS && st.err == MPI_SUCCESS && c->rank != root) {
         vmpi_dtype_unpack(s->result, s->result_bytes, buf, count, dt);
         if (s->result_bytes != count * dt->size)
