@@ -924,6 +924,21 @@ static bool sizes_differ(const shm *s, int n, unsigned gen, MPI_Count blk)
     return differ;
 }
 
+/* Staged data: block p of the result is `blk` bytes at offset `at` of rank p's staging buffer, unpacked
+ * where its size matches; true when some rank's size differs from this one's. */
+static bool unpack_staged(shm *s, int n, unsigned gen, size_t blk, size_t at, void *rbuf, MPI_Count rcount,
+                          const vmpi_dtype *rdt)
+{
+    bool differ = false;
+    for (int p = 0; p < n; p++)
+        if (!same_size(s, p, gen, (MPI_Count)blk))
+            differ = true;
+        else
+            vmpi_dtype_unpack(s->slots[p].stage[gen & 1] + at, (MPI_Count)blk, (char *)rbuf + p * rcount * rdt->extent,
+                              rcount, rdt);
+    return differ;
+}
+
 int vmpi_shm_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                       const vmpi_dtype *rdt, vmpi_comm *c)
 {
@@ -933,20 +948,13 @@ int vmpi_shm_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt,
     unsigned gen = atomic_load_explicit(&s->gen, memory_order_acquire);
     s->slots[me].bytes[gen & 1] = (MPI_Count)blk;
     int err = rcount * rdt->size != (MPI_Count)blk ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    bool differ = false;
     char *st = blk * (size_t)n <= STAGE_MAX ? stage(s, me, gen, blk * (size_t)n) : NULL;
     if (st) {
         vmpi_dtype_pack(sbuf, scount * n, sdt, st, (MPI_Count)(blk * (size_t)n));
         int e = sync_all(s, c, NULL, "MPI_Alltoall");
         if (e != MPI_SUCCESS)
             return e;
-        for (int p = 0; p < n; p++)
-            if (!same_size(s, p, gen, (MPI_Count)blk))
-                differ = true;
-            else
-                vmpi_dtype_unpack(s->slots[p].stage[gen & 1] + (size_t)me * blk, (MPI_Count)blk,
-                                  (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
-        return differ ? MPI_ERR_TRUNCATE : err;
+        return unpack_staged(s, n, gen, blk, (size_t)me * blk, rbuf, rcount, rdt) ? MPI_ERR_TRUNCATE : err;
     }
     s->slots[me].sbuf = sbuf;
     s->slots[me].scount = scount;
@@ -980,20 +988,13 @@ int vmpi_shm_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt
     unsigned gen = atomic_load_explicit(&s->gen, memory_order_acquire);
     s->slots[me].bytes[gen & 1] = (MPI_Count)blk;
     int err = rcount * rdt->size != (MPI_Count)blk ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    bool differ = false;
     char *st = blk * (size_t)n <= STAGE_MAX ? stage(s, me, gen, blk) : NULL;
     if (st) {
         vmpi_dtype_pack(sbuf, scount, sdt, st, (MPI_Count)blk);
         int e = sync_all(s, c, NULL, "MPI_Allgather");
         if (e != MPI_SUCCESS)
             return e;
-        for (int p = 0; p < n; p++)
-            if (!same_size(s, p, gen, (MPI_Count)blk))
-                differ = true;
-            else
-                vmpi_dtype_unpack(s->slots[p].stage[gen & 1], (MPI_Count)blk,
-                                  (char *)rbuf + p * rcount * rdt->extent, rcount, rdt);
-        return differ ? MPI_ERR_TRUNCATE : err;
+        return unpack_staged(s, n, gen, blk, 0, rbuf, rcount, rdt) ? MPI_ERR_TRUNCATE : err;
     }
     s->slots[me].sbuf = sbuf;
     s->slots[me].scount = scount;
