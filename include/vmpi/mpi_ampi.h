@@ -58,4 +58,16 @@ int VMPIX_Restarted(int *flag);
  * AMPI_Load_set_value.  0 when no balancer measures loads (Null, Rotate, Random). */
 int VMPIX_Load_get(double *seconds);
 
+/* vmpi's extension: the process (of the job's *nprocs) that hosts world rank `world_rank` now.  One process
+ * unless the job runs in the emulated multi-process mode (vmpirun --emulate-procs K). */
+int VMPIX_Proc_of(int world_rank, int *proc, int *nprocs);
+
+/* vmpi's extension: what the job's transports have carried between processes so far (every process's
+ * operations in the emulated mode; this process's otherwise): active messages and their bytes, gets, puts
+ * and atomics on remote memory.  All zero in a one-process job. */
+typedef struct VMPIX_Transport_counts {
+    long long am, am_bytes, get, get_bytes, put, put_bytes, atomic;
+} VMPIX_Transport_counts;
+int VMPIX_Transport_counts_get(VMPIX_Transport_counts *counts);
+
 #endif

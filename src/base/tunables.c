@@ -24,6 +24,10 @@ static const vmpi_tunable table[] = {
     {"channel-size", "VMPI_CHANNEL_SIZE", VMPI_TUNABLE_SIZE, "64k",
      "ring between each pair of PEs; messages up to a quarter of it are copied through it", .min = 4 << 10,
      .max = 2 << 20},
+    {"emulate-procs", "VMPI_EMULATE_PROCS", VMPI_TUNABLE_INT, "1",
+     "emulated multi-process mode: split the PEs into this many process groups in one process, every "
+     "operation between groups going through the remote transport's protocols (tests the transport seam); "
+     "at most the PEs", .min = 1, .max = 1024},
     {"pin", "VMPI_PIN", VMPI_TUNABLE_BOOL, "1", "pin each PE to a core (hwloc)"},
     {"idle-spin-us", "VMPI_IDLE_SPIN_US", VMPI_TUNABLE_INT, "200",
      "microseconds an idle PE polls before it sleeps", .max = 10000000},
@@ -286,6 +290,7 @@ void vmpi_tunables_load(void)
     vmpi_parse_size(value_of(vmpi_tunable_find("stack-size")), &vmpi_cfg.stack_size);
     vmpi_parse_size(value_of(vmpi_tunable_find("eager-max")), &vmpi_cfg.eager_max);
     vmpi_parse_size(value_of(vmpi_tunable_find("channel-size")), &vmpi_cfg.channel_size);
+    parse_long(value_of(vmpi_tunable_find("emulate-procs")), &vmpi_cfg.emulate_procs);
     parse_bool(value_of(vmpi_tunable_find("pin")), &vmpi_cfg.pin);
     parse_long(value_of(vmpi_tunable_find("idle-spin-us")), &vmpi_cfg.idle_spin_us);
     parse_bool(value_of(vmpi_tunable_find("deadlock-check")), &vmpi_cfg.deadlock_check);

@@ -43,6 +43,7 @@ typedef struct vmpi_config {
     size_t stack_size;
     size_t eager_max;
     size_t channel_size;
+    long emulate_procs;      /* process groups of the emulated multi-process mode (1: off; xport/emul.c) */
     bool pin;
     long idle_spin_us;
     bool deadlock_check;

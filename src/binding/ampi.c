@@ -3,6 +3,9 @@
 #include <strings.h>
 #include "binding/check.h"
 #include "mpi/adapt/adapt.h"
+#include "mpi/core/rank.h"
+#include "msg/loc.h"
+#include "xport/xport.h"
 
 static int fail(int err, const char *fn, vmpi_chk *ck) { return vmpi_fail(MPI_COMM_WORLD, err, fn, ck); }
 
@@ -161,6 +164,42 @@ int VMPIX_Load_get(double *seconds)
     if (err)
         return fail(err, "VMPIX_Load_get", &ck);
     *seconds = vmpi_adapt_load_now();
+    return MPI_SUCCESS;
+}
+
+int VMPIX_Proc_of(int world_rank, int *proc, int *nprocs)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck), n = vmpi_world_size();
+    if (!err && (proc == NULL || nprocs == NULL)) {
+        snprintf(ck.why, sizeof ck.why, "%s is NULL", proc == NULL ? "proc" : "nprocs");
+        err = MPI_ERR_ARG;
+    }
+    if (!err && (world_rank < 0 || world_rank >= n)) {
+        snprintf(ck.why, sizeof ck.why, "world rank %d is not in 0..%d", world_rank, n - 1);
+        err = MPI_ERR_RANK;
+    }
+    if (err)
+        return fail(err, "VMPIX_Proc_of", &ck);
+    *proc = vmpi_loc_of(world_rank).proc;
+    *nprocs = vmpi_xport_nprocs();
+    return MPI_SUCCESS;
+}
+
+int VMPIX_Transport_counts_get(VMPIX_Transport_counts *counts)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck);
+    if (!err && counts == NULL) {
+        snprintf(ck.why, sizeof ck.why, "counts is NULL");
+        err = MPI_ERR_ARG;
+    }
+    if (err)
+        return fail(err, "VMPIX_Transport_counts_get", &ck);
+    vmpi_xport_counts c = vmpi_xport_nprocs() > 1 ? vmpi_xport_remote_counts() : (vmpi_xport_counts){0};
+    *counts = (VMPIX_Transport_counts){(long long)c.am, (long long)c.am_bytes, (long long)c.get,
+                                      (long long)c.get_bytes, (long long)c.put, (long long)c.put_bytes,
+                                      (long long)c.atomic};
     return MPI_SUCCESS;
 }
 

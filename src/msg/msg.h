@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Messaging: per-rank matching (posted receives, unexpected messages, MPI's non-overtaking order), the
- * location table that routes every message, and the protocols:
+/* Messaging: per-rank matching (posted receives, unexpected messages, MPI's non-overtaking order; match.c),
+ * the location table that routes every message (loc.h), and the protocols:
  *   - a receive already posted on the sender's own PE is filled directly (one copy, no envelope, no atomics);
- *   - eager: up to eager-max bytes are packed into a pooled envelope and the send completes at once;
- *   - rendezvous (large or synchronous sends): the envelope carries the sender's buffer description and the
- *     receiver copies straight from it (single copy), then hands the envelope back to complete the send.
- * Only a rank's own PE touches its queues; other PEs reach it through that PE's channels. */
+ *   - eager (eager.c): up to eager-max bytes travel with the message and the send completes at once;
+ *   - rendezvous (rndv.c; large or synchronous sends): in one process the receiver copies straight from the
+ *     sender's buffer (single copy); between processes it gets the bytes through the transport.
+ * Only a rank's own PE touches its queues; other PEs reach it through the transports of xport/. */
 #ifndef VMPI_MSG_MSG_H
 #define VMPI_MSG_MSG_H
 
@@ -40,6 +40,7 @@ struct vmpi_req {
     _Atomic int parts;       /* a receive copied by two PEs: parts still being copied */
     vmpi_req_done_fn on_done; /* called once at completion, on the owner's PE */
     void *on_done_arg;
+    void *packed;            /* a send to another process: the packed copy of its non-contiguous data */
 };
 
 typedef struct vmpi_env vmpi_env;
@@ -53,22 +54,14 @@ typedef struct vmpi_ep {
     vmpi_commstat sent;      /* messages and bytes it sent, per destination (while tracking) */
 } vmpi_ep;
 
-/* Where a rank runs: the process and the PE in it.  Every message is routed through this lookup so that
- * migration (which updates it) and an inter-process transport plug in without touching the protocols. */
-typedef struct vmpi_loc {
-    int proc;
-    int pe;
-} vmpi_loc;
-
+/* Start-up, after vmpi_sched_init: the transports (xport/; --emulate-procs K splits the PEs into K process
+ * groups), the location table and the endpoints' tables. */
 void vmpi_msg_init(int nranks, int npes);
 void vmpi_msg_fini(void);
+/* A new rank's endpoint; the rank lives on PE `pe`. */
 void vmpi_msg_ep_init(vmpi_ep *ep, int world_rank, vmpi_vp *vp, int pe);
-vmpi_loc vmpi_msg_loc(int world_rank);
 /* World rank `world_rank`'s endpoint. */
 vmpi_ep *vmpi_msg_ep(int world_rank);
-/* Routes world rank `world_rank`'s messages to PE `pe` from now on (migration, while the world is stopped:
- * no record for it may be in flight). */
-void vmpi_msg_set_loc(int world_rank, int pe);
 
 /* Checkpoint: the messages in `ep`'s unexpected queue (headers, eager payloads; a rendezvous message's
  * data stays in its sender's slot), serialized into a system-allocated buffer of *len bytes (NULL, 0 when
@@ -80,10 +73,9 @@ void *vmpi_msg_save_unexpected(const vmpi_ep *ep, size_t *len);
 size_t vmpi_msg_env_saved_size(const vmpi_env *e);
 void vmpi_msg_env_save(const vmpi_env *e, void *out);
 vmpi_env *vmpi_msg_env_load(const void *in, size_t avail, size_t *used);
-/* Restart: world rank `world_rank`'s endpoint is back at its address; routes the rank's messages to PE
- * `pe` and queues again the messages of a buffer made by vmpi_msg_save_unexpected.  False when the buffer
- * is malformed. */
-bool vmpi_msg_ep_restored(vmpi_ep *ep, int world_rank, int pe, const void *buf, size_t len);
+/* Restart: world rank `world_rank`'s endpoint is back at its address (placed with vmpi_loc_adopt); queues
+ * again the messages of a buffer made by vmpi_msg_save_unexpected.  False when the buffer is malformed. */
+bool vmpi_msg_ep_restored(vmpi_ep *ep, int world_rank, const void *buf, size_t len);
 
 /* Marks `r` complete, wakes its owner, then runs its callback; on the owner's PE only. */
 void vmpi_req_complete(vmpi_req *r);

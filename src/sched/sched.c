@@ -13,7 +13,6 @@
 #include "base/futex.h"
 #include "base/log.h"
 #include "base/tunables.h"
-#include "sched/chan.h"
 #include "sched/pin.h"
 #include "sched/runwait.h"
 #include "sched/sched.h"
@@ -43,6 +42,53 @@ static struct {
 
 VMPI_TLS vmpi_pe *vmpi_self_pe_;
 
+/* ---- progress sources ---- */
+
+static struct {
+    const vmpi_progress_source *src[VMPI_PROGRESS_MAX];
+    int n;
+} prog;
+
+void vmpi_sched_progress_add(const vmpi_progress_source *src)
+{
+    vmpi_assert(prog.n < VMPI_PROGRESS_MAX);
+    prog.src[prog.n++] = src;
+}
+
+static inline int progress_poll(vmpi_pe *pe)
+{
+    int ran = 0;
+    for (int i = 0; i < prog.n; i++)
+        ran += prog.src[i]->poll(pe);
+    return ran;
+}
+
+/* Work waits for PE `pe`, or PE `pe` has work to push out (it must keep polling). */
+static inline bool progress_ready(int pe)
+{
+    for (int i = 0; i < prog.n; i++)
+        if (prog.src[i]->ready(pe))
+            return true;
+    return false;
+}
+
+static inline bool progress_backlog(int pe)
+{
+    for (int i = 0; i < prog.n; i++)
+        if (prog.src[i]->backlog(pe))
+            return true;
+    return false;
+}
+
+/* Work started somewhere that no ready() shows yet. */
+static inline bool progress_in_flight(void)
+{
+    for (int i = 0; i < prog.n; i++)
+        if (prog.src[i]->in_flight && prog.src[i]->in_flight())
+            return true;
+    return false;
+}
+
 /* libstdc++'s per-thread exception state: the stack of caught exceptions and the count of uncaught ones.
  * It belongs to the rank, not the thread: a rank that blocks inside a catch block must find its own
  * exception when it resumes (maybe on another thread), and the ranks that ran meanwhile must not see it.
@@ -69,7 +115,6 @@ void vmpi_sched_init(int npes)
         vmpi_list_init(&pe->runq);
         pe->id = i;
     }
-    vmpi_chan_init(npes, vmpi_cfg.channel_size);
     job.t0 = job.reset_at = vmpi_clock_now();
     job.ticks0 = vmpi_ticks();
 }
@@ -212,7 +257,7 @@ static bool block_in_place(vmpi_vp *vp, vmpi_pe *pe)
     for (unsigned i = 0; i < 4096 && !resumed; i++) {
         if (!vmpi_list_empty(&pe->runq) || stop_pending(pe))
             break;
-        if (vmpi_chan_pending(pe->id) || vmpi_chan_backlog(pe->id)) {
+        if (progress_ready(pe->id) || progress_backlog(pe->id)) {
             vmpi_pe_poll(pe);
             if (vp->state == VMPI_VP_READY) {
                 if (pe->runq.next != &vp->node || pe->runq.prev != &vp->node)
@@ -296,7 +341,7 @@ void vmpi_sched_wake(int id) { wake_pe(&job.pes[id]); }
 
 void vmpi_pe_poll(vmpi_pe *pe)
 {
-    vmpi_chan_poll(pe);
+    progress_poll(pe);
 }
 
 /* ---- idling and deadlock detection ---- */
@@ -336,9 +381,10 @@ static void check_deadlock(uint64_t before)
     if ((uint32_t)before != (uint32_t)job.npes || atomic_load(&job.done) || atomic_load(&job.live) == 0)
         return;
     for (int i = 0; i < job.npes; i++)
-        if (!vmpi_list_empty(&job.pes[i].runq) ||
-            vmpi_chan_pending(i) || vmpi_chan_backlog(i))
+        if (!vmpi_list_empty(&job.pes[i].runq) || progress_ready(i) || progress_backlog(i))
             return;
+    if (progress_in_flight())
+        return;
     if (atomic_load(&job.sleepers) == before)
         report_deadlock();
 }
@@ -354,7 +400,7 @@ static void idle(vmpi_pe *pe)
 
 static void idle_wait(vmpi_pe *pe)
 {
-    if (vmpi_chan_backlog(pe->id)) {
+    if (progress_backlog(pe->id)) {
         /* records wait for room in a full ring: back to the loop, whose poll moves them out as room appears;
          * now and then give the core away, in case the receiving PE's thread needs it (PEs > cores) */
         if ((++pe->backlog_waits & 63) == 0)
@@ -363,7 +409,7 @@ static void idle_wait(vmpi_pe *pe)
     }
     double until = vmpi_clock_now() + 1e-6 * (double)vmpi_cfg.idle_spin_us;
     for (unsigned i = 1;; i++) {
-        if (vmpi_chan_pending(pe->id) || vmpi_chan_backlog(pe->id) ||
+        if (progress_ready(pe->id) || progress_backlog(pe->id) ||
             atomic_load_explicit(&job.done, memory_order_relaxed) || stop_pending(pe))
             return;
         __builtin_ia32_pause();
@@ -373,7 +419,7 @@ static void idle_wait(vmpi_pe *pe)
     uint64_t now = atomic_fetch_add(&job.sleepers, (1ull << 32) + 1) + (1ull << 32) + 1;
     atomic_store(&pe->sleeping, 1);
     atomic_thread_fence(memory_order_seq_cst); /* pairs with the fence of a channel commit */
-    if (vmpi_chan_pending(pe->id) || atomic_load(&job.done) || atomic_load(&job.stop_req) != pe->stop_seen) {
+    if (progress_ready(pe->id) || atomic_load(&job.done) || atomic_load(&job.stop_req) != pe->stop_seen) {
         if (atomic_exchange(&pe->sleeping, 0))
             atomic_fetch_add(&job.sleepers, (1ull << 32) - 1);
         return;
@@ -395,7 +441,7 @@ static void idle_wait(vmpi_pe *pe)
 static void counted_poll(vmpi_pe *pe)
 {
     atomic_fetch_add(&pe->polls_begun, 1);
-    vmpi_chan_poll(pe);
+    progress_poll(pe);
     atomic_fetch_add(&pe->polls_ended, 1);
 }
 
@@ -411,8 +457,10 @@ static bool quiescent(unsigned long *snap)
         snap[i] = e;
     }
     for (int i = 0; i < job.npes; i++)
-        if (vmpi_chan_pending(i) || vmpi_chan_backlog(i))
+        if (progress_ready(i) || progress_backlog(i))
             return false;
+    if (progress_in_flight())
+        return false;
     for (int i = 0; i < job.npes; i++)
         if (atomic_load(&job.pes[i].polls_begun) != snap[i])
             return false;
@@ -731,7 +779,7 @@ int vmpi_sched_run(void)
 
 void vmpi_sched_fini(void)
 {
-    vmpi_chan_fini();
+    prog.n = 0;
     for (int i = 0; i < job.npes; i++)
         free(job.pes[i].altstack);
     free(job.pes);

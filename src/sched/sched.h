@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The scheduler: PEs (worker threads, one per core by default) running VPs (user-level threads) and runtime
  * messages.  Execution is message-driven: a VP that waits blocks; the handler of the message it waits for
- * wakes it.  Each PE owns its run queue and its VPs' state; other PEs reach it only through its channels
- * (sched/chan.h). */
+ * wakes it.  Each PE owns its run queue and its VPs' state; other PEs reach it only through messages, which
+ * come from the progress sources registered here (the transports of xport/: the in-process channels, and a
+ * network).  The scheduler knows no transport: it asks every source whether work waits or is in flight. */
 #ifndef VMPI_SCHED_SCHED_H
 #define VMPI_SCHED_SCHED_H
 
@@ -133,6 +134,29 @@ static inline bool vmpi_sched_pe_waiting(vmpi_pe *pe) { return atomic_load_expli
 void vmpi_sched_wake(int id);
 /* Runs the handlers of every record waiting for the calling PE. */
 void vmpi_pe_poll(vmpi_pe *pe);
+
+/* ---- progress sources ----
+ * Whatever delivers work to PEs (a transport) registers a source.  The scheduler's loop polls every source;
+ * a VP waiting alone on its PE, an idle PE before it sleeps, the deadlock check and a stop of the world ask
+ * every source instead of looking at any transport's state:
+ *   poll(pe)     runs the handlers of what arrived for PE `pe` (on that PE); returns how many ran;
+ *   ready(pe)    something waits for PE `pe`'s poll (cheap: spin loops call it; any thread);
+ *   backlog(pe)  PE `pe` has outgoing work that only its own polls move on (a full ring): it must not sleep;
+ *   in_flight()  optional (NULL: none): work started anywhere that no ready() shows yet and that will
+ *                show later (a network's messages on the wire); a PE may sleep, but the job is not
+ *                deadlocked and a stop of the world is not quiescent while it is true.
+ * A source that wakes a sleeping PE when it delivers calls vmpi_sched_wake after publishing (with a full
+ * fence between, as the PE fences between counting itself asleep and its last ready() check). */
+typedef struct vmpi_progress_source {
+    const char *name;
+    int (*poll)(vmpi_pe *pe);
+    bool (*ready)(int pe);
+    bool (*backlog)(int pe);
+    bool (*in_flight)(void);
+} vmpi_progress_source;
+/* Adds a source (before the PEs run); at most VMPI_PROGRESS_MAX. */
+#define VMPI_PROGRESS_MAX 4
+void vmpi_sched_progress_add(const vmpi_progress_source *src);
 
 /* ---- stopping the world, moving VPs (migration within the process) ----
  * vmpi_sched_stop_world, called by a VP, blocks it and brings every PE to its scheduler loop (a VP that

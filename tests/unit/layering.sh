@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # The layering rule: a layer includes headers of its own layer and of the layers below it only.
-#   base <- ckpt <- ult <- iso <- img <- sched <- dtype <- msg <- lb <- mpi <- binding <- armci   (start is linked into programs, includes nothing)
+#   base <- ckpt <- ult <- iso <- img <- sched <- xport <- dtype <- msg <- lb <- mpi <- binding <- armci   (start is linked into programs, includes nothing)
 src=$1
-order="base ckpt ult iso img sched dtype msg lb mpi binding armci"
+order="base ckpt ult iso img sched xport dtype msg lb mpi binding armci"
 rank() { i=0; for l in $order; do [ "$l" = "$1" ] && { echo $i; return; }; i=$((i+1)); done; echo 99; }
 bad=0
 for f in $(find "$src" -name '*.[ch]'); do

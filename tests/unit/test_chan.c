@@ -20,7 +20,8 @@
  * or shortly after the first error.  TEST_CHAN_SEED=n changes the random plans. */
 #include "base/clock.h"
 #include "base/tunables.h"
-#include "sched/chan.h"
+#include "xport/chan.h"
+#include "xport/xport.h"
 #include "sched/sched.h"
 
 #include <pthread.h>
@@ -589,16 +590,18 @@ static void one_run(uint64_t seed, int npes, size_t ring_bytes, int len_repeat)
     T.salt = mix((uint32_t)seed ^ (uint32_t)T.run * 0x27d4eb2fu);
     vmpi_cfg.channel_size = ring_bytes;
     vmpi_sched_init(npes);
-    vmpi_rec_fn hs[4] = {h0, h1, h2, h3};
+    vmpi_xport_init(npes, 1); /* the channels, which register with the scheduler */
+    vmpi_xport_am_fn hs[4] = {h0, h1, h2, h3};
     for (int k = 0; k < 4; k++)
-        T.hid[k] = vmpi_chan_handler_register(hs[k]);
-    T.h_stale = vmpi_chan_handler_register(on_stale);
+        T.hid[k] = vmpi_xport_am_register(hs[k]);
+    T.h_stale = vmpi_xport_am_register(on_stale);
     T.maxrec = vmpi_chan_max_record();
     T.ncells = (T.maxrec + HDR) * 4 / CELL;
     if (T.maxrec + HDR != ring_bytes / 4 || T.ncells * CELL != ring_bytes) {
         ERR("a %zu-byte channel takes records of up to %zu bytes, expected %zu: the test's model of the ring "
             "(64-byte cells, 16-byte header, a quarter of the ring) no longer matches chan.c",
             ring_bytes, T.maxrec, ring_bytes / 4 - HDR);
+        vmpi_xport_fini();
         vmpi_sched_fini();
         return;
     }
@@ -654,6 +657,7 @@ static void one_run(uint64_t seed, int npes, size_t ring_bytes, int len_repeat)
     if (slept == 0)
         ERR("no ping or pong found its receiver asleep in %lu tries: the wake-up of a sleeping PE was not exercised",
             not_slept);
+    vmpi_xport_fini();
     vmpi_sched_fini();
     for (int i = 0; i < npes; i++) {
         free(P[i].scratch);

@@ -11,10 +11,10 @@
  *   - 64 ranks on 2 PEs: 8x8 crosses 8, 4x16 / 16x4 cross 4 and 2x32 / 32x2 cross 2 (one straight cut),
  *     the ring twice. */
 #include <stdbool.h>
-#include "msg/msg.h"
+#include "msg/loc.h"
 #include "mtest.h"
 
-static int pe_of_world(int w) { return vmpi_msg_loc(w).pe; }
+static int pe_of_world(int w) { return vmpi_loc_pe(w); }
 
 /* PE of the rank at every position of the grid or graph communicator c. */
 static int *pes_of(MPI_Comm c, int *n)

@@ -11,6 +11,7 @@
 #include "lb/lb.h"
 #include "mpi/coll/coll.h"
 #include "mpi/coll/shm.h"
+#include "msg/loc.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
 #include "mpi/pt2pt/pt2pt.h"
@@ -30,6 +31,7 @@ static struct {
 
 void vmpi_adapt_init(void)
 {
+    vmpi_loc_on_moved(vmpi_shm_relocate); /* ranks that move (migration, restart) regroup the collectives */
     const char *bad = NULL;
     A.nchain = vmpi_lb_parse(vmpi_cfg.balancer, A.chain, &bad);
     if (A.nchain < 0) {
@@ -317,8 +319,7 @@ static void rebalance(bool run)
         vmpi_rank *rk = vmpi_rank_get(r);
         int to = pe[r];
         if (to != rk->vp.pe->id && rk->vp.state != VMPI_VP_DONE) {
-            vmpi_sched_move(&rk->vp, to);
-            vmpi_msg_set_loc(r, to);
+            vmpi_loc_move(&rk->vp, to);
             moved++;
         }
         if (rk->adapt && run) { /* the next period starts now */
@@ -326,8 +327,7 @@ static void rebalance(bool run)
             rk->adapt->has_user_load = false;
         }
     }
-    if (moved)
-        vmpi_shm_relocate();
+    vmpi_loc_moves_done(); /* the shared-memory collectives regroup */
     atomic_fetch_add(&A.moves, moved);
     if (run) {
         vmpi_sched_reset_load();

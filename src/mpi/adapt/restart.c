@@ -22,6 +22,7 @@
 #include "mpi/adapt/adapt.h"
 #include "mpi/adapt/ckpt_job.h"
 #include "mpi/coll/shm.h"
+#include "msg/loc.h"
 #include "mpi/core/rank.h"
 
 static struct {
@@ -178,8 +179,8 @@ static vmpi_rank *adopt_rank(const vmpi_ckpt_sec *s, int n, int npes)
         bad("rank %d's memory is not a rank's (corrupt)", r);
     vmpi_img_rank_restored(h);
     int pe = (int)((long)r * npes / n); /* block mapping over this job's PEs */
-    vmpi_sched_adopt_vp(&rk->vp, pe);
-    vmpi_msg_ep_restored(&rk->ep, r, pe, NULL, 0);
+    vmpi_loc_adopt(&rk->vp, pe);
+    vmpi_msg_ep_restored(&rk->ep, r, NULL, 0);
     if (rk->adapt) { /* it waited at the migration point: it returns from it now, restarted */
         rk->adapt->in_migrate = false;
         rk->adapt->restarted = true;
@@ -237,7 +238,7 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
             if (rk == NULL || buf == NULL)
                 bad("unexpected messages of rank %u come before the rank (corrupt)", s.id);
             read_into(buf);
-            if (!vmpi_msg_ep_restored(&rk->ep, (int)s.id, rk->vp.pe->id, buf, s.len))
+            if (!vmpi_msg_ep_restored(&rk->ep, (int)s.id, buf, s.len))
                 bad("rank %u's unexpected messages are malformed (corrupt)", s.id);
             vmpi_sys_free(buf);
             break;
@@ -286,7 +287,7 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
     vmpi_ckpt_close(S.in);
     S.in = NULL;
     vmpi_adapt_set_active(npes);
-    vmpi_shm_relocate(); /* the shared-memory collectives, grouped by this job's PEs */
+    vmpi_loc_moves_done(); /* the shared-memory collectives, grouped by this job's PEs */
     /* the ranks' saved frames were made with the old process's canary: the PE threads (started from here)
      * and this one run with it until the job ends */
     S.guard = *ck_stack_guard();

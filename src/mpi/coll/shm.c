@@ -17,6 +17,7 @@
 #include "mpi/core/rank.h"
 #include "mpi/op/op.h"
 #include "mpi/pt2pt/pt2pt.h"
+#include "msg/loc.h"
 #include "sched/pin.h"
 
 typedef struct slot {        /* what one rank publishes for the collective in progress */
@@ -120,7 +121,7 @@ static void group_ranks(shm *s)
         gid[p] = -1;
     s->ngroups = 0;
     for (int r = 0; r < n; r++) {
-        int pe = vmpi_msg_loc(s->world[r]).pe;
+        int pe = vmpi_loc_pe(s->world[r]);
         if (gid[pe] < 0)
             gid[pe] = s->ngroups++;
         s->group_of[r] = gid[pe];

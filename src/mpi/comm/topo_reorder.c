@@ -7,13 +7,14 @@
 #include "mpi/comm/comm_create.h"
 #include "mpi/comm/topo_map.h"
 #include "mpi/comm/topo_reorder.h"
+#include "msg/loc.h"
 #include "msg/msg.h"
 
 int *vmpi_topo_pes(const vmpi_comm *c)
 {
     int *pe = malloc(sizeof(int) * (size_t)(c->size > 0 ? c->size : 1));
     for (int r = 0; pe && r < c->size; r++)
-        pe[r] = vmpi_msg_loc(vmpi_comm_world_rank(c, r)).pe; /* one process today: the PE names the place */
+        pe[r] = vmpi_loc_pe(vmpi_comm_world_rank(c, r)); /* one process today: the PE names the place */
     return pe;
 }
 

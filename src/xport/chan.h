@@ -8,28 +8,40 @@
  * on the sender's side in order and drain as the receiver makes room: a send never blocks and never fails.
  *
  * Use: p = vmpi_chan_reserve(dst, len); write len bytes at p; vmpi_chan_commit(dst, handler).  Nothing
- * else may be sent to `dst` in between.  Handlers run on the receiving PE, with the record in place: they
- * must copy what they keep, and must not poll. */
-#ifndef VMPI_SCHED_CHAN_H
-#define VMPI_SCHED_CHAN_H
+ * else may be sent to `dst` in between.  Handlers (xport.h's active-message table) run on the receiving PE,
+ * with the record in place: they must copy what they keep, and must not poll.  The channels are the
+ * in-process transport (xport/inproc.c) and carry the emulated one's messages too; they register
+ * themselves with the scheduler as a progress source. */
+#ifndef VMPI_XPORT_CHAN_H
+#define VMPI_XPORT_CHAN_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "xport/xport.h"
 
 struct vmpi_pe;
-typedef void (*vmpi_rec_fn)(struct vmpi_pe *pe, int src_pe, void *rec, size_t len);
 
-/* Setup and teardown, from the main thread; `ring_bytes` per ordered pair of PEs. */
+/* Setup and teardown, from the main thread (after vmpi_sched_init); `ring_bytes` per ordered pair of PEs. */
 void vmpi_chan_init(int npes, size_t ring_bytes);
 void vmpi_chan_fini(void);
-uint32_t vmpi_chan_handler_register(vmpi_rec_fn fn);
 /* The largest record a channel takes (a quarter of the ring, so that several are in flight). */
 size_t vmpi_chan_max_record(void);
 
 /* Sending, on the sender's PE thread. */
 void *vmpi_chan_reserve(int dst_pe, size_t len);
 void vmpi_chan_commit(int dst_pe, uint32_t handler);
+/* The same for the emulated remote transport, whose records may go between process groups (an in-process
+ * record that does is a fatal internal error: it could carry a pointer). */
+void vmpi_chan_commit_remote(int dst_pe, uint32_t handler);
+
+/* The in-process transport's active-message send (xport.h): packed straight into the ring. */
+static inline void vmpi_chan_am_send(int dst_pe, uint32_t id, size_t len, vmpi_xport_pack_fn pack, void *arg)
+{
+    void *p = vmpi_chan_reserve(dst_pe, len);
+    pack(p, len, arg);
+    vmpi_chan_commit(dst_pe, id);
+}
 
 /* Receiving, on PE `pe`: runs the handlers of every published record; returns how many ran.  Also moves
  * records queued on this PE's full outgoing rings into them. */

@@ -5,11 +5,12 @@
 #include "base/compiler.h"
 #include "base/log.h"
 #include "base/sysmem.h"
-#include "sched/chan.h"
 #include "sched/sched.h"
+#include "xport/chan.h"
+#include "xport/procs.h"
+#include "xport/xport.h"
 
 #define CELL 64
-#define MAX_HANDLERS 32
 #define H_PAD 0xffffu /* fills the end of the ring when a record does not fit before the wrap */
 
 /* First 16 bytes of a record's first cell; the record's bytes follow, contiguous over the next cells. */
@@ -55,8 +56,6 @@ static struct {
     chan *ch;                /* [src * npes + dst] */
     pe_chans *pe;
     char *rings;
-    vmpi_rec_fn handlers[MAX_HANDLERS];
-    uint32_t nhandlers;
 } C;
 
 static inline chan *chan_of(int src, int dst) { return &C.ch[(size_t)src * (size_t)C.npes + (size_t)dst]; }
@@ -69,6 +68,15 @@ static inline uint32_t seq_of(uint64_t pos)
     return s ? s : 1;
 }
 static inline uint64_t cells_for(size_t len) { return (HDR + len + CELL - 1) / CELL; }
+
+static int chan_poll(vmpi_pe *pe);
+static bool chan_ready(int pe);
+static bool chan_backlog(int pe);
+static const vmpi_progress_source chan_source = {"channels", chan_poll, chan_ready, chan_backlog, NULL};
+
+int vmpi_chan_poll(vmpi_pe *pe) { return chan_poll(pe); }
+bool vmpi_chan_pending(int pe) { return chan_ready(pe); }
+bool vmpi_chan_backlog(int pe) { return chan_backlog(pe); }
 
 void vmpi_chan_init(int npes, size_t ring_bytes)
 {
@@ -88,6 +96,7 @@ void vmpi_chan_init(int npes, size_t ring_bytes)
     uintptr_t base = ((uintptr_t)C.rings + VMPI_CACHELINE - 1) & ~(uintptr_t)(VMPI_CACHELINE - 1);
     for (size_t i = 0; i < (size_t)npes * (size_t)npes; i++)
         C.ch[i].ring = C.ch[i].rring = (char *)base + i * n * CELL;
+    vmpi_sched_progress_add(&chan_source);
 }
 
 void vmpi_chan_fini(void)
@@ -101,13 +110,6 @@ void vmpi_chan_fini(void)
     free(C.pe);
     free(C.rings);
     memset(&C, 0, sizeof C);
-}
-
-uint32_t vmpi_chan_handler_register(vmpi_rec_fn fn)
-{
-    vmpi_assert(C.nhandlers < MAX_HANDLERS);
-    C.handlers[C.nhandlers] = fn;
-    return C.nhandlers++;
 }
 
 size_t vmpi_chan_max_record(void) { return C.ncells / 4 * CELL - HDR; }
@@ -169,7 +171,23 @@ void *vmpi_chan_reserve(int dst, size_t len)
     return o->data;
 }
 
+/* A record of the in-process protocols may carry pointers: between the process groups of the emulated
+ * multi-process mode only the emulated transport (vmpi_chan_commit_remote) may use the channels. */
+static VMPI_NOINLINE void crossing(int me, int dst, uint32_t handler)
+{
+    vmpi_fatal("internal error: an in-process record (handler %u) from PE %d to PE %d crosses from emulated "
+               "process %d to %d", handler, me, dst, vmpi_xport_proc_of_pe(me), vmpi_xport_proc_of_pe(dst));
+}
+
 void vmpi_chan_commit(int dst, uint32_t handler)
+{
+    int me = vmpi_pe_self()->id;
+    if (VMPI_UNLIKELY(vmpi_xport_procs_.nprocs > 1) && vmpi_xport_proc_of_pe(me) != vmpi_xport_proc_of_pe(dst))
+        crossing(me, dst, handler);
+    vmpi_chan_commit_remote(dst, handler);
+}
+
+void vmpi_chan_commit_remote(int dst, uint32_t handler)
 {
     int me = vmpi_pe_self()->id;
     chan *c = chan_of(me, dst);
@@ -212,7 +230,7 @@ static void drain_backlog(int me)
     }
 }
 
-bool vmpi_chan_backlog(int pe) { return atomic_load_explicit(&C.pe[pe].backlog, memory_order_relaxed) != 0; }
+static bool chan_backlog(int pe) { return atomic_load_explicit(&C.pe[pe].backlog, memory_order_relaxed) != 0; }
 
 /* ---- receiving ---- */
 
@@ -221,7 +239,7 @@ static inline bool ready(const chan *c, uint64_t head)
     return atomic_load_explicit(&cell_at(c->rring, head)->seq, memory_order_acquire) == seq_of(head);
 }
 
-int vmpi_chan_poll(vmpi_pe *pe)
+static int chan_poll(vmpi_pe *pe)
 {
     int me = pe->id, ran = 0;
     pe_chans *pc = &C.pe[me];
@@ -237,7 +255,7 @@ int vmpi_chan_poll(vmpi_pe *pe)
             rec_hdr *h = cell_at(c->rring, head);
             uint16_t n = h->ncells;
             if (h->handler != H_PAD) {
-                C.handlers[h->handler](pe, src, h + 1, h->len);
+                vmpi_xport_am_table[h->handler](pe, src, h + 1, h->len);
                 ran++;
             }
             /* a stale first word of a continuation cell must never look like the seq of a later record */
@@ -253,7 +271,7 @@ int vmpi_chan_poll(vmpi_pe *pe)
     return ran;
 }
 
-bool vmpi_chan_pending(int pe)
+static bool chan_ready(int pe)
 {
     for (int src = 0; src < C.npes; src++) {
         const chan *c = chan_of(src, pe);
