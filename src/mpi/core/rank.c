@@ -17,6 +17,7 @@
 #include "mpi/core/rank.h"
 #include "mpi/core/waits.h"
 #include "mpi/rma/am.h"
+#include "mpi/rma/remote.h"
 #include "mpi/rma/win.h"
 #include "sched/pin.h"
 
@@ -222,6 +223,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     vmpi_sched_init((int)p);
     vmpi_sched_set_wait_describer(vmpi_waits_describe);
     vmpi_msg_init((int)n, (int)p);
+    vmpi_rma_remote_init(); /* active-message handlers: after the transports, the same order everywhere */
     vmpi_group_init((int)n);
     vmpi_adapt_init();
     R.ranks = calloc((size_t)n, sizeof *R.ranks);

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/log.h"
 #include "base/spin.h"
 #include "mpi/op/op_builtin.h"
 #include "mpi/rma/atomic.h"
+#include "mpi/rma/remote.h"
 #include "mpi/rma/win.h"
 
 enum { SMALL = 256 }; /* temporaries up to this size live on the stack */
@@ -16,6 +18,9 @@ enum { SMALL = 256 }; /* temporaries up to this size live on the stack */
  * window (or, for a dynamic window, in attached memory: one region or adjacent ones). */
 int vmpi_rma_target_addr(vmpi_win *w, int rank, MPI_Aint disp, const vmpi_rma_side *t, char **addr, char *why)
 {
+    if (VMPI_UNLIKELY(w->rm != NULL) && vmpi_rma_is_remote(w, rank))
+        vmpi_fatal("internal error: the local way of one-sided communication was taken to rank %d of the window, "
+                   "which lives in another process", rank);
     vmpi_win_target *tg = &w->sh->t[rank];
     const vmpi_dtype *dt = t->dt;
     MPI_Aint lo = 0, hi = 0;
@@ -69,8 +74,11 @@ int vmpi_rma_xfer(vmpi_win *w, bool put, const vmpi_rma_side *o, int rank, MPI_A
         return MPI_SUCCESS;
     char *addr;
     int err;
-    if ((err = begin(w, rank, req, why)) || (err = same_size(o, t, why)) ||
-        (err = vmpi_rma_target_addr(w, rank, disp, t, &addr, why)))
+    if ((err = begin(w, rank, req, why)) || (err = same_size(o, t, why)))
+        return err;
+    if (VMPI_UNLIKELY(w->rm != NULL) && vmpi_rma_is_remote(w, rank))
+        return vmpi_rma_remote_xfer(w, put, o, rank, disp, t, req, why);
+    if ((err = vmpi_rma_target_addr(w, rank, disp, t, &addr, why)))
         return err;
     if (put)
         vmpi_dtype_copy(o->buf, o->count, o->dt, addr, t->count, t->dt);
@@ -145,8 +153,11 @@ int vmpi_rma_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side *res, 
         return MPI_SUCCESS;
     char *addr;
     int basic, err;
-    if ((err = begin(w, rank, req, why)) || (err = check_acc(o, res, t, op, &basic, why)) ||
-        (err = vmpi_rma_target_addr(w, rank, disp, t, &addr, why)))
+    if ((err = begin(w, rank, req, why)) || (err = check_acc(o, res, t, op, &basic, why)))
+        return err;
+    if (VMPI_UNLIKELY(w->rm != NULL) && vmpi_rma_is_remote(w, rank))
+        return vmpi_rma_remote_acc(w, o, res, rank, disp, t, op, basic, req, why);
+    if ((err = vmpi_rma_target_addr(w, rank, disp, t, &addr, why)))
         return err;
     MPI_Count n = acc_elems(t, basic);
     if (n == 0)
@@ -214,7 +225,11 @@ int vmpi_rma_cas(vmpi_win *w, const void *origin, const void *compare, void *res
     vmpi_rma_side t = {NULL, 1, dt, VMPI_DT(dt->basic)};
     char *addr;
     int err;
-    if ((err = begin(w, rank, false, why)) || (err = vmpi_rma_target_addr(w, rank, disp, &t, &addr, why)))
+    if ((err = begin(w, rank, false, why)))
+        return err;
+    if (VMPI_UNLIKELY(w->rm != NULL) && vmpi_rma_is_remote(w, rank))
+        return vmpi_rma_remote_cas(w, origin, compare, result, dt, rank, disp, why);
+    if ((err = vmpi_rma_target_addr(w, rank, disp, &t, &addr, why)))
         return err;
     vmpi_rma_cas_apply(&w->sh->t[rank], dt->basic, origin, compare, addr, result,
                        vmpi_win_lock_held(w, rank) == MPI_LOCK_EXCLUSIVE);

@@ -3,15 +3,15 @@
  * where the FIFO is, and every lock and unlock goes there; a shared request waits behind a queued exclusive
  * one, so writers are not starved. */
 #include <mpi.h>
+#include <string.h>
 #include "base/spin.h"
 #include "mpi/core/handle.h"
-#include "mpi/pt2pt/pt2pt.h"
 #include "mpi/rma/qlock.h"
+#include "sched/sched.h"
+#include "xport/chan.h"
 
 #define EXCL VMPI_QLOCK_EXCL
 #define QUEUED VMPI_QLOCK_QUEUED
-
-static const vmpi_dtype *BYTE(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)); }
 
 static bool compatible(uint64_t s, int type)
 {
@@ -48,17 +48,40 @@ static vmpi_qlock_waiter *grant_waiters(vmpi_qlock *q, const vmpi_qlock_waiter *
     return granted;
 }
 
-/* Wakes the granted waiters; a node is its waiter's, so it is read before the waiter can run. */
-static int notify_granted(vmpi_qlock_waiter *granted, vmpi_comm *c, int tag)
+static uint32_t wake_id;
+
+static void on_wake(vmpi_pe *pe, int src_pe, void *rec, size_t len) { vmpi_vp_wake(*(vmpi_vp **)rec); }
+
+static void pack_ptr(void *dst, size_t len, void *arg) { memcpy(dst, &arg, sizeof arg); }
+
+/* Wakes rank `vp`, on its PE (the scheduler's queues are its PE's). */
+static void wake(vmpi_vp *vp)
 {
-    int err = MPI_SUCCESS;
-    while (granted && !err) {
+    int pe = vp->pe->id;
+    if (pe == vmpi_pe_self()->id)
+        vmpi_vp_wake(vp);
+    else
+        vmpi_chan_am_send(pe, wake_id, sizeof vp, pack_ptr, vp);
+}
+
+/* Tells the granted waiters; a node is its waiter's, so it is read before the waiter can run. */
+static int notify_granted(vmpi_qlock_waiter *granted)
+{
+    while (granted) {
         vmpi_qlock_waiter *next = granted->next;
-        err = vmpi_send(NULL, 0, BYTE(), granted->rank, tag, c, 0, VMPI_SENDK_STD);
+        if (granted->grant) {
+            granted->grant(granted);
+        } else {
+            vmpi_vp *vp = granted->vp;
+            atomic_store_explicit(&granted->granted, true, memory_order_release);
+            wake(vp);
+        }
         granted = next;
     }
-    return err;
+    return MPI_SUCCESS;
 }
+
+void vmpi_qlock_init(void) { wake_id = vmpi_xport_am_register(on_wake); }
 
 bool vmpi_qlock_try(vmpi_qlock *q, int type)
 {
@@ -70,10 +93,9 @@ bool vmpi_qlock_try(vmpi_qlock *q, int type)
     return false;
 }
 
-int vmpi_qlock_acquire(vmpi_qlock *q, int type, vmpi_qlock_waiter *me, vmpi_comm *c, int tag)
+/* Queues `me` and grants what the holders that went meanwhile left (else nobody would); true when `me` got it. */
+static bool enqueue(vmpi_qlock *q, int type, vmpi_qlock_waiter *me)
 {
-    if (vmpi_qlock_try(q, type))
-        return MPI_SUCCESS;
     me->next = NULL;
     me->type = type;
     vmpi_spin_lock(&q->guard);
@@ -83,13 +105,30 @@ int vmpi_qlock_acquire(vmpi_qlock *q, int type, vmpi_qlock_waiter *me, vmpi_comm
         q->head = me;
     q->tail = me;
     atomic_fetch_or_explicit(&q->word, QUEUED, memory_order_acq_rel); /* from now on the word is the guard's */
-    bool self = false; /* the holders may have gone meanwhile: then nobody else would grant it */
+    bool self = false;
     vmpi_qlock_waiter *granted = grant_waiters(q, me, &self);
     vmpi_spin_unlock(&q->guard);
-    int err = notify_granted(granted, c, tag);
-    if (self || err)
-        return err;
-    return vmpi_recv(NULL, 0, BYTE(), MPI_ANY_SOURCE, tag, c, 0, MPI_STATUS_IGNORE); /* the releaser grants it */
+    notify_granted(granted);
+    return self;
+}
+
+bool vmpi_qlock_enqueue(vmpi_qlock *q, int type, vmpi_qlock_waiter *me)
+{
+    return vmpi_qlock_try(q, type) || enqueue(q, type, me);
+}
+
+int vmpi_qlock_acquire(vmpi_qlock *q, int type, vmpi_qlock_waiter *me, vmpi_comm *c, int tag)
+{
+    if (vmpi_qlock_try(q, type))
+        return MPI_SUCCESS;
+    me->grant = NULL;
+    me->vp = vmpi_vp_self();
+    atomic_store_explicit(&me->granted, false, memory_order_relaxed);
+    if (enqueue(q, type, me))
+        return MPI_SUCCESS;
+    while (!atomic_load_explicit(&me->granted, memory_order_acquire)) /* the releaser grants it */
+        vmpi_vp_block("MPI_Win_lock (queued)");
+    return MPI_SUCCESS;
 }
 
 int vmpi_qlock_release(vmpi_qlock *q, int type, vmpi_comm *c, int tag)
@@ -107,5 +146,5 @@ int vmpi_qlock_release(vmpi_qlock *q, int type, vmpi_comm *c, int tag)
     bool self = false;
     vmpi_qlock_waiter *granted = grant_waiters(q, NULL, &self);
     vmpi_spin_unlock(&q->guard);
-    return notify_granted(granted, c, tag);
+    return notify_granted(granted);
 }

@@ -14,6 +14,7 @@
 #include "mpi/pt2pt/pt2pt.h"
 #include "mpi/coll/coll.h"
 #include "mpi/rma/am.h"
+#include "mpi/rma/remote.h"
 #include "mpi/rma/win.h"
 
 enum { TAG_POST = 1, TAG_COMPLETE = 2, TAG_GRANT = 3 };
@@ -59,7 +60,9 @@ int vmpi_win_fence(vmpi_win *w, int assert)
     if (w->post_group)
         return MPI_ERR_RMA_SYNC;
     atomic_thread_fence(memory_order_seq_cst);
-    int err = MPI_SUCCESS;
+    int err = vmpi_rma_remote_wait(w, -1);
+    if (err)
+        return err;
     /* Operations before the fence must be done before any target leaves it, and those after it may touch a
      * target only once it has entered it: both need the barrier, unless there are none on either side. */
     if ((assert & (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED)) != (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED))
@@ -108,7 +111,7 @@ int vmpi_win_complete(vmpi_win *w)
     if (w->epoch != VMPI_EPOCH_PSCW)
         return MPI_ERR_RMA_SYNC;
     atomic_thread_fence(memory_order_seq_cst);
-    int err = MPI_SUCCESS;
+    int err = vmpi_rma_remote_wait(w, -1); /* applied at the targets before they hear of the completion */
     for (int i = 0; i < w->start_group->size && !err; i++) {
         if (!w->start_posted[i])
             err = await(w, w->start_rank[i], TAG_POST);
@@ -203,12 +206,16 @@ int vmpi_win_test(vmpi_win *w, int *flag)
 
 static int acquire(vmpi_win *w, int rank, int type)
 {
+    if (VMPI_UNLIKELY(w->rm != NULL) && vmpi_rma_is_remote(w, rank))
+        return vmpi_rma_remote_lock(w, rank, type);
     w->waiter = (vmpi_qlock_waiter){NULL, w->rank, type};
     return vmpi_qlock_acquire(&w->sh->t[rank].lock, type, &w->waiter, w->comm, TAG_GRANT);
 }
 
 static int release(vmpi_win *w, int rank, int type)
 {
+    if (VMPI_UNLIKELY(w->rm != NULL) && vmpi_rma_is_remote(w, rank))
+        return vmpi_rma_remote_unlock(w, rank, type);
     return vmpi_qlock_release(&w->sh->t[rank].lock, type, w->comm, TAG_GRANT);
 }
 
@@ -235,7 +242,8 @@ int vmpi_win_lock(vmpi_win *w, int type, int rank, int assert)
         w->locks = n;
         w->cap_locks = cap;
     }
-    if (rank != MPI_PROC_NULL && atomic_load_explicit(&w->sh->t[rank].exposed, memory_order_relaxed))
+    if (rank != MPI_PROC_NULL && !vmpi_rma_is_remote(w, rank) &&
+        atomic_load_explicit(&w->sh->t[rank].exposed, memory_order_relaxed))
         return MPI_ERR_RMA_CONFLICT; /* a window locked and exposed at once is erroneous (MPI-3.1 11.5.3) */
     bool take = rank != MPI_PROC_NULL && !(assert & MPI_MODE_NOCHECK);
     int err = take ? acquire(w, rank, type) : MPI_SUCCESS;
@@ -258,7 +266,8 @@ int vmpi_win_unlock(vmpi_win *w, int rank)
     if (w->nlocks == 0)
         w->epoch = VMPI_EPOCH_NONE;
     atomic_thread_fence(memory_order_seq_cst);
-    return mine.acquired ? release(w, rank, mine.type) : MPI_SUCCESS;
+    int err = vmpi_rma_remote_wait(w, rank), e = mine.acquired ? release(w, rank, mine.type) : MPI_SUCCESS;
+    return err ? err : e;
 }
 
 int vmpi_win_lock_all(vmpi_win *w, int assert)
@@ -284,7 +293,7 @@ int vmpi_win_unlock_all(vmpi_win *w)
         return MPI_ERR_RMA_SYNC;
     w->epoch = VMPI_EPOCH_NONE;
     atomic_thread_fence(memory_order_seq_cst);
-    int err = MPI_SUCCESS;
+    int err = vmpi_rma_remote_wait(w, -1);
     for (int r = 0; r < w->size && w->lock_all_acquired; r++) {
         int e = release(w, r, MPI_LOCK_SHARED);
         if (!err)
@@ -297,9 +306,9 @@ int vmpi_win_flush(vmpi_win *w, int rank)
 {
     poll_point(w);
     if (w->epoch == VMPI_EPOCH_LOCK_ALL || (w->epoch == VMPI_EPOCH_LOCK && (rank < 0 || find_lock(w, rank)))) {
-        atomic_thread_fence(memory_order_seq_cst); /* every operation is complete already */
+        atomic_thread_fence(memory_order_seq_cst); /* every local operation is complete already */
         vmpi_am_sync_point(w, rank, false);
-        return MPI_SUCCESS;
+        return vmpi_rma_remote_wait(w, rank);
     }
     return MPI_ERR_RMA_SYNC; /* only in passive-target epochs (MPI-3.1 11.5.4) */
 }

@@ -12,6 +12,7 @@
 #include "mpi/core/info.h"
 #include "mpi/core/rank.h"
 #include "mpi/rma/am.h"
+#include "mpi/rma/remote.h"
 #include "mpi/rma/win.h"
 
 static const vmpi_dtype *AINT(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_AINT)); }
@@ -70,6 +71,7 @@ static void win_destroy(vmpi_win *w)
     if (w->info != MPI_INFO_NULL)
         vmpi_info_free(&w->info);
     vmpi_am_win_free(w);
+    vmpi_rma_remote_close(w);
     free(w->locks);
     free(w);
 }
@@ -130,10 +132,13 @@ static int win_publish(vmpi_win *w, void *base, MPI_Aint size, int disp_unit, MP
     t->base = base;
     t->size = size;
     t->disp_unit = disp_unit;
+    t->win = (uint64_t)(uintptr_t)w;
     w->attr_base = base;
     w->attr_size = size;
     w->attr_disp_unit = disp_unit;
     int err = vmpi_coll_barrier(w->comm, NULL);
+    if (err == MPI_SUCCESS)
+        err = vmpi_rma_remote_open(w);
     if (err == MPI_SUCCESS && win_register(w) == MPI_WIN_NULL)
         err = MPI_ERR_NO_MEM;
     if (err)
@@ -333,7 +338,9 @@ int vmpi_win_free(vmpi_win *w)
                      : NULL;
     /* Every rank has ended its epochs on this window before it frees it, but another rank may still be in
      * one that targets this rank's memory: wait for all. */
-    err = vmpi_coll_barrier(w->comm, NULL);
+    err = vmpi_rma_remote_wait(w, -1);
+    int e = vmpi_coll_barrier(w->comm, NULL);
+    err = err ? err : e;
     free(regions);
     free(mine);
     if (w->rank == 0) { /* nobody reads the shared state after the barrier */

@@ -42,6 +42,7 @@ typedef struct vmpi_win_target {
     atomic_flag guard;        /* protects the regions and user buffers; held for a few lines */
     atomic_flag acc;          /* held by accumulates that are not one lock-free element (atomic.c) */
     _Atomic bool bulk;        /* such an accumulate is running plain kernels: one-element ones take acc */
+    uint64_t win;             /* its rank's vmpi_win, for origins of other processes (remote.h) */
     vmpi_win_region *regions; /* dynamic windows: sorted by base, in the job heap */
     int nregions, cap_regions;
     /* active messages (am.c) */
@@ -90,6 +91,7 @@ typedef struct vmpi_win {
     int post_left;
     vmpi_qlock_waiter waiter; /* this rank in a target's lock queue */
     struct vmpi_am_win *am;   /* this rank's active-message state on the window (am.c), or NULL */
+    struct vmpi_rma_remote *rm; /* the remote way's state (remote.h), NULL in a job of one process */
     /* predefined attributes: the standard hands out pointers to them */
     void *attr_base;
     MPI_Aint attr_size;

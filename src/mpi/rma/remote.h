@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The remote way of one-sided communication: targets that live in another process (msg/loc.h's
+ * VMPI_PATH_REMOTE).  Nothing there is read or written by pointer: the origin sends (target world rank,
+ * target address, the target layout flattened into address/length runs, operation, data) through the
+ * transport contract (xport/xport.h) for a PE of the target's process to apply, without the target rank;
+ * contiguous puts and gets use the contract's put and get.  Every message is answered (an acknowledgement,
+ * or the data of a get or fetch), so the origin counts what is outstanding per target and completion
+ * (flush, unlock, fence, complete) blocks the rank until those counts are zero.  Locks become messages too
+ * (sync_remote.c): a request queued at the target's lock, granted by a message back.
+ *
+ * The origin computes target addresses from a copy of every rank's window base, size and displacement unit
+ * taken when the window is created (the exchange a real multi-process job makes then); at operation time it
+ * reads nothing of another process.  A one-process job has no remote state (w->rm is NULL): the local way
+ * pays one test. */
+#ifndef VMPI_MPI_RMA_REMOTE_H
+#define VMPI_MPI_RMA_REMOTE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "msg/loc.h"
+#include "mpi/rma/win.h"
+
+typedef struct vmpi_rma_peer {
+    uint64_t win;             /* the target rank's vmpi_win: an address in its process */
+    char *base;
+    MPI_Aint size;
+    int disp_unit;
+    int world;
+    unsigned pending;         /* messages to it not answered yet */
+    bool granted;             /* its lock was granted (sync_remote.c) */
+} vmpi_rma_peer;
+
+typedef struct vmpi_rma_remote {
+    vmpi_rma_peer *peer;      /* [window size] */
+    unsigned pending;         /* over all targets */
+    struct vmpi_vp *waiter;   /* the rank, while it waits for answers or a grant */
+    int err;                  /* an error a target reported, returned at the next completion */
+} vmpi_rma_remote;
+
+/* Whether window rank `rank` is reached the remote way. */
+static inline bool vmpi_rma_is_remote(const vmpi_win *w, int rank)
+{
+    return w->rm != NULL && rank >= 0 && vmpi_loc_path(w->rm->peer[rank].world) == VMPI_PATH_REMOTE;
+}
+
+/* At window creation, after every rank has published its part: the per-rank copy (a job of one process:
+ * nothing).  Closing waits for nothing: the epochs are over. */
+int vmpi_rma_remote_open(vmpi_win *w);
+void vmpi_rma_remote_close(vmpi_win *w);
+
+/* The operations, checked already by ops.c; `req`: complete before returning (request-based forms). */
+int vmpi_rma_remote_xfer(vmpi_win *w, bool put, const vmpi_rma_side *o, int rank, MPI_Aint disp,
+                         const vmpi_rma_side *t, bool req, char *why);
+int vmpi_rma_remote_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side *res, int rank, MPI_Aint disp,
+                        const vmpi_rma_side *t, MPI_Op op, int basic, bool req, char *why);
+int vmpi_rma_remote_cas(vmpi_win *w, const void *origin, const void *compare, void *result, const vmpi_dtype *dt,
+                        int rank, MPI_Aint disp, char *why);
+/* Blocks until every message to `rank` (< 0: to every target) is answered; returns an error a target
+ * reported meanwhile. */
+int vmpi_rma_remote_wait(vmpi_win *w, int rank);
+
+/* Locks of remote targets (sync_remote.c): blocks until granted; the release is not waited for (messages
+ * from one PE to another stay in order). */
+int vmpi_rma_remote_lock(vmpi_win *w, int rank, int type);
+int vmpi_rma_remote_unlock(vmpi_win *w, int rank, int type);
+
+/* Start-up: the handlers. */
+void vmpi_rma_remote_init(void);
+void vmpi_rma_remote_lock_init(void);
+
+/* Shared by remote.c and sync_remote.c: the answer to the origin (on the origin rank's PE). */
+typedef struct rma_ans {
+    uint64_t rm, rec, off, len; /* the origin's vmpi_rma_remote and answer record; data bytes */
+    int32_t peer, err;
+} rma_ans;
+
+#endif
