@@ -69,8 +69,9 @@ void vmpi_rma_remote_close(vmpi_win *w)
     w->rm = NULL;
 }
 
-/* The target address, range-checked against the creation-time copy (a dynamic window's attached memory is
- * checked at the target, which reports it at the next completion). */
+/* The target address, range-checked against the creation-time copy.  A dynamic window's attached memory is
+ * checked at the target: operations on dynamic windows wait for their answer, so that a range error is the
+ * call's, as on the local way. */
 static int target_addr(vmpi_win *w, int rank, MPI_Aint disp, const vmpi_rma_side *t, char **addr, char *why)
 {
     const vmpi_rma_peer *p = &w->rm->peer[rank];
@@ -147,18 +148,33 @@ typedef struct runs {
     op_run *r;
     size_t n, cap;
     MPI_Count per;             /* target bytes per unit */
+    bool padded;               /* elements of a pair type with a gap (MPI_SHORT_INT): one run each */
+    MPI_Count seen;            /* bytes of data so far */
 } runs;
 
-static void add_run(char *p, MPI_Count len, void *arg)
+static void push_run(runs *rs, char *p, uint64_t n)
 {
-    runs *rs = arg;
     if (rs->n == rs->cap) {
         rs->cap = rs->cap ? 2 * rs->cap : 16;
         rs->r = realloc(rs->r, sizeof *rs->r * rs->cap);
         if (rs->r == NULL)
             vmpi_fatal("out of memory flattening a target datatype");
     }
-    rs->r[rs->n++] = (op_run){(uint64_t)(uintptr_t)p, (uint64_t)(len / rs->per)};
+    rs->r[rs->n++] = (op_run){(uint64_t)(uintptr_t)p, n};
+}
+
+static void add_run(char *p, MPI_Count len, void *arg)
+{
+    runs *rs = arg;
+    if (!rs->padded) {
+        push_run(rs, p, (uint64_t)(len / rs->per));
+        return;
+    }
+    /* a run holds pieces of elements (the gap splits them, the next element's first member joins the last
+     * one's): an element starts wherever the data seen so far is a multiple of its size */
+    for (MPI_Count at = (rs->per - rs->seen % rs->per) % rs->per; at < len; at += rs->per)
+        push_run(rs, p + at, 1);
+    rs->seen += len;
 }
 
 typedef struct chunk {
@@ -306,7 +322,7 @@ int vmpi_rma_remote_xfer(vmpi_win *w, bool put, const vmpi_rma_side *o, int rank
         free(in);
         free(rs.r);
     }
-    return req ? vmpi_rma_remote_wait(w, rank) : MPI_SUCCESS;
+    return req || w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? vmpi_rma_remote_wait(w, rank) : MPI_SUCCESS;
 }
 
 int vmpi_rma_remote_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side *res, int rank, MPI_Aint disp,
@@ -326,7 +342,7 @@ int vmpi_rma_remote_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side
             vmpi_fatal("out of memory for a %lld-element accumulate", (long long)n);
         vmpi_dtype_copy(o->buf, o->count, o->dt, in, n, b);
     }
-    runs rs = {.per = b->size};
+    runs rs = {.per = b->size, .padded = b->size != b->extent};
     vmpi_dtype_each_run(addr, t->count, t->dt, add_run, &rs);
     op_hdr h = hdr(w, rank, K_ACC, res ? rec_new(res, n * b->extent, basic, n) : NULL);
     h.op = (int32_t)op;
@@ -335,7 +351,7 @@ int vmpi_rma_remote_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side
     send_chunks(w, rank, h, &rs, in);
     free(in);
     free(rs.r);
-    return req ? vmpi_rma_remote_wait(w, rank) : MPI_SUCCESS;
+    return req || w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? vmpi_rma_remote_wait(w, rank) : MPI_SUCCESS;
 }
 
 int vmpi_rma_remote_cas(vmpi_win *w, const void *origin, const void *compare, void *result, const vmpi_dtype *dt,
@@ -357,7 +373,7 @@ int vmpi_rma_remote_cas(vmpi_win *w, const void *origin, const void *compare, vo
     h.unit = (uint32_t)es;
     chunk c = {h, &run, data, 2 * es};
     send(w, rank, &c);
-    return MPI_SUCCESS;
+    return w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? vmpi_rma_remote_wait(w, rank) : MPI_SUCCESS;
 }
 
 int vmpi_rma_remote_wait(vmpi_win *w, int rank)
@@ -395,6 +411,12 @@ static void answer(const op_hdr *h, const char *data, uint64_t len, int err)
     int pe = vmpi_loc_pe(h->origin);
     ans_msg m = {{h->rm, h->rec, h->off, len, h->peer, err}, data};
     vmpi_xport_am_send(vmpi_xport_remote(pe), pe, id_ans, sizeof m.a + len, pack_ans, &m);
+}
+
+void vmpi_rma_remote_ack(int origin, uint64_t rm, int peer)
+{
+    op_hdr h = {.rm = rm, .origin = origin, .peer = peer};
+    answer(&h, NULL, 0, MPI_SUCCESS);
 }
 
 /* A dynamic window's runs must lie in memory the target has attached. */

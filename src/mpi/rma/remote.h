@@ -59,10 +59,13 @@ int vmpi_rma_remote_cas(vmpi_win *w, const void *origin, const void *compare, vo
  * reported meanwhile. */
 int vmpi_rma_remote_wait(vmpi_win *w, int rank);
 
-/* Locks of remote targets (sync_remote.c): blocks until granted; the release is not waited for (messages
- * from one PE to another stay in order). */
+/* Locks of remote targets (sync_remote.c): blocks until granted, or until the release is done (the target
+ * may free the window as soon as the origin is out of MPI_Win_unlock and a barrier). */
 int vmpi_rma_remote_lock(vmpi_win *w, int rank, int type);
 int vmpi_rma_remote_unlock(vmpi_win *w, int rank, int type);
+
+/* Answers a message with nothing but its arrival (sync_remote.c). */
+void vmpi_rma_remote_ack(int origin, uint64_t rm, int peer);
 
 /* Start-up: the handlers. */
 void vmpi_rma_remote_init(void);

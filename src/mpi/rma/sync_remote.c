@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Window locks of remote targets (remote.h): a lock request goes to the target rank's PE, where a handler
  * queues it at the target's lock (qlock.h) as a node whose grant is a message back; an unlock is a message
- * whose handler releases the lock there, granting whoever waits, local ranks or other processes' origins.
+ * whose handler releases the lock there, granting whoever waits, local ranks or other processes' origins, and
+ * answers.
  * The origin blocks until its grant arrives.  Passive target needs nothing from the target rank: its PE's
  * scheduler loop runs the handlers. */
 #include <string.h>
@@ -78,6 +79,7 @@ static void on_unlock(vmpi_pe *pe, int src_pe, void *msg, size_t len)
     lock_msg m;
     memcpy(&m, msg, sizeof m);
     vmpi_qlock_release(target_lock(pe, &m), m.type, NULL, 0);
+    vmpi_rma_remote_ack(m.origin, m.rm, m.peer);
 }
 
 static void on_grant(vmpi_pe *pe, int src_pe, void *msg, size_t len)
@@ -113,8 +115,10 @@ int vmpi_rma_remote_lock(vmpi_win *w, int rank, int type)
 int vmpi_rma_remote_unlock(vmpi_win *w, int rank, int type)
 {
     lock_msg m = lock_of(w, rank, type);
+    w->rm->peer[rank].pending++; /* answered once released */
+    w->rm->pending++;
     to_pe(m.target, id_unlock, &m, sizeof m);
-    return MPI_SUCCESS;
+    return vmpi_rma_remote_wait(w, rank);
 }
 
 void vmpi_rma_remote_lock_init(void)
