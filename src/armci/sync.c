@@ -10,6 +10,7 @@
 #include "armci/armci_impl.h"
 #include "iso/iso.h"
 #include "mpi/rma/qlock.h"
+#include "mpi/rma/remote.h"
 
 void ARMCI_Fence(int proc)
 {
@@ -173,7 +174,9 @@ void ARMCI_Lock(int mutex, int proc)
         a->cap_held = cap;
     }
     a->waiter.rank = a->me;
-    int err = vmpi_qlock_acquire(&m->q, MPI_LOCK_EXCLUSIVE, &a->waiter, a->sync_c, ARMCI_TAG_GRANT);
+    int err = vmpi_loc_path(proc) == VMPI_PATH_REMOTE /* a mutex of another process: by messages */
+                  ? vmpi_qlock_far_acquire((uint64_t)(uintptr_t)&m->q, proc, MPI_LOCK_EXCLUSIVE)
+                  : vmpi_qlock_acquire(&m->q, MPI_LOCK_EXCLUSIVE, &a->waiter, a->sync_c, ARMCI_TAG_GRANT);
     if (err) {
         armci_fail(fn, err, "waiting for mutex %d of process %d failed", mutex, proc);
         return;
@@ -195,7 +198,9 @@ void ARMCI_Unlock(int mutex, int proc)
     }
     *h = a->held[--a->nheld];
     atomic_thread_fence(memory_order_seq_cst); /* the protected stores before the next holder's loads */
-    int err = vmpi_qlock_release(&m->q, MPI_LOCK_EXCLUSIVE, a->sync_c, ARMCI_TAG_GRANT);
+    int err = vmpi_loc_path(proc) == VMPI_PATH_REMOTE
+                  ? vmpi_qlock_far_release((uint64_t)(uintptr_t)&m->q, proc, MPI_LOCK_EXCLUSIVE)
+                  : vmpi_qlock_release(&m->q, MPI_LOCK_EXCLUSIVE, a->sync_c, ARMCI_TAG_GRANT);
     if (err)
         armci_fail(fn, err, "granting mutex %d of process %d to the next waiter failed", mutex, proc);
 }

@@ -53,7 +53,8 @@ int vmpi_rma_remote_open(vmpi_win *w)
     }
     for (int r = 0; r < w->size; r++) { /* the creation-time exchange: never read again */
         const vmpi_win_target *t = &w->sh->t[r];
-        p[r] = (vmpi_rma_peer){t->win, t->base, t->size, t->disp_unit, w->comm->group->world[r], 0, false};
+        p[r] = (vmpi_rma_peer){t->win, t->base, t->size, t->disp_unit, w->comm->group->world[r],
+                               (uint64_t)(uintptr_t)&t->lock, 0};
     }
     rm->peer = p;
     w->rm = rm;
@@ -411,12 +412,6 @@ static void answer(const op_hdr *h, const char *data, uint64_t len, int err)
     int pe = vmpi_loc_pe(h->origin);
     ans_msg m = {{h->rm, h->rec, h->off, len, h->peer, err}, data};
     vmpi_xport_am_send(vmpi_xport_remote(pe), pe, id_ans, sizeof m.a + len, pack_ans, &m);
-}
-
-void vmpi_rma_remote_ack(int origin, uint64_t rm, int peer)
-{
-    op_hdr h = {.rm = rm, .origin = origin, .peer = peer};
-    answer(&h, NULL, 0, MPI_SUCCESS);
 }
 
 /* A dynamic window's runs must lie in memory the target has attached. */

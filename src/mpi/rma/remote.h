@@ -26,8 +26,8 @@ typedef struct vmpi_rma_peer {
     MPI_Aint size;
     int disp_unit;
     int world;
+    uint64_t lock;            /* its window lock: an address in its process */
     unsigned pending;         /* messages to it not answered yet */
-    bool granted;             /* its lock was granted (sync_remote.c) */
 } vmpi_rma_peer;
 
 typedef struct vmpi_rma_remote {
@@ -59,13 +59,14 @@ int vmpi_rma_remote_cas(vmpi_win *w, const void *origin, const void *compare, vo
  * reported meanwhile. */
 int vmpi_rma_remote_wait(vmpi_win *w, int rank);
 
-/* Locks of remote targets (sync_remote.c): blocks until granted, or until the release is done (the target
- * may free the window as soon as the origin is out of MPI_Win_unlock and a barrier). */
+/* Queued lock `q` (an address in the process of world rank `owner`) taken or released from another process
+ * (sync_remote.c): blocks until granted, or until released (the owner may free the lock as soon as the
+ * caller is out and through a barrier). */
+int vmpi_qlock_far_acquire(uint64_t q, int owner, int type);
+int vmpi_qlock_far_release(uint64_t q, int owner, int type);
+/* The window lock of a remote target. */
 int vmpi_rma_remote_lock(vmpi_win *w, int rank, int type);
 int vmpi_rma_remote_unlock(vmpi_win *w, int rank, int type);
-
-/* Answers a message with nothing but its arrival (sync_remote.c). */
-void vmpi_rma_remote_ack(int origin, uint64_t rm, int peer);
 
 /* Start-up: the handlers. */
 void vmpi_rma_remote_init(void);

@@ -1,41 +1,41 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Window locks of remote targets (remote.h): a lock request goes to the target rank's PE, where a handler
- * queues it at the target's lock (qlock.h) as a node whose grant is a message back; an unlock is a message
- * whose handler releases the lock there, granting whoever waits, local ranks or other processes' origins, and
- * answers.
- * The origin blocks until its grant arrives.  Passive target needs nothing from the target rank: its PE's
- * scheduler loop runs the handlers. */
+/* Queued locks (qlock.h) taken from another process (remote.h): window locks of remote targets and ARMCI
+ * mutexes of other processes.  A lock request goes to the owner rank's PE, where a handler queues it at the
+ * lock as a node whose grant is a message back; a release is a message whose handler releases the lock
+ * there, granting whoever waits (the owner process's ranks or other processes' origins), and answers.  The
+ * origin blocks until the grant or the answer arrives, addressed by a cookie: its wait record, on its stack.
+ * Nothing is needed from the owner rank: its PE's scheduler loop runs the handlers. */
 #include <string.h>
 #include "base/log.h"
 #include "base/sysmem.h"
-#include "mpi/comm/group.h"
 #include "mpi/rma/remote.h"
 #include "sched/sched.h"
 #include "xport/xport.h"
 
 typedef struct lock_msg {
-    uint64_t tw, rm;           /* the target's vmpi_win; the origin's remote state */
-    int32_t target, origin;    /* world ranks */
-    int32_t peer, type;        /* the target's rank in the window; lock type */
+    uint64_t q, cookie;        /* the lock (an address in the owner's process); the origin's wait record */
+    int32_t owner, origin;     /* world ranks */
+    int32_t type, pad;
 } lock_msg;
 
-typedef struct grant_msg {
-    uint64_t rm;
-    int32_t peer, pad;
-} grant_msg;
+/* The origin's wait (its stack: the rank blocks until it is done). */
+typedef struct far_wait {
+    vmpi_vp *vp;
+    bool done;
+} far_wait;
 
-/* An origin of another process queued at a target's lock (the system's memory: freed by the granter). */
+/* An origin of another process queued at a lock (the system's memory: freed by the granter). */
 typedef struct far_waiter {
     vmpi_qlock_waiter q;       /* first */
-    uint64_t rm;
-    int origin, peer;
+    uint64_t cookie;
+    int origin;
 } far_waiter;
 
-static uint32_t id_lock, id_unlock, id_grant;
+static uint32_t id_lock, id_unlock, id_done;
 
 static void pack_copy(void *dst, size_t len, void *arg) { memcpy(dst, arg, len); }
 
-static void to_pe(int world, uint32_t id, void *m, size_t len)
+static void to_rank(int world, uint32_t id, void *m, size_t len)
 {
     int pe = vmpi_loc_pe(world);
     vmpi_xport_am_send(vmpi_xport_remote(pe), pe, id, len, pack_copy, m);
@@ -44,18 +44,16 @@ static void to_pe(int world, uint32_t id, void *m, size_t len)
 static void grant(vmpi_qlock_waiter *me)
 {
     far_waiter *f = (far_waiter *)me;
-    grant_msg g = {f->rm, f->peer, 0};
-    to_pe(f->origin, id_grant, &g, sizeof g);
+    to_rank(f->origin, id_done, &f->cookie, sizeof f->cookie);
     vmpi_sys_free(f);
 }
 
-static vmpi_qlock *target_lock(vmpi_pe *pe, const lock_msg *m)
+static vmpi_qlock *owned_lock(vmpi_pe *pe, const lock_msg *m)
 {
-    if (vmpi_xport_proc_of_pe(vmpi_loc_pe(m->target)) != vmpi_xport_proc_of_pe(pe->id))
-        vmpi_fatal("internal error: a lock message for rank %d arrived on PE %d of another process", m->target,
+    if (vmpi_xport_proc_of_pe(vmpi_loc_pe(m->owner)) != vmpi_xport_proc_of_pe(pe->id))
+        vmpi_fatal("internal error: a lock message for rank %d arrived on PE %d of another process", m->owner,
                    pe->id);
-    vmpi_win *tw = (vmpi_win *)(uintptr_t)m->tw;
-    return &tw->sh->t[tw->rank].lock;
+    return (vmpi_qlock *)(uintptr_t)m->q;
 }
 
 static void on_lock(vmpi_pe *pe, int src_pe, void *msg, size_t len)
@@ -67,10 +65,9 @@ static void on_lock(vmpi_pe *pe, int src_pe, void *msg, size_t len)
         vmpi_fatal("out of memory queuing a lock request");
     memset(f, 0, sizeof *f);
     f->q.grant = grant;
-    f->rm = m.rm;
+    f->cookie = m.cookie;
     f->origin = m.origin;
-    f->peer = m.peer;
-    if (vmpi_qlock_enqueue(target_lock(pe, &m), m.type, &f->q))
+    if (vmpi_qlock_enqueue(owned_lock(pe, &m), m.type, &f->q))
         grant(&f->q);
 }
 
@@ -78,52 +75,52 @@ static void on_unlock(vmpi_pe *pe, int src_pe, void *msg, size_t len)
 {
     lock_msg m;
     memcpy(&m, msg, sizeof m);
-    vmpi_qlock_release(target_lock(pe, &m), m.type, NULL, 0);
-    vmpi_rma_remote_ack(m.origin, m.rm, m.peer);
+    vmpi_qlock_release(owned_lock(pe, &m), m.type, NULL, 0);
+    to_rank(m.origin, id_done, &m.cookie, sizeof m.cookie);
 }
 
-static void on_grant(vmpi_pe *pe, int src_pe, void *msg, size_t len)
+static void on_done(vmpi_pe *pe, int src_pe, void *msg, size_t len)
 {
-    grant_msg g;
-    memcpy(&g, msg, sizeof g);
-    vmpi_rma_remote *rm = (vmpi_rma_remote *)(uintptr_t)g.rm;
-    rm->peer[g.peer].granted = true;
-    if (rm->waiter)
-        vmpi_vp_wake(rm->waiter);
+    uint64_t cookie;
+    memcpy(&cookie, msg, sizeof cookie);
+    far_wait *fw = (far_wait *)(uintptr_t)cookie;
+    fw->done = true;
+    vmpi_vp_wake(fw->vp);
 }
 
-static lock_msg lock_of(vmpi_win *w, int rank, int type)
+static int far(uint32_t id, uint64_t q, int owner, int type, const char *why)
 {
-    const vmpi_rma_peer *p = &w->rm->peer[rank];
-    return (lock_msg){p->win, (uint64_t)(uintptr_t)w->rm, p->world, w->comm->group->world[w->rank], rank, type};
+    far_wait fw = {vmpi_vp_self(), false};
+    lock_msg m = {q, (uint64_t)(uintptr_t)&fw, owner, vmpi_vp_self()->id, type, 0};
+    to_rank(owner, id, &m, sizeof m);
+    while (!fw.done)
+        vmpi_vp_block(why);
+    return MPI_SUCCESS;
+}
+
+int vmpi_qlock_far_acquire(uint64_t q, int owner, int type)
+{
+    return far(id_lock, q, owner, type, "a lock of another process");
+}
+
+int vmpi_qlock_far_release(uint64_t q, int owner, int type)
+{
+    return far(id_unlock, q, owner, type, "the release of a lock of another process");
 }
 
 int vmpi_rma_remote_lock(vmpi_win *w, int rank, int type)
 {
-    vmpi_rma_remote *rm = w->rm;
-    lock_msg m = lock_of(w, rank, type);
-    rm->peer[rank].granted = false;
-    to_pe(m.target, id_lock, &m, sizeof m);
-    while (!rm->peer[rank].granted) {
-        rm->waiter = vmpi_vp_self();
-        vmpi_vp_block("MPI_Win_lock (remote target)");
-    }
-    rm->waiter = NULL;
-    return MPI_SUCCESS;
+    return vmpi_qlock_far_acquire(w->rm->peer[rank].lock, w->rm->peer[rank].world, type);
 }
 
 int vmpi_rma_remote_unlock(vmpi_win *w, int rank, int type)
 {
-    lock_msg m = lock_of(w, rank, type);
-    w->rm->peer[rank].pending++; /* answered once released */
-    w->rm->pending++;
-    to_pe(m.target, id_unlock, &m, sizeof m);
-    return vmpi_rma_remote_wait(w, rank);
+    return vmpi_qlock_far_release(w->rm->peer[rank].lock, w->rm->peer[rank].world, type);
 }
 
 void vmpi_rma_remote_lock_init(void)
 {
     id_lock = vmpi_xport_am_register(on_lock);
     id_unlock = vmpi_xport_am_register(on_unlock);
-    id_grant = vmpi_xport_am_register(on_grant);
+    id_done = vmpi_xport_am_register(on_done);
 }
