@@ -7,6 +7,7 @@
 #include "iso/iso.h"
 #include "mpi/core/rank.h"
 #include "mpi/rma/am_impl.h"
+#include "mpi/rma/remote.h"
 
 typedef struct run {
     vmpi_win *w;
@@ -34,6 +35,13 @@ static void invoke(const run *r, const void *in, void *out, int k, int *counts)
     vmpi_iso_tls_from_ = NULL;
     if (!r->exclusive)
         vmpi_spin_unlock(&r->t->am_run);
+}
+
+void vmpi_am_invoke(vmpi_rank *target, vmpi_win_target *t, am_entry *e, char *pbuf, const vmpi_am_args *a,
+                    const void *in, void *out, int k, int *counts)
+{
+    run r = {NULL, a, e, target, t, pbuf, false};
+    invoke(&r, in, out, k, counts);
 }
 
 /* Bytes from the start of one segment to the start of the next, in a layout of `count` elements of dt. */
@@ -209,6 +217,8 @@ int vmpi_am(vmpi_win *w, const vmpi_am_args *a, char *why)
     vmpi_am_win *am = vmpi_am_state(w);
     if (am == NULL)
         return MPI_ERR_NO_MEM;
+    if (VMPI_UNLIKELY(w->rm != NULL) && vmpi_rma_is_remote(w, a->rank))
+        return vmpi_am_remote(w, am, a, why); /* a target of another process: staged there (am_remote.c) */
     run r = {w, a, NULL, vmpi_rank_get(vmpi_comm_world_rank(w->comm, a->rank)), &w->sh->t[a->rank], NULL,
              vmpi_win_lock_held(w, a->rank) == MPI_LOCK_EXCLUSIVE};
     if ((r.e = vmpi_am_entry(r.target, a->op)) == NULL) {

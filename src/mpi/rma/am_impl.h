@@ -67,6 +67,13 @@ void vmpi_am_release_space(vmpi_win_target *t, const space *sp);
 /* The most bytes one unit could ever get in target `rank`'s user buffers: units are staged in one buffer each,
  * in its part no origin claimed, or in this origin's own claim. */
 MPI_Aint vmpi_am_user_room(vmpi_win *w, vmpi_am_win *a, int rank);
+/* Runs handler `e` of rank `target` on `k` segments staged at `in` and `out` (am.c; the handler fields of
+ * `a`: counts and handles). */
+void vmpi_am_invoke(vmpi_rank *target, vmpi_win_target *t, am_entry *e, char *pbuf, const vmpi_am_args *a,
+                    const void *in, void *out, int k, int *counts);
+/* MPIX_Am to a target of another process (am_remote.c), after the epoch check. */
+int vmpi_am_remote(vmpi_win *w, vmpi_am_win *am, const vmpi_am_args *a, char *why);
+void vmpi_am_remote_init(void);
 
 
 #endif

@@ -12,6 +12,7 @@
 #include "base/log.h"
 #include "base/sysmem.h"
 #include "mpi/comm/group.h"
+#include "mpi/rma/am_impl.h"
 #include "mpi/rma/atomic.h"
 #include "mpi/rma/remote.h"
 #include "sched/sched.h"
@@ -73,7 +74,7 @@ void vmpi_rma_remote_close(vmpi_win *w)
 /* The target address, range-checked against the creation-time copy.  A dynamic window's attached memory is
  * checked at the target: operations on dynamic windows wait for their answer, so that a range error is the
  * call's, as on the local way. */
-static int target_addr(vmpi_win *w, int rank, MPI_Aint disp, const vmpi_rma_side *t, char **addr, char *why)
+int vmpi_rma_remote_addr(vmpi_win *w, int rank, MPI_Aint disp, const vmpi_rma_side *t, char **addr, char *why)
 {
     const vmpi_rma_peer *p = &w->rm->peer[rank];
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
@@ -298,7 +299,7 @@ int vmpi_rma_remote_xfer(vmpi_win *w, bool put, const vmpi_rma_side *o, int rank
                          const vmpi_rma_side *t, bool req, char *why)
 {
     char *addr;
-    int err = target_addr(w, rank, disp, t, &addr, why);
+    int err = vmpi_rma_remote_addr(w, rank, disp, t, &addr, why);
     if (err)
         return err;
     MPI_Count bytes = t->count * t->dt->size;
@@ -330,7 +331,7 @@ int vmpi_rma_remote_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side
                         const vmpi_rma_side *t, MPI_Op op, int basic, bool req, char *why)
 {
     char *addr;
-    int err = target_addr(w, rank, disp, t, &addr, why);
+    int err = vmpi_rma_remote_addr(w, rank, disp, t, &addr, why);
     if (err)
         return err;
     const vmpi_dtype *b = vmpi_dtype_builtin(basic);
@@ -360,7 +361,7 @@ int vmpi_rma_remote_cas(vmpi_win *w, const void *origin, const void *compare, vo
 {
     vmpi_rma_side t = {NULL, 1, dt, VMPI_DT(dt->basic)}, res = {result, 1, dt, t.h};
     char *addr;
-    int err = target_addr(w, rank, disp, &t, &addr, why);
+    int err = vmpi_rma_remote_addr(w, rank, disp, &t, &addr, why);
     if (err)
         return err;
     size_t es = (size_t)dt->size;
@@ -478,4 +479,5 @@ void vmpi_rma_remote_init(void)
     id_ans = vmpi_xport_am_register(on_ans);
     vmpi_rma_remote_lock_init();
     vmpi_qlock_init();
+    vmpi_am_remote_init();
 }

@@ -48,6 +48,9 @@ static inline bool vmpi_rma_is_remote(const vmpi_win *w, int rank)
 int vmpi_rma_remote_open(vmpi_win *w);
 void vmpi_rma_remote_close(vmpi_win *w);
 
+/* The target address of (disp, t) at remote `rank`, range-checked against the creation-time copy. */
+int vmpi_rma_remote_addr(vmpi_win *w, int rank, MPI_Aint disp, const vmpi_rma_side *t, char **addr, char *why);
+
 /* The operations, checked already by ops.c; `req`: complete before returning (request-based forms). */
 int vmpi_rma_remote_xfer(vmpi_win *w, bool put, const vmpi_rma_side *o, int rank, MPI_Aint disp,
                          const vmpi_rma_side *t, bool req, char *why);
