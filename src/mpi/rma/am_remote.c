@@ -25,11 +25,13 @@ typedef struct am_hdr {
     int32_t target, origin, op, vector;
     int32_t in_count, out_count, pcount, k;
     int32_t first, tin_h, tout_h, pdt_h;
+    double threshold;           /* MPIX_Amv: pack the generated elements below this fraction... */
+    int64_t esize;              /* ...of this size, when the output layout is contiguous (0: never) */
 } am_hdr;
 
 typedef struct am_ans {
     uint64_t cookie;
-    int32_t first, k, err, pad;
+    int32_t first, k, err, packed; /* packed: only the generated elements follow the counts */
     uint64_t len;               /* bytes after the counts */
 } am_ans;
 
@@ -61,10 +63,10 @@ static void pack_ans(void *dst, size_t len, void *arg)
         memcpy((char *)dst + sizeof o->a, o->body, len - sizeof o->a);
 }
 
-static void reply(const am_hdr *h, int err, const char *body, size_t len)
+static void reply(const am_hdr *h, int err, const char *body, size_t len, bool packed)
 {
     int pe = vmpi_loc_pe(h->origin);
-    ans_out o = {{h->cookie, h->first, h->k, err, 0, len}, body};
+    ans_out o = {{h->cookie, h->first, h->k, err, packed, len}, body};
     vmpi_xport_am_send(vmpi_xport_remote(pe), pe, id_ans, sizeof o.a + len, pack_ans, &o);
 }
 
@@ -92,11 +94,11 @@ static void on_am(vmpi_pe *pe, int src_pe, void *msg, size_t len)
     vmpi_rank *tr = vmpi_rank_get(h.target);
     am_entry *e = vmpi_am_entry(tr, h.op);
     if (e == NULL || e->vector != (h.vector != 0)) {
-        reply(&h, MPI_ERR_ARG, NULL, 0);
+        reply(&h, MPI_ERR_ARG, NULL, 0, false);
         return;
     }
     if (h.sin + h.sout > h.sysbuf && h.sin + h.sout > user_room(t)) {
-        reply(&h, MPI_ERR_BUFFER, NULL, 0);
+        reply(&h, MPI_ERR_BUFFER, NULL, 0, false);
         return;
     }
     size_t cb = counts_bytes(h.k, h.vector), ob = (size_t)(h.k * h.sout);
@@ -107,7 +109,23 @@ static void on_am(vmpi_pe *pe, int src_pe, void *msg, size_t len)
                       .pcount = h.pcount, .pdt_h = h.pdt_h, .nseg = h.k};
     vmpi_am_invoke(tr, t, e, (char *)(uintptr_t)h.pbuf, &a, (char *)msg + sizeof h, body + cb, h.k,
                    h.vector ? (int *)body : NULL);
-    reply(&h, MPI_SUCCESS, body, cb + ob);
+    bool packed = false;
+    if (h.vector && h.esize > 0) { /* MPIX_Amv: only what was generated, when it is little enough */
+        const int *counts = (const int *)body;
+        int64_t gen = 0;
+        for (int s = 0; s < h.k; s++)
+            gen += counts[s];
+        if (h.out_count > 0 && (double)gen / ((double)h.k * h.out_count) < h.threshold) {
+            char *to = body + cb;
+            for (int s = 0; s < h.k; s++) { /* in place: each segment moves down, never up */
+                memmove(to, body + cb + s * h.sout, (size_t)(counts[s] * h.esize));
+                to += counts[s] * h.esize;
+            }
+            ob = (size_t)(to - (body + cb));
+            packed = true;
+        }
+    }
+    reply(&h, MPI_SUCCESS, body, cb + ob, packed);
     vmpi_sys_free(body);
 }
 
@@ -129,14 +147,19 @@ static void on_ans(vmpi_pe *pe, int src_pe, void *msg, size_t len)
         MPI_Aint ssout = (MPI_Aint)a->out_count * a->out_dt->extent;
         for (int s = 0; s < r.k; s++) {
             int n = a->counts ? counts[s] : a->out_count;
-            vmpi_dtype_copy(out + s * c->sout, n, a->tout_dt, (char *)a->out + (r.first + s) * ssout, n, a->out_dt);
+            char *to = (char *)a->out + (r.first + s) * ssout;
+            if (r.packed)
+                out += vmpi_dtype_unpack(out, n * a->out_dt->size, to, n, a->out_dt);
+            else
+                vmpi_dtype_copy(out + s * c->sout, n, a->tout_dt, to, n, a->out_dt);
             if (a->counts)
                 a->counts[r.first + s] = n;
         }
         c->am->st.invocations++;
         c->am->st.staged_in_bytes += r.k * c->sin;
         c->am->st.staged_out_bytes += r.k * c->sout;
-        c->am->st.returned_bytes += r.k * c->sout + (a->counts ? r.k * (MPI_Aint)sizeof(int) : 0);
+        c->am->st.returned_bytes += (r.packed ? (MPI_Aint)(r.len - counts_bytes(r.k, true)) : r.k * c->sout) +
+                                    (a->counts ? r.k * (MPI_Aint)sizeof(int) : 0);
     }
     c->left--;
     vmpi_vp_wake(c->vp);
@@ -181,21 +204,27 @@ int vmpi_am_remote(vmpi_win *w, vmpi_am_win *am, const vmpi_am_args *a, char *wh
         return MPI_ERR_BUFFER;
     }
     int kmax = per > 0 ? (int)(room / per) : a->nseg;
+    if (am->staged && am->max_unit > 0 && kmax > am->max_unit) /* the staged path's test hints */
+        kmax = am->max_unit;
+    double threshold = am->threshold >= 0 ? am->threshold : 1.0 - 800.0 / (double)(sout > 0 ? sout : 1);
+    int64_t esize = a->tout_dt->size == a->tout_dt->extent && (a->tout_dt->contig || a->tout_dt->builtin)
+                        ? (int64_t)a->tout_dt->size : 0;
     char *in = malloc((size_t)(kmax * sin) + 1);
     if (in == NULL)
         return MPI_ERR_NO_MEM;
     am_call c = {a, am, vmpi_vp_self(), 0, MPI_SUCCESS, sin, sout};
-    for (int first = 0; first < a->nseg;) {
+    int nunits = (a->nseg + kmax - 1) / kmax;
+    for (int u = 0; u < nunits; u++) {
+        int first = (am->staged && am->reverse ? nunits - 1 - u : u) * kmax;
         int k = a->nseg - first < kmax ? a->nseg - first : kmax;
         vmpi_dtype_copy((const char *)a->in + first * ssin, (MPI_Count)k * a->in_count, a->in_dt, in,
                         (MPI_Count)k * a->in_count, a->tin_dt);
         am_out o = {{peer->win, (uint64_t)(uintptr_t)pbuf, (uint64_t)(uintptr_t)&c, sin, sout, am->sysbuf, peer->world,
                      vmpi_vp_self()->id, a->op, a->counts != NULL, a->in_count, a->out_count, a->pcount, k, first,
-                     a->tin_h, a->tout_h, a->pdt_h},
+                     a->tin_h, a->tout_h, a->pdt_h, threshold, esize},
                     in};
         c.left++;
         vmpi_xport_am_send(vmpi_xport_remote(pe), pe, id_am, sizeof o.h + (size_t)(k * sin), pack_am, &o);
-        first += k;
     }
     free(in);
     while (c.left > 0)

@@ -59,8 +59,18 @@ static inline VMPIX_Am_stats amt_stats(MPI_Win win, int reset)
 /* After active messages with input that ran on `staged` (1) or the direct path (0): the staged path copies
  * input into buffers at the target, the direct one never does (this is what shows that the testlist's
  * env=VMPI_AM_STAGED=1 line and the am_staged hint really change the path). */
+/* AMs between processes (vmpirun --emulate-procs) are always staged: the direct path is checked in a job of
+ * one process only. */
+static inline int amt_nprocs(void)
+{
+    int p, n = 1;
+    VMPIX_Proc_of(0, &p, &n);
+    return n;
+}
 #define AMT_CHECK_PATH(errs, st, staged, what)                                                                \
     do {                                                                                                      \
+        if (amt_nprocs() > 1 && !(staged))                                                                    \
+            break;                                                                                            \
         if (staged)                                                                                           \
             MT_CHECK(errs, (st).staged_in_bytes > 0, "%s: staged path, but no byte was staged", (what));      \
         else                                                                                                  \
