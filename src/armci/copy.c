@@ -1,9 +1,32 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Put and get: contiguous, strided, vector, single values, and put with a flag.  The origin copies between its
  * buffer and the target's segment directly (one address space), after checking that every remote byte is in
- * one ARMCI allocation of the target; so every transfer is complete, at both ends, when its call returns. */
+ * one ARMCI allocation of the target; so every transfer is complete, at both ends, when its call returns.
+ * A target of another process is reached through the transport's put and get instead (remote.h), each run
+ * waited for. */
 #include <string.h>
 #include "armci/armci_impl.h"
+#include "mpi/rma/remote.h"
+
+/* A copy of one run, `remote` the proc's side: through the transport when it lives in another process. */
+static void copy_run(bool put, char *src, char *dst, size_t bytes, int proc)
+{
+    if (vmpi_loc_path(proc) == VMPI_PATH_REMOTE)
+        vmpi_rma_far_copy(put, put ? src : dst, put ? dst : src, bytes, proc);
+    else
+        memmove(dst, src, bytes); /* a process may copy within its own memory */
+}
+
+typedef struct run_to {
+    bool put;
+    int proc;
+} run_to;
+
+static void copy_each(char *src, char *dst, size_t bytes, void *arg)
+{
+    const run_to *r = arg;
+    copy_run(r->put, src, dst, bytes, r->proc);
+}
 
 static int contig(const char *fn, bool put, void *src, void *dst, int bytes, int proc)
 {
@@ -21,7 +44,7 @@ static int contig(const char *fn, bool put, void *src, void *dst, int bytes, int
         return armci_fail(fn, MPI_ERR_ARG, "the local buffer is NULL");
     if ((err = armci_lookup(a, fn, proc, put ? dst : src, bytes, &seg)))
         return err;
-    memmove(dst, src, (size_t)bytes); /* a process may copy within its own memory */
+    copy_run(put, src, dst, (size_t)bytes, proc);
     return 0;
 }
 
@@ -51,7 +74,11 @@ static int strided(const char *fn, bool put, void *src, int *ss, void *dst, int 
         return err;
     if (src == NULL || dst == NULL)
         return armci_fail(fn, MPI_ERR_ARG, "the %s pointer is NULL", src == NULL ? "source" : "destination");
-    armci_strided_each(src, ss, dst, ds, count, levels, NULL, NULL);
+    run_to r = {put, proc};
+    if (vmpi_loc_path(proc) == VMPI_PATH_REMOTE)
+        armci_strided_each(src, ss, dst, ds, count, levels, copy_each, &r);
+    else
+        armci_strided_each(src, ss, dst, ds, count, levels, NULL, NULL);
     return 0;
 }
 
@@ -113,13 +140,14 @@ int armci_iov_each(vmpi_armci *a, const char *fn, armci_giov_t *darr, int len, i
     return 0;
 }
 
-static void copy_seg(char *src, char *dst, size_t bytes, vmpi_win_target *t, void *arg) { memmove(dst, src, bytes); }
+static void copy_seg(char *src, char *dst, size_t bytes, vmpi_win_target *t, void *arg) { copy_each(src, dst, bytes, arg); }
 
 static int vector(const char *fn, bool put, armci_giov_t *darr, int len, int proc)
 {
     ARMCI_CHECK_INIT(a, fn, MPI_ERR_OTHER);
     armci_poll(a);
-    return armci_iov_each(a, fn, darr, len, proc, put, 0, copy_seg, NULL);
+    run_to r = {put, proc};
+    return armci_iov_each(a, fn, darr, len, proc, put, 0, copy_seg, &r);
 }
 
 int ARMCI_PutV(armci_giov_t darr[], int len, int proc) { return vector("ARMCI_PutV", true, darr, len, proc); }
@@ -145,7 +173,9 @@ static int put_value(const char *fn, const void *v, size_t size, void *dst, int 
     armci_poll(a);
     if ((err = armci_check_proc(a, fn, proc)) || (err = armci_lookup(a, fn, proc, dst, (MPI_Aint)size, &seg)))
         return err;
-    if ((uintptr_t)dst % size == 0 && size == 4)
+    if (vmpi_loc_path(proc) == VMPI_PATH_REMOTE)
+        vmpi_rma_far_copy(true, (void *)v, dst, size, proc);
+    else if ((uintptr_t)dst % size == 0 && size == 4)
         __atomic_store((uint32_t *)dst, (const uint32_t *)v, __ATOMIC_RELAXED);
     else if ((uintptr_t)dst % size == 0 && size == 8)
         __atomic_store((uint64_t *)dst, (const uint64_t *)v, __ATOMIC_RELAXED);
@@ -162,7 +192,9 @@ static int get_value(const char *fn, void *v, size_t size, const void *src, int 
     armci_poll(a);
     if ((err = armci_check_proc(a, fn, proc)) || (err = armci_lookup(a, fn, proc, src, (MPI_Aint)size, &seg)))
         return err;
-    if ((uintptr_t)src % size == 0 && size == 4)
+    if (vmpi_loc_path(proc) == VMPI_PATH_REMOTE)
+        vmpi_rma_far_copy(false, v, (void *)src, size, proc);
+    else if ((uintptr_t)src % size == 0 && size == 4)
         __atomic_load((const uint32_t *)src, (uint32_t *)v, __ATOMIC_ACQUIRE);
     else if ((uintptr_t)src % size == 0 && size == 8)
         __atomic_load((const uint64_t *)src, (uint64_t *)v, __ATOMIC_ACQUIRE);

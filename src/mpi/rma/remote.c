@@ -393,6 +393,34 @@ int vmpi_rma_remote_wait(vmpi_win *w, int rank)
     return err;
 }
 
+/* ---- a blocking copy (ARMCI) ---- */
+
+typedef struct far_copy {
+    vmpi_xport_comp c;
+    vmpi_vp *vp;
+    bool done;
+} far_copy;
+
+static void far_copied(vmpi_xport_comp *c)
+{
+    far_copy *f = (far_copy *)c;
+    f->done = true;
+    vmpi_vp_wake(f->vp);
+}
+
+void vmpi_rma_far_copy(bool put, void *local, void *remote, size_t bytes, int owner)
+{
+    int pe = vmpi_loc_pe(owner);
+    vmpi_xport *x = vmpi_xport_remote(pe);
+    far_copy f = {{far_copied}, vmpi_vp_self(), false};
+    if (put)
+        x->ops->put(x, pe, local, (uint64_t)(uintptr_t)remote, bytes, &f.c);
+    else
+        x->ops->get(x, pe, local, (uint64_t)(uintptr_t)remote, bytes, &f.c);
+    while (!f.done)
+        vmpi_vp_block(put ? "a put to another process" : "a get from another process");
+}
+
 /* ---- applying, at the target ---- */
 
 typedef struct ans_msg {

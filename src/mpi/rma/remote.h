@@ -71,6 +71,10 @@ int vmpi_qlock_far_release(uint64_t q, int owner, int type);
 int vmpi_rma_remote_lock(vmpi_win *w, int rank, int type);
 int vmpi_rma_remote_unlock(vmpi_win *w, int rank, int type);
 
+/* Copies `bytes` between `local` and address `remote` in the process of world rank `owner` through the
+ * transport's put or get, blocking until done (ARMCI's transfers, complete in their call). */
+void vmpi_rma_far_copy(bool put, void *local, void *remote, size_t bytes, int owner);
+
 /* Start-up: the handlers. */
 void vmpi_rma_remote_init(void);
 void vmpi_rma_remote_lock_init(void);
