@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The README's two commands:
 #   make demo   installs what is missing (as root; otherwise prints the command), builds, runs the demo
-#   make test   the same, then the whole test suite (with MPICH's, tests/mpich), and the test suite again
-#               under ASan/UBSan and, its runs on two PEs or more with fewer than 64 ranks, under
-#               ThreadSanitizer
+#   make test   the same, then the whole test suite (with MPICH's, tests/mpich), the test suite again in the
+#               emulated multi-process mode (2 and 3 process groups), under ASan/UBSan and, its runs on two
+#               PEs or more with fewer than 64 ranks, under ThreadSanitizer
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
@@ -22,7 +22,7 @@ DEPS = cmake ninja-build gcc g++ pkg-config libboost-context-dev libhwloc-dev li
        openmpi-bin libopenmpi-dev gfortran libmetis-dev python3 python3-matplotlib \
        libarmci-mpi-dev autoconf dpkg-dev
 
-.PHONY: all deps build demo test test-asan test-tsan bench clean
+.PHONY: all deps build demo test test-emul test-asan test-tsan bench clean
 
 all: build
 
@@ -55,8 +55,17 @@ demo: build
 
 test: build
 	tools/run-tests $(BUILD) $(JOBS)
+	$(MAKE) --no-print-directory test-emul
 	$(MAKE) --no-print-directory test-asan
 	$(MAKE) --no-print-directory test-tsan
+
+# The suite again in the emulated multi-process mode (--emulate-procs K: every operation between the K process
+# groups goes through the remote transport), with 2 and 3 groups of each test's PEs (tests/run-test.sh).  MPICH's
+# suite, the tools' scripts and the unit tests run once, above.
+EMUL_EXCLUDE ?= mpich|^tools/|^unit/|scale/
+test-emul: build
+	MT_EMULATE_PROCS=2 tools/run-tests $(BUILD) $(JOBS) -E '$(EMUL_EXCLUDE)'
+	MT_EMULATE_PROCS=3 tools/run-tests $(BUILD) $(JOBS) -E '$(EMUL_EXCLUDE)'
 
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DVMPI_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DVMPI_MPICH_TESTS=OFF >/dev/null
