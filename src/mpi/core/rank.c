@@ -29,6 +29,15 @@ static struct {
     vmpi_priv_method priv;   /* how the program's globals are made per rank (img.h) */
 } R;
 
+static int ext_keys; /* the same in every process: constructors take them */
+
+int vmpi_rank_ext_key(void)
+{
+    if (ext_keys == VMPI_RANK_EXT_MAX)
+        vmpi_fatal("more than %d layers keep per-rank state (VMPI_RANK_EXT_MAX)", VMPI_RANK_EXT_MAX);
+    return ext_keys++;
+}
+
 int vmpi_world_size(void) { return R.n; }
 vmpi_rank *vmpi_rank_get(int r) { return R.ranks[r]; }
 

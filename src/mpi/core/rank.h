@@ -12,6 +12,12 @@
 
 typedef int (*vmpi_main_fn)(int, char **, char **);
 
+/* Per-rank state of the layers above mpi (ARMCI): each rank has VMPI_RANK_EXT_MAX slots, NULL until a layer
+ * fills the one of its key.  A layer takes its key once, from a constructor, so that every process (a
+ * restarted one too) numbers the keys alike; what a slot points to belongs in the rank's heap, which is
+ * saved and moved with the rank (as the rank itself is). */
+#define VMPI_RANK_EXT_MAX 4
+
 typedef struct vmpi_bsend_state {
     char *buf;
     int size;
@@ -41,7 +47,7 @@ typedef struct vmpi_rank {
     struct vmpi_errcodes *errcodes;  /* user error classes and codes (errcode.c) */
     vmpi_ckpt_line out_ckpt[2]; /* unfinished lines of stdout and stderr while a checkpoint is written */
     struct vmpi_adapt_rank *adapt; /* migration settings and load measurement (mpi/adapt), or NULL */
-    struct vmpi_armci *armci;       /* ARMCI state (src/armci), NULL before ARMCI_Init */
+    void *ext[VMPI_RANK_EXT_MAX];    /* the upper layers' state, by key (vmpi_rank_ext_key) */
 } vmpi_rank;
 
 /* The rank running on the calling thread, or NULL outside any rank. */
@@ -50,6 +56,9 @@ static inline vmpi_rank *vmpi_rank_self(void)
     vmpi_vp *vp = vmpi_vp_self();
     return vp ? vmpi_container_of(vp, vmpi_rank, vp) : (vmpi_rank *)0;
 }
+
+/* A key for vmpi_rank's ext slots; called from constructors only.  Fatal beyond VMPI_RANK_EXT_MAX. */
+int vmpi_rank_ext_key(void);
 
 int vmpi_world_size(void);
 /* World rank `r`'s state (for diagnostics and shutdown; a rank's state belongs to its PE). */
