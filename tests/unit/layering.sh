@@ -22,5 +22,23 @@ for f in $(find "$src" -name '*.[ch]'); do
         fi
     done
 done
+# Inside mpi/, the areas (core, comm, coll, ...) include one another without a cycle, and core includes no other.
+for f in $(find "$src/mpi/core" -name '*.[ch]'); do
+    for to in $(sed -n 's/^#include "mpi\/\([a-z0-9_]*\)\/.*/\1/p' "$f" | grep -v '^core$'); do
+        echo "layering: ${f#$src/} (mpi/core) includes a header of mpi/$to"
+        bad=1
+    done
+done
+edges=$(for f in $(find "$src/mpi" -name '*.[ch]'); do
+    from=$(echo "${f#$src/mpi/}" | cut -d/ -f1)
+    for to in $(sed -n 's/^#include "mpi\/\([a-z0-9_]*\)\/.*/\1/p' "$f"); do
+        [ "$to" != "$from" ] && echo "$from $to"
+    done
+done | sort -u)
+if [ -n "$edges" ] && ! echo "$edges" | tsort >/dev/null 2>&1; then
+    echo "layering: the areas of mpi/ include one another in a cycle (tsort names its members):"
+    echo "$edges" | tsort 2>&1 >/dev/null | head -8
+    bad=1
+fi
 [ $bad -eq 0 ] && echo " No Errors"
 exit $bad
