@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include "base/log.h"
 #include "ckpt/ckpt.h"
-#include "mpi/coll/shm.h"
-#include "mpi/comm/group.h"
-#include "mpi/comm/topo.h"
 #include "mpi/core/comm.h"
+#include "mpi/core/group.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/info.h"
 #include "mpi/core/rank.h"
@@ -14,6 +13,18 @@ enum { IDX_WORLD = 1, IDX_SELF = 2, IDX_FIRST_USER = 3 };
 
 static _Atomic int next_ctx = VMPI_CTX_FIRST_FREE;
 VMPI_CKPT_STATIC(next_ctx)
+
+static struct {
+    vmpi_comm_release_hook fn[4];
+    int n;
+} hooks; /* set at boot by every process alike */
+
+void vmpi_comm_on_release(vmpi_comm_release_hook fn)
+{
+    if (hooks.n == (int)(sizeof hooks.fn / sizeof hooks.fn[0]))
+        vmpi_fatal("too many communicator release hooks");
+    hooks.fn[hooks.n++] = fn;
+}
 
 int vmpi_comm_ctx_alloc(void) { return atomic_fetch_add_explicit(&next_ctx, 2, memory_order_relaxed); }
 
@@ -78,15 +89,14 @@ void vmpi_comm_release(vmpi_comm *c)
         if (idx < rk->comm_hint)
             rk->comm_hint = idx;
     }
+    for (int i = 0; i < hooks.n; i++)
+        hooks.fn[i](c);
     if (c->local) {
-        vmpi_shm_release(c->local);
         vmpi_group_unref(c->local->group);
         free(c->local);
     }
-    vmpi_shm_release(c);
     vmpi_group_unref(c->group);
     vmpi_group_unref(c->remote);
-    vmpi_topo_unref(c->topo);
     if (c->info != MPI_INFO_NULL)
         vmpi_info_free(&c->info);
     free(c);

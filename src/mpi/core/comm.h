@@ -50,8 +50,12 @@ int vmpi_comm_ctx_alloc(void);
 /* A new communicator of the calling rank: `c` (filled by the caller, malloc'ed) gets a handle in the rank's
  * table.  Returns the handle, or MPI_COMM_NULL when the table is full. */
 MPI_Comm vmpi_comm_register(vmpi_comm *c);
-/* Releases a communicator made by vmpi_comm_register (its groups and topology too). */
+/* Releases a communicator made by vmpi_comm_register: the release hooks, then its groups and info. */
 void vmpi_comm_release(vmpi_comm *c);
+/* The areas above core that keep state per communicator (the shared-memory collectives, topologies) each
+ * register at boot a hook that frees theirs; vmpi_comm_release runs the hooks in the order registered. */
+typedef void (*vmpi_comm_release_hook)(vmpi_comm *c);
+void vmpi_comm_on_release(vmpi_comm_release_hook fn);
 /* Frees the calling rank's remaining communicators (at rank exit). */
 void vmpi_comm_release_all(void);
 
