@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include "base/log.h"
@@ -8,11 +9,16 @@
 #include "mpi/core/handle.h"
 #include "mpi/core/info.h"
 #include "mpi/core/rank.h"
+#include "xport/procs.h"
 
 enum { IDX_WORLD = 1, IDX_SELF = 2, IDX_FIRST_USER = 3 };
 
-static _Atomic int next_ctx = VMPI_CTX_FIRST_FREE;
-VMPI_CKPT_STATIC(next_ctx)
+/* Context ids: each process takes them from its own sequence (the i-th of process k of K is FIRST_FREE +
+ * 2 (i K + k); both of a pair, ctx and ctx + 1, are the communicator's), so processes never have to agree on
+ * one: the rank that decides for a communicator takes one where it lives and tells the others. */
+enum { CTX_PROCS_MAX = 1024 };
+static _Atomic int ctx_seq[CTX_PROCS_MAX];
+VMPI_CKPT_STATIC(ctx_seq)
 
 static struct {
     vmpi_comm_release_hook fn[4];
@@ -26,7 +32,14 @@ void vmpi_comm_on_release(vmpi_comm_release_hook fn)
     hooks.fn[hooks.n++] = fn;
 }
 
-int vmpi_comm_ctx_alloc(void) { return atomic_fetch_add_explicit(&next_ctx, 2, memory_order_relaxed); }
+int vmpi_comm_ctx_alloc(void)
+{
+    int k = vmpi_xport_nprocs(), p = k > 1 && vmpi_pe_self() ? vmpi_xport_self_proc() : 0;
+    int i = atomic_fetch_add_explicit(&ctx_seq[p], 1, memory_order_relaxed);
+    if (i > (INT_MAX - VMPI_CTX_FIRST_FREE) / 2 / k - 1)
+        vmpi_fatal("out of communicator context ids (%d made in process %d; they are not reused)", i, p);
+    return VMPI_CTX_FIRST_FREE + 2 * (i * k + p);
+}
 
 vmpi_comm *vmpi_comm_get(MPI_Comm h)
 {
