@@ -7,6 +7,7 @@
 #include "mpi/coll/coll_build.h"
 #include "mpi/coll/csched.h"
 #include "mpi/coll/shm.h"
+#include "mpi/coll/span.h"
 #include "mpi/core/handle.h"
 
 static char *at(const void *buf, MPI_Aint disp, const vmpi_dtype *dt) { return (char *)buf + disp * dt->extent; }
@@ -27,7 +28,7 @@ void vmpi_build_fanin(vmpi_csched *s, int n, int rank)
 
 int vmpi_coll_barrier(vmpi_comm *c, MPI_Request *req)
 {
-    if (req == NULL)
+    if (req == NULL && !vmpi_coll_spans(c))
         return vmpi_shm_barrier(c);
     /* binomial fan-in to rank 0, then fan-out: 2 (n - 1) empty messages in all (a dissemination barrier
      * needs n log n, and on a few PEs the message count is what costs) */
@@ -36,7 +37,7 @@ int vmpi_coll_barrier(vmpi_comm *c, MPI_Request *req)
         return MPI_ERR_NO_MEM;
     vmpi_build_fanin(s, c->size, c->rank);
     vmpi_build_bcast(s, NULL, 0, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)), 0, c->size, c->rank);
-    return vmpi_cs_run(s, req, "MPI_Ibarrier");
+    return vmpi_cs_run(s, req, req ? "MPI_Ibarrier" : "MPI_Barrier");
 }
 
 void vmpi_build_bcast(vmpi_csched *s, void *buf, MPI_Count count, const vmpi_dtype *dt, int root, int n, int rank)
@@ -59,7 +60,7 @@ void vmpi_build_bcast(vmpi_csched *s, void *buf, MPI_Count count, const vmpi_dty
 
 int vmpi_coll_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c, MPI_Request *req)
 {
-    if (req == NULL)
+    if (req == NULL && !vmpi_coll_spans(c))
         return vmpi_shm_bcast(buf, count, dt, root, c);
     vmpi_csched *s = vmpi_cs_new(c);
     if (s == NULL)
@@ -183,7 +184,7 @@ int vmpi_coll_allgatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *s
 int vmpi_coll_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                         const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req)
 {
-    if (req == NULL)
+    if (req == NULL && !vmpi_coll_spans(c))
         return vmpi_shm_allgather(sbuf, scount, sdt, rbuf, rcount, rdt, c);
     int *displs, *counts = vmpi_build_regular(c->size, rcount, &displs);
     if (counts == NULL)
@@ -239,7 +240,8 @@ int vmpi_coll_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sd
 int vmpi_coll_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                        const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req)
 {
-    if (req == NULL && sbuf != MPI_IN_PLACE) /* in place, ranks would read what others overwrite */
+    /* in place, ranks would read what others overwrite */
+    if (req == NULL && sbuf != MPI_IN_PLACE && !vmpi_coll_spans(c))
         return vmpi_shm_alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, c);
     int n = c->size;
     int *v = malloc(sizeof *v * (size_t)(2 * n));
