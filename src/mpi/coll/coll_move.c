@@ -6,6 +6,7 @@
 #include "mpi/coll/coll.h"
 #include "mpi/coll/coll_build.h"
 #include "mpi/coll/csched.h"
+#include "mpi/coll/hier.h"
 #include "mpi/coll/shm.h"
 #include "mpi/coll/span.h"
 #include "mpi/core/handle.h"
@@ -28,8 +29,8 @@ void vmpi_build_fanin(vmpi_csched *s, int n, int rank)
 
 int vmpi_coll_barrier(vmpi_comm *c, MPI_Request *req)
 {
-    if (req == NULL && !vmpi_coll_spans(c))
-        return vmpi_shm_barrier(c);
+    if (req == NULL)
+        return vmpi_coll_spans(c) ? vmpi_hier_barrier(c) : vmpi_shm_barrier(c);
     /* binomial fan-in to rank 0, then fan-out: 2 (n - 1) empty messages in all (a dissemination barrier
      * needs n log n, and on a few PEs the message count is what costs) */
     vmpi_csched *s = vmpi_cs_new(c);
@@ -37,7 +38,7 @@ int vmpi_coll_barrier(vmpi_comm *c, MPI_Request *req)
         return MPI_ERR_NO_MEM;
     vmpi_build_fanin(s, c->size, c->rank);
     vmpi_build_bcast(s, NULL, 0, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)), 0, c->size, c->rank);
-    return vmpi_cs_run(s, req, req ? "MPI_Ibarrier" : "MPI_Barrier");
+    return vmpi_cs_run(s, req, "MPI_Ibarrier");
 }
 
 void vmpi_build_bcast(vmpi_csched *s, void *buf, MPI_Count count, const vmpi_dtype *dt, int root, int n, int rank)
@@ -60,7 +61,9 @@ void vmpi_build_bcast(vmpi_csched *s, void *buf, MPI_Count count, const vmpi_dty
 
 int vmpi_coll_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c, MPI_Request *req)
 {
-    if (req == NULL && !vmpi_coll_spans(c))
+    if (req == NULL && vmpi_coll_spans(c))
+        return vmpi_hier_bcast(buf, count, dt, root, c);
+    if (req == NULL)
         return vmpi_shm_bcast(buf, count, dt, root, c);
     vmpi_csched *s = vmpi_cs_new(c);
     if (s == NULL)

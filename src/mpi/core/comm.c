@@ -2,6 +2,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include "ckpt/ckpt.h"
+#include "mpi/coll/hier.h"
 #include "mpi/coll/shm.h"
 #include "mpi/comm/group.h"
 #include "mpi/comm/topo.h"
@@ -79,10 +80,12 @@ void vmpi_comm_release(vmpi_comm *c)
             rk->comm_hint = idx;
     }
     if (c->local) {
+        vmpi_hier_release(c->local);
         vmpi_shm_release(c->local);
         vmpi_group_unref(c->local->group);
         free(c->local);
     }
+    vmpi_hier_release(c);
     vmpi_shm_release(c);
     vmpi_group_unref(c->group);
     vmpi_group_unref(c->remote);
