@@ -28,6 +28,8 @@ typedef struct vmpi_comm {
     unsigned idup_seq;         /* Comm_idup calls on it so far (they pair up across ranks by number) */
     unsigned coll_seq;     /* collectives this rank started on it: the tag of the next one (coll area) */
     void *coll_shm;        /* cache of its shared collective state (coll area, mpi/coll/shm.c) */
+    signed char coll_span; /* whether its ranks live in several processes: 0 not known yet (mpi/coll/span.h) */
+    void *coll_hier;       /* if they do: its ranks in this process, and their leaders (mpi/coll/hier.c) */
 } vmpi_comm;
 
 static inline int vmpi_comm_world_rank(const vmpi_comm *c, int r)
