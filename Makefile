@@ -15,6 +15,9 @@ TSAN_BUILD ?= build-tsan
 # Measured on 2 cores shared with other builds (load 13-20): these runs take 8 min at -j2 (the whole 2-PE half,
 # from the per-test times, 20 to 40; the whole suite about 40), the TSan build from scratch 6 min.
 TSAN_TESTS ?= :([1-9]|[1-5][0-9])x([2-9]|[1-9][0-9])|^unit/test_(queues|pool|match|chan)$$
+# The areas the sanitizer builds also run in the emulated multi-process mode (2 process groups): those whose
+# protocols differ between processes (TSan: their runs with fewer than 64 ranks).
+SAN_EMUL_TESTS ?= ^(pt2pt|coll|comm|rma|armci)/
 JOBS ?= 2
 # MPICH's source, for its test suite (tools/mpich-src; ignored by git)
 MPICH_SRC ?= $(CURDIR)/.deps/mpich
@@ -71,12 +74,15 @@ test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DVMPI_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DVMPI_MPICH_TESTS=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=0 tools/run-tests $(ASAN_BUILD) $(JOBS) -E 'scale/|iso/exhaust|iso/overflow|iso/oom'
+	ASAN_OPTIONS=detect_leaks=0 MT_EMULATE_PROCS=2 tools/run-tests $(ASAN_BUILD) $(JOBS) -R '$(SAN_EMUL_TESTS)' \
+	    -E 'scale/|iso/exhaust|iso/overflow|iso/oom'
 
 # ThreadSanitizer (fiber-aware: every rank is a TSan fiber), suppressions with their reasons in tests/tsan.supp
 test-tsan: deps
 	cmake -S . -B $(TSAN_BUILD) -G Ninja -DVMPI_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVMPI_MPICH_TESTS=OFF >/dev/null
 	cmake --build $(TSAN_BUILD) -j $(JOBS)
 	tools/run-tests $(TSAN_BUILD) $(JOBS) -E 'scale/|iso/exhaust|iso/oom' -R '$(TSAN_TESTS)'
+	MT_EMULATE_PROCS=2 tools/run-tests $(TSAN_BUILD) $(JOBS) -R '$(SAN_EMUL_TESTS)' -E 'scale/|iso/exhaust|iso/oom|:(6[4-9]|[7-9][0-9]|[1-9][0-9][0-9])x'
 
 bench: build
 	bench/run --vmpicc $(BUILD)/bin/vmpicc --vmpirun $(BUILD)/bin/vmpirun
