@@ -213,6 +213,11 @@ static void evacuate(const vmpi_lb_problem *p, int *pe)
  * inactive PEs. */
 static int place(const vmpi_lb_problem *p, int *pe, void *run)
 {
+    bool any = p->active == NULL;
+    for (int q = 0; q < p->npes && !any; q++)
+        any = p->active[q];
+    if (!any)
+        return 0; /* a process whose PEs are all inactive keeps its ranks: they cannot leave it (yet) */
     if (*(bool *)run && vmpi_lb_run(A.chain, A.nchain, p, pe) != 0)
         return -1;
     evacuate(p, pe);
