@@ -12,7 +12,8 @@
  *     next PE of its process (mt_rotate_next: (pe + 1) % PEs in a one-process job) and just_migrated runs
  *     exactly then; AMPI_Set_migratable(0) keeps rank 1 in place; AMPI_Migrate_to_pe sends rank 2 to the
  *     first PE of its process (PE 0 in a one-process job); about_to_migrate runs at every migration point;
- *     in the emulated multi-process mode a rank never leaves its process;
+ *     in the emulated multi-process mode a rank never leaves its process, and AMPI_Migrate_to_pe to a PE of
+ *     another process is refused (the rank stays);
  *   - AMPI_NUM_WTHS, AMPI_NUM_PROCESSES, AMPI_MY_PROCESS; bad arguments give MPI_ERR_ARG / MPI_ERR_INFO. */
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,25 @@ int main(int argc, char **argv)
         MT_ERR(errs, "about_to_migrate ran %d times, expected %d", about_calls[rank], STEPS);
     if (rotate && rank != 1 && moves < STEPS - 1)
         MT_ERR(errs, "Rotate moved this rank %d times in %d steps", moves, STEPS);
+
+    /* several processes (emulated mode): rank 0's request for a PE of the next process is refused (with a
+     * warning) and, at a point that does not balance, every rank stays where it is */
+    int nprocs = 1;
+    mt_proc_of(rank, &nprocs);
+    if (nprocs > 1) {
+        int other = (first + npp) % npes, pe0 = attr_int(AMPI_MY_WTH);
+        if (rank == 0)
+            AMPI_Migrate_to_pe(other);
+        MPI_Info nolb;
+        MPI_Info_create(&nolb);
+        MPI_Info_set(nolb, "ampi_load_balance", "false");
+        AMPI_Migrate(nolb);
+        MPI_Info_free(&nolb);
+        if (attr_int(AMPI_MY_WTH) != pe0 || mt_proc_of(rank, NULL) != proc)
+            MT_ERR(errs, "%s: moved from PE %d (process %d) to PE %d (process %d)",
+                   rank == 0 ? "AMPI_Migrate_to_pe to another process" : "a point that does not balance", pe0, proc,
+                   attr_int(AMPI_MY_WTH), mt_proc_of(rank, NULL));
+    }
 
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (AMPI_Migrate_to_pe(npes + 3) != MPI_ERR_ARG)
