@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The README's two commands:
 #   make demo   installs what is missing (as root; otherwise prints the command), builds, runs the demo
-#   make test   the same, then the whole test suite (with MPICH's, tests/mpich), and the test suite again
-#               under ASan/UBSan and, its runs on two PEs or more with fewer than 64 ranks, under
-#               ThreadSanitizer
+#   make test   the same, then the whole test suite (with MPICH's, tests/mpich), the test suite again in the
+#               emulated multi-process mode (2 and 3 process groups), under ASan/UBSan and, its runs on two
+#               PEs or more with fewer than 64 ranks, under ThreadSanitizer
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
@@ -15,6 +15,9 @@ TSAN_BUILD ?= build-tsan
 # Measured on 2 cores shared with other builds (load 13-20): these runs take 8 min at -j2 (the whole 2-PE half,
 # from the per-test times, 20 to 40; the whole suite about 40), the TSan build from scratch 6 min.
 TSAN_TESTS ?= :([1-9]|[1-5][0-9])x([2-9]|[1-9][0-9])|^unit/test_(queues|pool|match|chan)$$
+# The areas the sanitizer builds also run in the emulated multi-process mode (2 process groups): those whose
+# protocols differ between processes (TSan: their runs with fewer than 64 ranks).
+SAN_EMUL_TESTS ?= ^(pt2pt|coll|comm|rma|armci)/
 JOBS ?= 2
 # MPICH's source, for its test suite (tools/mpich-src; ignored by git)
 MPICH_SRC ?= $(CURDIR)/.deps/mpich
@@ -22,7 +25,7 @@ DEPS = cmake ninja-build gcc g++ pkg-config libboost-context-dev libhwloc-dev li
        openmpi-bin libopenmpi-dev gfortran libmetis-dev python3 python3-matplotlib \
        libarmci-mpi-dev autoconf dpkg-dev
 
-.PHONY: all deps build demo test test-asan test-tsan bench clean
+.PHONY: all deps build demo test test-emul test-asan test-tsan bench clean
 
 all: build
 
@@ -55,19 +58,31 @@ demo: build
 
 test: build
 	tools/run-tests $(BUILD) $(JOBS)
+	$(MAKE) --no-print-directory test-emul
 	$(MAKE) --no-print-directory test-asan
 	$(MAKE) --no-print-directory test-tsan
+
+# The suite again in the emulated multi-process mode (--emulate-procs K: every operation between the K process
+# groups goes through the remote transport), with 2 and 3 groups of each test's PEs (tests/run-test.sh).  MPICH's
+# suite, the tools' scripts and the unit tests run once, above.
+EMUL_EXCLUDE ?= mpich|^tools/|^unit/|scale/
+test-emul: build
+	MT_EMULATE_PROCS=2 tools/run-tests $(BUILD) $(JOBS) -E '$(EMUL_EXCLUDE)'
+	MT_EMULATE_PROCS=3 tools/run-tests $(BUILD) $(JOBS) -E '$(EMUL_EXCLUDE)'
 
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DVMPI_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DVMPI_MPICH_TESTS=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=0 tools/run-tests $(ASAN_BUILD) $(JOBS) -E 'scale/|iso/exhaust|iso/overflow|iso/oom'
+	ASAN_OPTIONS=detect_leaks=0 MT_EMULATE_PROCS=2 tools/run-tests $(ASAN_BUILD) $(JOBS) -R '$(SAN_EMUL_TESTS)' \
+	    -E 'scale/|iso/exhaust|iso/overflow|iso/oom'
 
 # ThreadSanitizer (fiber-aware: every rank is a TSan fiber), suppressions with their reasons in tests/tsan.supp
 test-tsan: deps
 	cmake -S . -B $(TSAN_BUILD) -G Ninja -DVMPI_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVMPI_MPICH_TESTS=OFF >/dev/null
 	cmake --build $(TSAN_BUILD) -j $(JOBS)
 	tools/run-tests $(TSAN_BUILD) $(JOBS) -E 'scale/|iso/exhaust|iso/oom' -R '$(TSAN_TESTS)'
+	MT_EMULATE_PROCS=2 tools/run-tests $(TSAN_BUILD) $(JOBS) -R '$(SAN_EMUL_TESTS)' -E 'scale/|iso/exhaust|iso/oom|:(6[4-9]|[7-9][0-9]|[1-9][0-9][0-9])x'
 
 bench: build
 	bench/run --vmpicc $(BUILD)/bin/vmpicc --vmpirun $(BUILD)/bin/vmpirun

@@ -3,11 +3,19 @@
 # Runs one MPI test: vmpirun -n RANKS -p PES PROGRAM.  Passes when the exit status is EXIT and, for EXIT 0,
 # the output holds " No Errors"; EXPECT, when given, must appear in the output too.  Further arguments are
 # NAME=VALUE settings for the job (e.g. VMPI_BALANCER=Rotate).
+# With MT_EMULATE_PROCS=K in the environment (make test-emul) the job runs in the emulated multi-process
+# mode with K process groups of the test's PEs each (K x PES PEs: ranks still move within a process); a test
+# with fewer than K ranks runs as it is.
 vmpirun=$1 prog=$2 ranks=$3 pes=$4 exit=$5 expect=$6
 shift 6
 for setting in "$@"; do
     export "${setting?}"
 done
+k=${MT_EMULATE_PROCS:-1}
+if [ "$k" -gt 1 ] && [ "$ranks" -ge "$k" ] && [ -z "${VMPI_EMULATE_PROCS:-}" ]; then
+    pes=$((pes * k))
+    export VMPI_EMULATE_PROCS="$k"
+fi
 out=$("$vmpirun" -n "$ranks" -p "$pes" "$prog" 2>&1)
 rc=$?
 printf '%s\n' "$out" | tail -n 40

@@ -93,6 +93,10 @@ typedef struct vmpi_armci {
     int *notes_sent, *notes_seen; /* armci_notify counts per process (allocated at first use) */
 } vmpi_armci;
 
+/* A rank's ARMCI state (in its slot of the rank's extensions, in the rank's heap), NULL before ARMCI_Init. */
+extern int armci_rank_key;
+static inline vmpi_armci *armci_of(vmpi_rank *rk) { return (vmpi_armci *)rk->ext[armci_rank_key]; }
+
 /* The calling rank's ARMCI state after the "initialized" check; NULL (after reporting) when not. */
 vmpi_armci *armci_self(const char *fn);
 

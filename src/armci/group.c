@@ -143,7 +143,7 @@ static void create(const char *fn, int n, const int *ids, ARMCI_Group *out, cons
 void ARMCI_Group_create(int n, int *pid_list, ARMCI_Group *group_out)
 {
     vmpi_rank *rk = vmpi_rank_self();
-    ARMCI_Group d = rk && rk->armci ? rk->armci->dflt : 0;
+    ARMCI_Group d = rk && armci_of(rk) ? armci_of(rk)->dflt : 0;
     create("ARMCI_Group_create", n, pid_list, group_out, &d);
 }
 

@@ -25,10 +25,14 @@ int armci_fail(const char *fn, int cls, const char *fmt, ...)
     return cls;
 }
 
+int armci_rank_key;
+
+__attribute__((constructor)) static void take_rank_key(void) { armci_rank_key = vmpi_rank_ext_key(); }
+
 vmpi_armci *armci_self(const char *fn)
 {
     vmpi_rank *rk = vmpi_rank_self();
-    vmpi_armci *a = rk ? rk->armci : NULL;
+    vmpi_armci *a = rk ? armci_of(rk) : NULL;
     if (VMPI_LIKELY(a != NULL && a->inits > 0))
         return a;
     armci_fail(fn, MPI_ERR_OTHER, "called before ARMCI_Init%s", rk ? "" : " (outside any vmpi rank)");
@@ -77,8 +81,8 @@ static int init(int *argc, char ***argv, int required, const char *fn)
     vmpi_rank *rk = vmpi_rank_self();
     if (rk == NULL)
         return armci_fail(fn, MPI_ERR_OTHER, "called outside any vmpi rank");
-    if (rk->armci && rk->armci->inits > 0) { /* GA and its message layer may both initialize */
-        rk->armci->inits++;
+    if (armci_of(rk) && armci_of(rk)->inits > 0) { /* GA and its message layer may both initialize */
+        armci_of(rk)->inits++;
         return 0;
     }
     int flag = 0, provided, err;
@@ -100,7 +104,7 @@ static int init(int *argc, char ***argv, int required, const char *fn)
     if ((err = PMPI_Comm_dup(MPI_COMM_WORLD, &a->sync)) || (err = job_open(a)) || (err = armci_groups_init(a)))
         return armci_fail(fn, err, "could not set up the ARMCI world");
     a->sync_c = vmpi_comm_get(a->sync);
-    rk->armci = a;
+    rk->ext[armci_rank_key] = a;
     a->inits = 1;
     return 0;
 }
@@ -112,7 +116,7 @@ int ARMCI_Init_thread(int required) { return init(NULL, NULL, required, "ARMCI_I
 int ARMCI_Initialized(void)
 {
     vmpi_rank *rk = vmpi_rank_self();
-    return rk && rk->armci && rk->armci->inits > 0;
+    return rk && armci_of(rk) && armci_of(rk)->inits > 0;
 }
 
 void ARMCI_Finalize(void)
@@ -138,7 +142,7 @@ void ARMCI_Finalize(void)
     free(a->notes_sent);
     free(a->notes_seen);
     bool own = a->own_mpi;
-    vmpi_rank_self()->armci = NULL; /* a later ARMCI_Init starts afresh */
+    vmpi_rank_self()->ext[armci_rank_key] = NULL; /* a later ARMCI_Init starts afresh */
     free(a);
     if (own)
         PMPI_Finalize();
@@ -181,7 +185,7 @@ void ARMCI_Access_end(void *ptr) {}
 static int nprocs_or_0(void)
 {
     vmpi_rank *rk = vmpi_rank_self();
-    return rk && rk->armci && rk->armci->inits ? rk->armci->nprocs : 0;
+    return rk && armci_of(rk) && armci_of(rk)->inits ? armci_of(rk)->nprocs : 0;
 }
 
 int armci_domain_nprocs(armci_domain_t domain, int id) { return id == 0 ? nprocs_or_0() : 0; }

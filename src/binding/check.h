@@ -8,9 +8,9 @@
 #include <stdarg.h>
 #include <mpi.h>
 #include <stdio.h>
-#include "mpi/comm/group.h"
 #include "mpi/core/comm.h"
 #include "mpi/core/errhan.h"
+#include "mpi/core/group.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
 #include "mpi/core/request.h"

@@ -48,6 +48,14 @@ int vmpi_lb_parse(const char *spec, const vmpi_lb_strategy **chain, const char *
 /* Runs the chain, each strategy on the previous one's placement; returns -1 when one failed. */
 int vmpi_lb_run(const vmpi_lb_strategy *const *chain, int n, const vmpi_lb_problem *p, int *pe);
 
+/* Places the objects of each process separately (split.c): the PEs of process k are those with
+ * proc_of_pe[q] == k; each process's objects (by their current PE in pe[]) and PEs form a sub-problem (PEs
+ * numbered from 0 in order, the graph's edges between its own objects) placed by fn(sub, sub_pe, arg), which
+ * rewrites sub_pe as a strategy does.  Returns -1 when fn fails for a process or memory runs out. */
+typedef int (*vmpi_lb_sub_fn)(const vmpi_lb_problem *sub, int *pe, void *arg);
+int vmpi_lb_split_run(const vmpi_lb_problem *p, const int *proc_of_pe, int nprocs, vmpi_lb_sub_fn fn, void *arg,
+                      int *pe);
+
 /* Helpers shared by the strategies (lb_util.c). */
 bool vmpi_lb_active(const vmpi_lb_problem *p, int pe);
 /* Per-PE load of a placement: background plus every object's load. */

@@ -100,6 +100,28 @@ fi
 [ -x "$prog" ] || { echo "FAIL: $prog not built"; exit 1; }
 
 steps=10
+# ---- the emulated multi-process mode: a job of 2 process groups under Rotate (ranks move within their group)
+# checkpointed and killed restarts in 2 and 3 groups and in one process, with the uninterrupted run's digests ----
+emul_ckpt() {
+    n=16 k=5
+    what="$n ranks on 4 PEs in 2 emulated processes (Rotate), checkpoint at step $k"
+    ref=$tmp/ref.emul
+    run 60 VMPI_BALANCER=Rotate "$vmpirun" -n $n -p 4 "$prog" $steps none "$tmp/unused"
+    check_ok "" "$what: uninterrupted run in one process" || return
+    digests "$tmp/out" >"$ref"
+    run 60 VMPI_BALANCER=Rotate VMPI_EMULATE_PROCS=2 "$vmpirun" -n $n -p 4 "$prog" $steps none "$tmp/unused"
+    check_ok "$ref" "$what: uninterrupted run" || return
+    d=$tmp/ck.emul
+    run 60 VMPI_BALANCER=Rotate VMPI_EMULATE_PROCS=2 "$vmpirun" -n $n -p 4 "$prog" $steps "$k" "$d" kill
+    [ "$rc" -eq 137 ] || { fail "$what: killed run: exit status $rc, expected 137"; return; }
+    for rk in "2 2" "3 3" "4 2" "2 1"; do
+        set -- $rk
+        run 60 VMPI_BALANCER=Rotate VMPI_EMULATE_PROCS=$2 "$vmpirun" --restart "$d" -p "$1" "$prog" $steps "$k" "$d" kill
+        check_ok "$ref" "$what: restart on $1 PEs in $2 process(es)"
+    done
+}
+emul_ckpt
+
 # ---- kill after a checkpoint, restart on 1 and 2 PEs: the digests of the uninterrupted run ----
 for cfg in "1 1 4 -" "4 1 5 -" "8 2 4 VMPI_BALANCER=Rotate" "64 2 3 -" "200 2 6 VMPI_BALANCER=Rotate"; do
     set -- $cfg

@@ -163,8 +163,60 @@ static void metis_ring(void)
     CHECK(maxload(&p, pe) <= 1.10 * N / P, "Metis imbalance: %.1f", maxload(&p, pe));
 }
 
+/* Placement within processes (split.c): PEs 0-1 are process 0, PEs 2-4 process 1, PE 5 process 2.  Greedy
+ * with Metis's graph run per process: no object leaves its process, each process is balanced over its own
+ * PEs (its objects' loads differ), the graph a strategy sees holds only its process's edges, and an
+ * unmovable object stays. */
+static int split_fn(const vmpi_lb_problem *sub, int *pe, void *arg)
+{
+    int *calls = arg;
+    calls[0]++;
+    for (int i = 0; i < sub->nobjs; i++)
+        for (int e = sub->graph->xadj[i]; e < sub->graph->xadj[i + 1]; e++)
+            if (sub->graph->adj[e] < 0 || sub->graph->adj[e] >= sub->nobjs)
+                calls[1]++; /* an edge to an object of another process */
+    return vmpi_lb_find("Greedy")->fn(sub, pe);
+}
+
+static void split(void)
+{
+    enum { NO = 30, NP = 6 };
+    const int proc_of_pe[NP] = {0, 0, 1, 1, 1, 2};
+    int pe[NO], before[NO], xadj[NO + 1], adj[2 * NO];
+    double load[NO], bytes[2 * NO];
+    bool movable[NO];
+    for (int i = 0; i < NO; i++) {
+        pe[i] = before[i] = i < 10 ? 0 : i < 25 ? 2 : 5; /* every object on its process's first PE */
+        load[i] = 1 + i % 3;
+        movable[i] = i != 12;
+        xadj[i] = 2 * i;
+        adj[2 * i] = (i + NO - 1) % NO; /* a ring across the processes */
+        adj[2 * i + 1] = (i + 1) % NO;
+        bytes[2 * i] = bytes[2 * i + 1] = 1;
+    }
+    xadj[NO] = 2 * NO;
+    vmpi_lb_graph g = {xadj, adj, bytes};
+    vmpi_lb_problem p = {.nobjs = NO, .npes = NP, .load = load, .movable = movable, .graph = &g, .seed = 1};
+    int calls[2] = {0, 0};
+    CHECK(vmpi_lb_split_run(&p, proc_of_pe, 3, split_fn, calls, pe) == 0, "split run failed");
+    CHECK(calls[0] == 3 && calls[1] == 0, "split: %d sub-problems (expected 3), %d edges out of range", calls[0],
+          calls[1]);
+    double pl[NP] = {0};
+    for (int i = 0; i < NO; i++) {
+        CHECK(proc_of_pe[pe[i]] == proc_of_pe[before[i]], "split: object %d moved from PE %d to PE %d, in another "
+              "process", i, before[i], pe[i]);
+        pl[pe[i]] += load[i];
+    }
+    CHECK(pe[12] == before[12], "split: the unmovable object moved");
+    CHECK(pl[0] > 0 && pl[1] > 0 && pl[2] > 0 && pl[3] > 0 && pl[4] > 0,
+          "split: a process was not balanced over its PEs (loads %.0f %.0f | %.0f %.0f %.0f)", pl[0], pl[1], pl[2],
+          pl[3], pl[4]);
+    CHECK(pl[0] - pl[1] <= 3 && pl[1] - pl[0] <= 3, "split: process 0's PEs hold %.0f and %.0f", pl[0], pl[1]);
+}
+
 int main(void)
 {
+    split();
     names();
     simple();
     balance("Greedy", N);

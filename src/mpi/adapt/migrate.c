@@ -12,6 +12,7 @@
 #include "mpi/coll/coll.h"
 #include "mpi/coll/shm.h"
 #include "msg/loc.h"
+#include "xport/procs.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
 #include "mpi/pt2pt/pt2pt.h"
@@ -208,6 +209,21 @@ static void evacuate(const vmpi_lb_problem *p, int *pe)
     }
 }
 
+/* The placement of one process's ranks: the strategy chain (when the step balances), then the evacuation of
+ * inactive PEs. */
+static int place(const vmpi_lb_problem *p, int *pe, void *run)
+{
+    bool any = p->active == NULL;
+    for (int q = 0; q < p->npes && !any; q++)
+        any = p->active[q];
+    if (!any)
+        return 0; /* a process whose PEs are all inactive keeps its ranks: they cannot leave it (yet) */
+    if (*(bool *)run && vmpi_lb_run(A.chain, A.nchain, p, pe) != 0)
+        return -1;
+    evacuate(p, pe);
+    return 0;
+}
+
 /* --lb-verbose: the measured load of each PE, the load the new placement predicts, and the moves. */
 static void report(const vmpi_lb_problem *p, const double *load, const int *to, int npes, const double *bg,
                    double secs)
@@ -290,6 +306,12 @@ static void rebalance(bool run)
             load[r] *= share[rk->vp.pe->id];
         /* a rank sent elsewhere by AMPI_Migrate_to_pe counts where it goes (a request for an inactive PE
          * is dropped) */
+        if (want >= 0 && vmpi_xport_proc_of_pe(want) != vmpi_xport_proc_of_pe(rk->vp.pe->id)) {
+            vmpi_warn("AMPI_Migrate_to_pe: rank %d cannot move to PE %d, in another process (process %d; rank %d "
+                      "is in process %d): ranks move within their process", r, want, vmpi_xport_proc_of_pe(want),
+                      r, vmpi_xport_proc_of_pe(rk->vp.pe->id));
+            want = -1;
+        }
         pe[r] = want >= 0 && active[want] ? want : rk->vp.pe->id;
         movable[r] = rk->vp.state != VMPI_VP_DONE && !(rk->adapt && (rk->adapt->fixed || want >= 0));
         if (rk->adapt)
@@ -305,13 +327,15 @@ static void rebalance(bool run)
             vmpi_commstat_reset(&vmpi_msg_ep(r)->sent);
     }
     double t_lb = vmpi_clock_now();
-    int lb_err = run ? vmpi_lb_run(A.chain, A.nchain, &p, pe) : 0;
+    /* ranks move within their process (between processes: not yet), so each process is placed alone */
+    int lb_err = vmpi_xport_nprocs() > 1
+                     ? vmpi_lb_split_run(&p, vmpi_xport_procs_.proc_of_pe, vmpi_xport_nprocs(), place, &run, pe)
+                     : place(&p, pe, &run);
     t_lb = vmpi_clock_now() - t_lb;
     if (lb_err != 0) {
         vmpi_warn("load balancer '%s' failed: no rank moves", vmpi_cfg.balancer);
         goto out;
     }
-    evacuate(&p, pe);
     if (vmpi_cfg.lb_verbose && run)
         report(&p, load, pe, npes, bg, t_lb);
     long moved = 0;

@@ -13,6 +13,9 @@
 #include "dtype/dtype.h"
 #include "mpi/core/comm.h"
 
+/* At boot: registers the release of a communicator's collective state with core. */
+void vmpi_coll_init(void);
+
 int vmpi_coll_barrier(vmpi_comm *c, MPI_Request *req);
 int vmpi_coll_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c, MPI_Request *req);
 

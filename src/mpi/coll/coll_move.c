@@ -6,7 +6,9 @@
 #include "mpi/coll/coll.h"
 #include "mpi/coll/coll_build.h"
 #include "mpi/coll/csched.h"
+#include "mpi/coll/hier.h"
 #include "mpi/coll/shm.h"
+#include "mpi/coll/span.h"
 #include "mpi/core/handle.h"
 
 static char *at(const void *buf, MPI_Aint disp, const vmpi_dtype *dt) { return (char *)buf + disp * dt->extent; }
@@ -28,7 +30,7 @@ void vmpi_build_fanin(vmpi_csched *s, int n, int rank)
 int vmpi_coll_barrier(vmpi_comm *c, MPI_Request *req)
 {
     if (req == NULL)
-        return vmpi_shm_barrier(c);
+        return vmpi_coll_spans(c) ? vmpi_hier_barrier(c) : vmpi_shm_barrier(c);
     /* binomial fan-in to rank 0, then fan-out: 2 (n - 1) empty messages in all (a dissemination barrier
      * needs n log n, and on a few PEs the message count is what costs) */
     vmpi_csched *s = vmpi_cs_new(c);
@@ -59,6 +61,8 @@ void vmpi_build_bcast(vmpi_csched *s, void *buf, MPI_Count count, const vmpi_dty
 
 int vmpi_coll_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c, MPI_Request *req)
 {
+    if (req == NULL && vmpi_coll_spans(c))
+        return vmpi_hier_bcast(buf, count, dt, root, c);
     if (req == NULL)
         return vmpi_shm_bcast(buf, count, dt, root, c);
     vmpi_csched *s = vmpi_cs_new(c);
@@ -183,7 +187,7 @@ int vmpi_coll_allgatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *s
 int vmpi_coll_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                         const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req)
 {
-    if (req == NULL)
+    if (req == NULL && !vmpi_coll_spans(c))
         return vmpi_shm_allgather(sbuf, scount, sdt, rbuf, rcount, rdt, c);
     int *displs, *counts = vmpi_build_regular(c->size, rcount, &displs);
     if (counts == NULL)
@@ -239,7 +243,8 @@ int vmpi_coll_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sd
 int vmpi_coll_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                        const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req)
 {
-    if (req == NULL && sbuf != MPI_IN_PLACE) /* in place, ranks would read what others overwrite */
+    /* in place, ranks would read what others overwrite */
+    if (req == NULL && sbuf != MPI_IN_PLACE && !vmpi_coll_spans(c))
         return vmpi_shm_alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, c);
     int n = c->size;
     int *v = malloc(sizeof *v * (size_t)(2 * n));

@@ -4,7 +4,9 @@
 #include "mpi/coll/coll.h"
 #include "mpi/coll/coll_build.h"
 #include "mpi/coll/csched.h"
+#include "mpi/coll/hier.h"
 #include "mpi/coll/shm.h"
+#include "mpi/coll/span.h"
 #include "mpi/op/op.h"
 
 void vmpi_build_reduce(vmpi_csched *s, const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt,
@@ -56,6 +58,8 @@ int vmpi_coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_d
 {
     if (sbuf == MPI_IN_PLACE)
         sbuf = rbuf;
+    if (req == NULL && vmpi_coll_spans(c))
+        return vmpi_hier_reduce(sbuf, rbuf, count, dt, dth, op, root, c);
     if (req == NULL)
         return vmpi_shm_reduce(sbuf, rbuf, count, dt, dth, op, root, c);
     vmpi_csched *s = vmpi_cs_new(c);
@@ -70,6 +74,8 @@ int vmpi_coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, const vmp
 {
     if (sbuf == MPI_IN_PLACE)
         sbuf = rbuf;
+    if (req == NULL && vmpi_coll_spans(c))
+        return vmpi_hier_reduce(sbuf, rbuf, count, dt, dth, op, -1, c);
     if (req == NULL)
         return vmpi_shm_reduce(sbuf, rbuf, count, dt, dth, op, -1, c);
     vmpi_csched *s = vmpi_cs_new(c);

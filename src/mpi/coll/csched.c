@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mpi/coll/shm.h"
-#include "mpi/comm/group.h"
+#include "mpi/core/group.h"
 #include "mpi/core/rank.h"
 #include "mpi/core/request.h"
 #include "mpi/op/op.h"

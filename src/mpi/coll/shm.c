@@ -110,10 +110,24 @@ static shm *registry;
 VMPI_CKPT_STATIC(registry)
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* One object's ranks read each other's buffers: they must all live in one process (a communicator that
+ * spans processes shares memory only within each, mpi/coll/span.h).  This catches any pointer that would
+ * cross processes in the emulated multi-process mode. */
+static void check_one_proc(const shm *s)
+{
+    if (VMPI_LIKELY(vmpi_xport_nprocs() == 1))
+        return;
+    for (int r = 1; r < s->size; r++)
+        if (!vmpi_loc_same_proc(s->world[0], s->world[r]))
+            vmpi_fatal("internal error: the shared collective state of a communicator (context %d) holds world "
+                       "ranks %d and %d of different processes", s->ctx, s->world[0], s->world[r]);
+}
+
 /* Groups the communicator's ranks by the PE they live on now, numbered in order of their lowest rank. */
 static void group_ranks(shm *s)
 {
     int n = s->size, npes = vmpi_sched_npes();
+    check_one_proc(s);
     int *gid = vmpi_iso_job_malloc(sizeof(int) * (size_t)npes);
     if (gid == NULL)
         vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);

@@ -16,6 +16,7 @@
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
 #include "mpi/pt2pt/pt2pt.h"
+#include "msg/loc.h"
 
 enum {
     TAG_SPLIT = -100,
@@ -221,6 +222,107 @@ int vmpi_comm_idup(vmpi_comm *c, MPI_Comm *out)
     return err ? err : dup_finish(c, out, false, MPI_INFO_NULL);
 }
 
+/* ---- groups in messages ----
+ * A decision made at one rank (a split's) hands groups to others.  Within a process a group goes as a
+ * reference (the receiver shares it); to a rank of another process a pointer means nothing, so the group goes
+ * as its members' world ranks and the receiver makes its own.  Both sides tell which from where the two ranks
+ * live (msg/loc.h), so they always agree. */
+
+enum { GROUPS_MAX = 2, INTS_MAX = 2 };
+
+typedef struct groups_ref {
+    vmpi_group *g[GROUPS_MAX];
+    int v[INTS_MAX];
+} groups_ref;
+
+/* Sends groups g[0..ng) (references, which the message takes over; NULL allowed) and values v[0..nv) to rank
+ * `dst` of `c` (its peer group for an intercommunicator). */
+static int send_groups(vmpi_comm *c, int dst, int tag, vmpi_group *const *g, int ng, const int *v, int nv)
+{
+    int me = vmpi_rank_self()->world_rank, peer = vmpi_comm_world_rank(c, dst);
+    if (vmpi_loc_same_proc(me, peer)) {
+        groups_ref m = {{NULL, NULL}, {0, 0}};
+        memcpy(m.g, g, sizeof *g * (size_t)ng);
+        memcpy(m.v, v, sizeof *v * (size_t)nv);
+        return vmpi_send(&m, (MPI_Count)sizeof m, BYTES(), dst, tag, c, COLL, VMPI_SENDK_STD);
+    }
+    int hdr[INTS_MAX + GROUPS_MAX], total = 0;
+    memcpy(hdr, v, sizeof *v * (size_t)nv);
+    for (int i = 0; i < ng; i++) {
+        hdr[nv + i] = g[i] ? g[i]->size : -1;
+        total += g[i] ? g[i]->size : 0;
+    }
+    int err = vmpi_send(hdr, nv + ng, INT(), dst, tag, c, COLL, VMPI_SENDK_STD);
+    int *w = total ? malloc(sizeof(int) * (size_t)total) : NULL;
+    if (total && w == NULL)
+        err = err ? err : MPI_ERR_NO_MEM; /* the receiver still waits for the list: it gets zeros */
+    for (int i = 0, at = 0; i < ng; i++) {
+        if (g[i] && w)
+            memcpy(w + at, g[i]->world, sizeof(int) * (size_t)g[i]->size);
+        at += g[i] ? g[i]->size : 0;
+        vmpi_group_unref(g[i]);
+    }
+    if (total) {
+        int *list = w ? w : calloc((size_t)total, sizeof(int));
+        int e = vmpi_send(list, total, INT(), dst, tag, c, COLL, VMPI_SENDK_STD);
+        err = err ? err : e;
+        if (list != w)
+            free(list);
+    }
+    free(w);
+    return err;
+}
+
+/* Receives what send_groups sent from rank `src` of `c`: references in g[0..ng) (NULL when none was sent), the
+ * values in v[0..nv). */
+static int recv_groups(vmpi_comm *c, int src, int tag, vmpi_group **g, int ng, int *v, int nv)
+{
+    int me = vmpi_rank_self()->world_rank, peer = vmpi_comm_world_rank(c, src);
+    for (int i = 0; i < ng; i++)
+        g[i] = NULL;
+    if (vmpi_loc_same_proc(me, peer)) {
+        groups_ref m;
+        int err = vmpi_recv(&m, (MPI_Count)sizeof m, BYTES(), src, tag, c, COLL, MPI_STATUS_IGNORE);
+        if (err)
+            return err;
+        memcpy(g, m.g, sizeof *g * (size_t)ng);
+        memcpy(v, m.v, sizeof *v * (size_t)nv);
+        return MPI_SUCCESS;
+    }
+    int hdr[INTS_MAX + GROUPS_MAX], total = 0;
+    int err = vmpi_recv(hdr, nv + ng, INT(), src, tag, c, COLL, MPI_STATUS_IGNORE);
+    if (err)
+        return err;
+    memcpy(v, hdr, sizeof *v * (size_t)nv);
+    for (int i = 0; i < ng; i++)
+        total += hdr[nv + i] > 0 ? hdr[nv + i] : 0;
+    if (total == 0) {
+        for (int i = 0; i < ng; i++)
+            if (hdr[nv + i] == 0 && (g[i] = vmpi_group_new(NULL, 0)) == NULL)
+                err = MPI_ERR_NO_MEM;
+        return err;
+    }
+    int *w = malloc(sizeof(int) * (size_t)total);
+    int *list = w ? w : malloc(sizeof(int)); /* out of memory: the message is still taken */
+    err = vmpi_recv(w ? w : list, w ? total : 0, INT(), src, tag, c, COLL, MPI_STATUS_IGNORE);
+    if (w == NULL)
+        err = MPI_ERR_NO_MEM;
+    for (int i = 0, at = 0; i < ng && !err; i++) {
+        if (hdr[nv + i] < 0)
+            continue;
+        if ((g[i] = vmpi_group_new(w + at, hdr[nv + i])) == NULL)
+            err = MPI_ERR_NO_MEM;
+        at += hdr[nv + i];
+    }
+    if (err)
+        for (int i = 0; i < ng; i++) {
+            vmpi_group_unref(g[i]);
+            g[i] = NULL;
+        }
+    free(w ? w : list);
+    return err;
+}
+
 /* ---- split ---- */
 
 typedef struct split_entry {
@@ -272,7 +374,7 @@ static int split_decide(vmpi_comm *c, split_entry *all, split_reply *rep)
     }
     free(w);
     for (int r = 1; r < n; r++) {
-        int e = vmpi_send(&rep[r], (MPI_Count)sizeof *rep, BYTES(), r, TAG_SPLIT_REPLY, c, COLL, VMPI_SENDK_STD);
+        int e = send_groups(c, r, TAG_SPLIT_REPLY, &rep[r].g, 1, &rep[r].ctx, 1);
         err = err ? err : e;
     }
     return err;
@@ -288,7 +390,7 @@ static int split_finish(vmpi_comm *c, split_entry *all, split_reply *rep, MPI_Co
         err = split_decide(c, all, rep);
         mine = rep[0];
     } else {
-        err = vmpi_recv(&mine, (MPI_Count)sizeof mine, BYTES(), 0, TAG_SPLIT_REPLY, c, COLL, MPI_STATUS_IGNORE);
+        err = recv_groups(c, 0, TAG_SPLIT_REPLY, &mine.g, 1, &mine.ctx, 1);
     }
     if (err || mine.g == NULL) {
         vmpi_group_unref(mine.g);
@@ -363,6 +465,22 @@ typedef struct inter_reply {
     int ctx, lctx;
 } inter_reply;
 
+static int send_inter_reply(vmpi_comm *c, int dst, int tag, const inter_reply *r)
+{
+    vmpi_group *g[2] = {r->local, r->remote};
+    int v[2] = {r->ctx, r->lctx};
+    return send_groups(c, dst, tag, g, 2, v, 2);
+}
+
+static int recv_inter_reply(vmpi_comm *c, int src, int tag, inter_reply *r)
+{
+    vmpi_group *g[2];
+    int v[2] = {0, 0};
+    int err = recv_groups(c, src, tag, g, 2, v, 2);
+    *r = (inter_reply){g[0], g[1], v[0], v[1]};
+    return err;
+}
+
 /* Sorts each side's (color, key) table and pairs the colors both sides hold: each becomes one
  * intercommunicator, whose two groups are shared by all its members.  `aw`/`bw`: world ranks of the sides. */
 static int split_pair(split_entry *a, int na, const int *aw, inter_reply *ra, split_entry *b, int nb, const int *bw,
@@ -431,21 +549,23 @@ static int split_inter_leader(vmpi_comm *c, split_entry *all, inter_reply *rep)
         err = vmpi_recv(all + n, (MPI_Count)sizeof *all * m, BYTES(), 0, TAG_SPLIT_INTER, c, COLL, MPI_STATUS_IGNORE);
         if (!err)
             err = split_pair(all, n, c->group->world, rep, all + n, m, c->remote->world, rep + n);
-        int e = vmpi_send(rep + n, (MPI_Count)sizeof *rep * m, BYTES(), 0, TAG_SPLIT_INTER_REPLY, c, COLL,
-                          VMPI_SENDK_STD);
-        err = err ? err : e;
+        else
+            for (int k = 0; k < m; k++)
+                rep[n + k] = (inter_reply){NULL, NULL, 0, 0};
+        for (int k = 0; k < m; k++) { /* the other side's replies, one by one */
+            int e = send_inter_reply(c, 0, TAG_SPLIT_INTER_REPLY, &rep[n + k]);
+            err = err ? err : e;
+        }
     } else {
         err = vmpi_send(all, (MPI_Count)sizeof *all * n, BYTES(), 0, TAG_SPLIT_INTER, c, COLL, VMPI_SENDK_STD);
-        if (!err)
-            err = vmpi_recv(rep, (MPI_Count)sizeof *rep * n, BYTES(), 0, TAG_SPLIT_INTER_REPLY, c, COLL,
-                            MPI_STATUS_IGNORE);
+        for (int k = 0; k < n && !err; k++)
+            err = recv_inter_reply(c, 0, TAG_SPLIT_INTER_REPLY, &rep[k]);
     }
     if (err)
         for (int r = 0; r < n; r++)
             rep[r] = (inter_reply){NULL, NULL, 0, 0};
     for (int r = 1; r < n; r++) {
-        int e = vmpi_send(&rep[r], (MPI_Count)sizeof *rep, BYTES(), r, TAG_SPLIT_REPLY, c->local, COLL,
-                          VMPI_SENDK_STD);
+        int e = send_inter_reply(c->local, r, TAG_SPLIT_REPLY, &rep[r]);
         err = err ? err : e;
     }
     return err;
@@ -473,8 +593,7 @@ static int split_inter(vmpi_comm *c, int color, int key, MPI_Comm *out)
     } else {
         err = vmpi_send(&me, (MPI_Count)sizeof me, BYTES(), 0, TAG_SPLIT, c->local, COLL, VMPI_SENDK_STD);
         if (!err)
-            err = vmpi_recv(&mine, (MPI_Count)sizeof mine, BYTES(), 0, TAG_SPLIT_REPLY, c->local, COLL,
-                            MPI_STATUS_IGNORE);
+            err = recv_inter_reply(c->local, 0, TAG_SPLIT_REPLY, &mine);
     }
     if (!err && mine.local)
         err = publish(new_inter(mine.local, mine.remote, mine.ctx, mine.lctx, c), out);

@@ -4,8 +4,8 @@
 #ifndef VMPI_MPI_COMM_COMM_CREATE_H
 #define VMPI_MPI_COMM_COMM_CREATE_H
 
-#include "mpi/comm/group.h"
 #include "mpi/core/comm.h"
+#include "mpi/core/group.h"
 
 /* Copies topology, hints and attributes too (their copy callbacks run).  With own_info, the duplicate gets
  * the hints of `info` instead of the parent's. */

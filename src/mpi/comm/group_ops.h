@@ -4,7 +4,7 @@
 #ifndef VMPI_MPI_COMM_GROUP_OPS_H
 #define VMPI_MPI_COMM_GROUP_OPS_H
 
-#include "mpi/comm/group.h"
+#include "mpi/core/group.h"
 
 int vmpi_group_incl(const vmpi_group *g, int n, const int *ranks, vmpi_group **out);
 int vmpi_group_excl(const vmpi_group *g, int n, const int *ranks, vmpi_group **out);

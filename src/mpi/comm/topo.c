@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mpi/comm/topo.h"
+#include "mpi/core/comm.h"
 
 vmpi_topo *vmpi_topo_ref(vmpi_topo *t)
 {
@@ -24,6 +25,10 @@ void vmpi_topo_unref(vmpi_topo *t)
     free(t->dweights);
     free(t);
 }
+
+static void comm_released(vmpi_comm *c) { vmpi_topo_unref(c->topo); }
+
+void vmpi_topo_init(void) { vmpi_comm_on_release(comm_released); }
 
 /* A copy of n ints (an empty array is a valid, freeable pointer); *ok turns false when out of memory. */
 static int *dupints(const int *a, int n, bool *ok)

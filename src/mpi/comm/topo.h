@@ -23,6 +23,8 @@ typedef struct vmpi_topo {
     bool weighted;
 } vmpi_topo;
 
+/* At boot: registers the release of a communicator's topology with core. */
+void vmpi_topo_init(void);
 vmpi_topo *vmpi_topo_ref(vmpi_topo *t);   /* NULL-safe */
 void vmpi_topo_unref(vmpi_topo *t);       /* NULL-safe */
 

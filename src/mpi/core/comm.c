@@ -1,21 +1,45 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include "base/log.h"
 #include "ckpt/ckpt.h"
-#include "mpi/coll/shm.h"
-#include "mpi/comm/group.h"
-#include "mpi/comm/topo.h"
 #include "mpi/core/comm.h"
+#include "mpi/core/group.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/info.h"
 #include "mpi/core/rank.h"
+#include "xport/procs.h"
 
 enum { IDX_WORLD = 1, IDX_SELF = 2, IDX_FIRST_USER = 3 };
 
-static _Atomic int next_ctx = VMPI_CTX_FIRST_FREE;
-VMPI_CKPT_STATIC(next_ctx)
+/* Context ids: each process takes them from its own sequence (the i-th of process k of K is FIRST_FREE +
+ * 2 (i K + k); both of a pair, ctx and ctx + 1, are the communicator's), so processes never have to agree on
+ * one: the rank that decides for a communicator takes one where it lives and tells the others. */
+enum { CTX_PROCS_MAX = 1024 };
+static _Atomic int ctx_seq[CTX_PROCS_MAX];
+VMPI_CKPT_STATIC(ctx_seq)
 
-int vmpi_comm_ctx_alloc(void) { return atomic_fetch_add_explicit(&next_ctx, 2, memory_order_relaxed); }
+static struct {
+    vmpi_comm_release_hook fn[4];
+    int n;
+} hooks; /* set at boot by every process alike */
+
+void vmpi_comm_on_release(vmpi_comm_release_hook fn)
+{
+    if (hooks.n == (int)(sizeof hooks.fn / sizeof hooks.fn[0]))
+        vmpi_fatal("too many communicator release hooks");
+    hooks.fn[hooks.n++] = fn;
+}
+
+int vmpi_comm_ctx_alloc(void)
+{
+    int k = vmpi_xport_nprocs(), p = k > 1 && vmpi_pe_self() ? vmpi_xport_self_proc() : 0;
+    int i = atomic_fetch_add_explicit(&ctx_seq[p], 1, memory_order_relaxed);
+    if (i > (INT_MAX - VMPI_CTX_FIRST_FREE) / 2 / k - 1)
+        vmpi_fatal("out of communicator context ids (%d made in process %d; they are not reused)", i, p);
+    return VMPI_CTX_FIRST_FREE + 2 * (i * k + p);
+}
 
 vmpi_comm *vmpi_comm_get(MPI_Comm h)
 {
@@ -78,15 +102,14 @@ void vmpi_comm_release(vmpi_comm *c)
         if (idx < rk->comm_hint)
             rk->comm_hint = idx;
     }
+    for (int i = 0; i < hooks.n; i++)
+        hooks.fn[i](c);
     if (c->local) {
-        vmpi_shm_release(c->local);
         vmpi_group_unref(c->local->group);
         free(c->local);
     }
-    vmpi_shm_release(c);
     vmpi_group_unref(c->group);
     vmpi_group_unref(c->remote);
-    vmpi_topo_unref(c->topo);
     if (c->info != MPI_INFO_NULL)
         vmpi_info_free(&c->info);
     free(c);

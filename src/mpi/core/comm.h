@@ -28,6 +28,8 @@ typedef struct vmpi_comm {
     unsigned idup_seq;         /* Comm_idup calls on it so far (they pair up across ranks by number) */
     unsigned coll_seq;     /* collectives this rank started on it: the tag of the next one (coll area) */
     void *coll_shm;        /* cache of its shared collective state (coll area, mpi/coll/shm.c) */
+    signed char coll_span; /* whether its ranks live in several processes: 0 not known yet (mpi/coll/span.h) */
+    void *coll_hier;       /* if they do: its ranks in this process, and their leaders (mpi/coll/hier.c) */
 } vmpi_comm;
 
 static inline int vmpi_comm_world_rank(const vmpi_comm *c, int r)
@@ -50,8 +52,12 @@ int vmpi_comm_ctx_alloc(void);
 /* A new communicator of the calling rank: `c` (filled by the caller, malloc'ed) gets a handle in the rank's
  * table.  Returns the handle, or MPI_COMM_NULL when the table is full. */
 MPI_Comm vmpi_comm_register(vmpi_comm *c);
-/* Releases a communicator made by vmpi_comm_register (its groups and topology too). */
+/* Releases a communicator made by vmpi_comm_register: the release hooks, then its groups and info. */
 void vmpi_comm_release(vmpi_comm *c);
+/* The areas above core that keep state per communicator (the shared-memory collectives, topologies) each
+ * register at boot a hook that frees theirs; vmpi_comm_release runs the hooks in the order registered. */
+typedef void (*vmpi_comm_release_hook)(vmpi_comm *c);
+void vmpi_comm_on_release(vmpi_comm_release_hook fn);
 /* Frees the calling rank's remaining communicators (at rank exit). */
 void vmpi_comm_release_all(void);
 

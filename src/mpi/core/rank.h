@@ -10,7 +10,11 @@
 #include "msg/msg.h"
 #include "sched/sched.h"
 
-typedef int (*vmpi_main_fn)(int, char **, char **);
+/* Per-rank state of the layers above mpi (ARMCI): each rank has VMPI_RANK_EXT_MAX slots, NULL until a layer
+ * fills the one of its key.  A layer takes its key once, from a constructor, so that every process (a
+ * restarted one too) numbers the keys alike; what a slot points to belongs in the rank's heap, which is
+ * saved and moved with the rank (as the rank itself is). */
+#define VMPI_RANK_EXT_MAX 4
 
 typedef struct vmpi_bsend_state {
     char *buf;
@@ -41,7 +45,7 @@ typedef struct vmpi_rank {
     struct vmpi_errcodes *errcodes;  /* user error classes and codes (errcode.c) */
     vmpi_ckpt_line out_ckpt[2]; /* unfinished lines of stdout and stderr while a checkpoint is written */
     struct vmpi_adapt_rank *adapt; /* migration settings and load measurement (mpi/adapt), or NULL */
-    struct vmpi_armci *armci;       /* ARMCI state (src/armci), NULL before ARMCI_Init */
+    void *ext[VMPI_RANK_EXT_MAX];    /* the upper layers' state, by key (vmpi_rank_ext_key) */
 } vmpi_rank;
 
 /* The rank running on the calling thread, or NULL outside any rank. */
@@ -51,18 +55,15 @@ static inline vmpi_rank *vmpi_rank_self(void)
     return vp ? vmpi_container_of(vp, vmpi_rank, vp) : (vmpi_rank *)0;
 }
 
+/* A key for vmpi_rank's ext slots; called from constructors only.  Fatal beyond VMPI_RANK_EXT_MAX. */
+int vmpi_rank_ext_key(void);
+
+/* The job's ranks, by world rank (set by boot). */
+void vmpi_ranks_set(vmpi_rank **ranks, int n);
 int vmpi_world_size(void);
 /* World rank `r`'s state (for diagnostics and shutdown; a rank's state belongs to its PE). */
 vmpi_rank *vmpi_rank_get(int r);
 
-/* Boots the runtime, runs `main` once per rank, returns the job's exit status. */
-VMPI_EXPORT int vmpi_boot(int argc, char **argv, vmpi_main_fn main);
-/* The same for a program built as an image (src/start/image_entry.c): `method` 1 auto, 2 tls (img.h). */
-VMPI_EXPORT int vmpi_boot_image(int argc, char **argv, vmpi_main_fn main, int method);
-/* exit() from the program: ends the calling rank if it is one, returns otherwise. */
-VMPI_EXPORT void vmpi_start_exit(int code);
-/* Ends the calling rank as if its main returned `code` (exit() in a rank). */
-VMPI_NORETURN void vmpi_rank_exit(int code);
 /* MPI_Abort: stops the whole job with `code`. */
 VMPI_NORETURN void vmpi_job_abort(int code);
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "base/log.h"
 #include "base/sysmem.h"
-#include "mpi/comm/group.h"
+#include "mpi/core/group.h"
 #include "mpi/rma/am_impl.h"
 #include "mpi/rma/atomic.h"
 #include "mpi/rma/remote.h"

@@ -23,8 +23,8 @@
 #include <stdint.h>
 #include "base/compiler.h"
 #include "dtype/dtype.h"
-#include "mpi/comm/group.h"
 #include "mpi/core/comm.h"
+#include "mpi/core/group.h"
 #include "mpi/rma/qlock.h"
 
 typedef struct vmpi_win_region { /* memory attached to a dynamic window */

@@ -7,21 +7,52 @@
  *   - measured loads (CPU time, with a stretch excluded by AMPI_Load_stop_measure / _start_measure): the
  *     step runs and communication stays right.  Their balance is not asserted: it depends on how the OS
  *     shares the cores with other jobs (docs/PERFORMANCE.md measures it on a quiet machine);
- * With one PE, or a balancer that does not balance, it only checks that everything runs.  A last step
+ * With one PE, or a balancer that does not balance, it only checks that everything runs.  In the emulated
+ * multi-process mode each process is balanced alone: the checks apply to the ranks of a process with 2 PEs
+ * (as to the job's ranks in a one-process job), and every rank stays in its process.  A last step
  * gives huge loads (1e30 and up: --lb-verbose must still print them). */
 #include <stdlib.h>
 #include <string.h>
 #include "mtest.h"
 
 
-/* Sum of `w` over the ranks of each of the first two PEs. */
-static void pe_sums(double w, double out[2])
+/* Sum of `w` over the ranks of each of the first two PEs of the calling rank's process (PEs 0 and 1 in a
+ * one-process job) in out[0..1], over the ranks on all its PEs in out[2]. */
+static void pe_sums(double w, int npes, double out[3])
 {
-    int *pe, flag;
+    int *pe, flag, first, n;
     MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_MY_WTH, &pe, &flag);
-    double mine[2] = {*pe == 0 ? w : 0, *pe == 1 ? w : 0};
-    MPI_Allreduce(mine, out, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    mt_proc_pes(npes, &first, &n);
+    double *mine = calloc((size_t)npes, sizeof(double)), *all = calloc((size_t)npes, sizeof(double));
+    mine[*pe] = w;
+    MPI_Allreduce(mine, all, npes, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    out[0] = all[first];
+    out[1] = n > 1 ? all[first + 1] : 0;
+    out[2] = 0;
+    for (int q = first; q < first + n; q++)
+        out[2] += all[q];
+    free(mine);
+    free(all);
 }
+
+/* The number of ranks in the calling rank's process (the job's ranks in a one-process job), and the sum of
+ * weight(r) over them. */
+static int proc_ranks(int size, double (*weight)(int, int), double *sum)
+{
+    int rank, nprocs, n = 0, me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    me = mt_proc_of(rank, &nprocs);
+    *sum = 0;
+    for (int r = 0; r < size; r++)
+        if (mt_proc_of(r, NULL) == me) {
+            n++;
+            *sum += weight(r, size);
+        }
+    return n;
+}
+
+static double given_load(int r, int size) { return r < size / 4 ? 4.0 : 1.0; }
+static double measured_weight(int r, int size) { return r >= size - size / 4 ? 4.0 : 1.0; }
 
 int main(int argc, char **argv)
 {
@@ -31,27 +62,31 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_NUM_WTHS, &npes, &flag);
     const char *lb = getenv("VMPI_BALANCER");
-    int check = *npes == 2 && size >= 8 && lb && strcmp(lb, "Null") && strcmp(lb, "Rotate") && strcmp(lb, "Random");
+    /* the ranks of this process (all in a one-process job) and the PEs they are balanced over */
+    double total;
+    int nranks = proc_ranks(size, given_load, &total), npp = mt_proc_npes(*npes);
+    int check = npp == 2 && nranks >= 8 && lb && strcmp(lb, "Null") && strcmp(lb, "Rotate") && strcmp(lb, "Random");
 
     /* given loads */
-    double given = rank < size / 4 ? 4.0 : 1.0, s[2];
+    double given = given_load(rank, size), s[3];
     AMPI_Load_set_value(given);
     AMPI_Migrate(MPI_INFO_NULL);
-    pe_sums(given, s);
+    pe_sums(given, *npes, s);
     if (check && (s[0] - s[1] > 4.0 || s[1] - s[0] > 4.0))
         MT_ERR(errs, "given loads: PE sums %.1f and %.1f after balancing", s[0], s[1]);
 
     /* measured loads, with an excluded stretch that is heaviest on the light ranks */
-    double weight = rank >= size - size / 4 ? 4.0 : 1.0;
+    double weight = measured_weight(rank, size);
     AMPI_Load_stop_measure();
     mt_spin((long)(5.0 / weight * 200000));
     AMPI_Load_start_measure();
     mt_spin((long)(weight * 400000));
     AMPI_Migrate(MPI_INFO_NULL);
-    pe_sums(weight, s);
-    if ((*npes <= 2 && s[0] + s[1] != (double)(size / 4) * 4.0 + (double)(size - size / 4)) ||
-        (*npes == 1 && s[1] != 0))
-        MT_ERR(errs, "measured loads: PE sums of weights %.1f and %.1f", s[0], s[1]);
+    pe_sums(weight, *npes, s);
+    proc_ranks(size, measured_weight, &total);
+    if ((npp <= 2 && s[0] + s[1] != total) || (npp == 1 && s[1] != 0) || s[2] != total)
+        MT_ERR(errs, "measured loads: PE sums of weights %.1f and %.1f (%.1f on the process's %d PEs), expected %.1f",
+               s[0], s[1], s[2], npp, total);
 
     AMPI_Load_set_value(1e30 * (rank + 1));
     AMPI_Migrate(MPI_INFO_NULL);

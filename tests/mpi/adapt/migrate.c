@@ -8,9 +8,12 @@
  *     at every migration) from a root that changes every step, 70 of the small ones per step so that the
  *     broadcast mailbox ring wraps;
  *   - a communicator from Comm_split_type and an attribute on it stay valid across migrations;
- *   - under Rotate with 2 or more PEs every movable rank's PE (AMPI_MY_WTH) changes at every step and
- *     just_migrated runs exactly then; AMPI_Set_migratable(0) keeps rank 1 in place; AMPI_Migrate_to_pe
- *     sends rank 2 to PE 0; about_to_migrate runs at every migration point;
+ *   - under Rotate with 2 or more PEs every movable rank's PE (AMPI_MY_WTH) changes at every step to the
+ *     next PE of its process (mt_rotate_next: (pe + 1) % PEs in a one-process job) and just_migrated runs
+ *     exactly then; AMPI_Set_migratable(0) keeps rank 1 in place; AMPI_Migrate_to_pe sends rank 2 to the
+ *     first PE of its process (PE 0 in a one-process job); about_to_migrate runs at every migration point;
+ *     in the emulated multi-process mode a rank never leaves its process, and AMPI_Migrate_to_pe to a PE of
+ *     another process is refused (the rank stays);
  *   - AMPI_NUM_WTHS, AMPI_NUM_PROCESSES, AMPI_MY_PROCESS; bad arguments give MPI_ERR_ARG / MPI_ERR_INFO. */
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +45,9 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *lb = getenv("VMPI_BALANCER");
-    int npes = attr_int(AMPI_NUM_WTHS), rotate = lb && !strcmp(lb, "Rotate") && npes > 1;
+    int npes = attr_int(AMPI_NUM_WTHS), first = 0, npp = npes, proc = mt_proc_of(rank, NULL);
+    mt_proc_pes(npes, &first, &npp); /* the PEs of this rank's process: all of them in a one-process job */
+    int rotate = lb && !strcmp(lb, "Rotate") && npp > 1;
     if (npes < 1 || attr_int(AMPI_NUM_PROCESSES) != 1 || attr_int(AMPI_MY_PROCESS) != 0)
         MT_ERR(errs, "AMPI attributes: %d PEs, %d processes", npes, attr_int(AMPI_NUM_PROCESSES));
     if (size > MAXR)
@@ -69,7 +74,7 @@ int main(int argc, char **argv)
         MPI_Iallreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[2]);
         MPI_Ibcast(&b, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq[3]);
         if (rank == 2 && step == 5)
-            AMPI_Migrate_to_pe(0);
+            AMPI_Migrate_to_pe(first);
         int pe0 = attr_int(AMPI_MY_WTH), just0 = just_calls[rank];
         MPI_Info hints;
         MPI_Info_create(&hints);
@@ -83,12 +88,16 @@ int main(int argc, char **argv)
         if ((pe1 != pe0) != (just_calls[rank] != just0))
             MT_ERR(errs, "step %d: moved %d -> %d, just_migrated calls %d -> %d", step, pe0, pe1, just0,
                    just_calls[rank]);
-        if (rotate && rank != 1 && !(rank == 2 && step == 5) && pe1 != (pe0 + 1) % npes)
-            MT_ERR(errs, "step %d: Rotate left rank on PE %d -> %d", step, pe0, pe1);
+        if (rotate && rank != 1 && !(rank == 2 && step == 5) && pe1 != mt_rotate_next(pe0, npes))
+            MT_ERR(errs, "step %d: Rotate moved rank PE %d -> %d, expected %d", step, pe0, pe1,
+                   mt_rotate_next(pe0, npes));
+        if (pe1 < first || pe1 >= first + npp || mt_proc_of(rank, NULL) != proc)
+            MT_ERR(errs, "step %d: rank left its process %d (PEs %d..%d): on PE %d, process %d", step, proc, first,
+                   first + npp - 1, pe1, mt_proc_of(rank, NULL));
         if (rank == 1 && pe1 != pe0)
             MT_ERR(errs, "step %d: unmovable rank 1 moved %d -> %d", step, pe0, pe1);
-        if (rank == 2 && step == 5 && size > 2 && pe1 != 0)
-            MT_ERR(errs, "AMPI_Migrate_to_pe(0): rank 2 is on PE %d", pe1);
+        if (rank == 2 && step == 5 && size > 2 && pe1 != first)
+            MT_ERR(errs, "AMPI_Migrate_to_pe(%d): rank 2 is on PE %d", first, pe1);
         MPI_Waitall(4, rq, st);
         if (in != left * 100 + step || (wild && (st[0].MPI_SOURCE != left || st[0].MPI_TAG != step)))
             MT_ERR(errs, "step %d: got %d from %d tag %d, expected %d from %d", step, in, st[0].MPI_SOURCE,
@@ -129,6 +138,25 @@ int main(int argc, char **argv)
         MT_ERR(errs, "about_to_migrate ran %d times, expected %d", about_calls[rank], STEPS);
     if (rotate && rank != 1 && moves < STEPS - 1)
         MT_ERR(errs, "Rotate moved this rank %d times in %d steps", moves, STEPS);
+
+    /* several processes (emulated mode): rank 0's request for a PE of the next process is refused (with a
+     * warning) and, at a point that does not balance, every rank stays where it is */
+    int nprocs = 1;
+    mt_proc_of(rank, &nprocs);
+    if (nprocs > 1) {
+        int other = (first + npp) % npes, pe0 = attr_int(AMPI_MY_WTH);
+        if (rank == 0)
+            AMPI_Migrate_to_pe(other);
+        MPI_Info nolb;
+        MPI_Info_create(&nolb);
+        MPI_Info_set(nolb, "ampi_load_balance", "false");
+        AMPI_Migrate(nolb);
+        MPI_Info_free(&nolb);
+        if (attr_int(AMPI_MY_WTH) != pe0 || mt_proc_of(rank, NULL) != proc)
+            MT_ERR(errs, "%s: moved from PE %d (process %d) to PE %d (process %d)",
+                   rank == 0 ? "AMPI_Migrate_to_pe to another process" : "a point that does not balance", pe0, proc,
+                   attr_int(AMPI_MY_WTH), mt_proc_of(rank, NULL));
+    }
 
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (AMPI_Migrate_to_pe(npes + 3) != MPI_ERR_ARG)

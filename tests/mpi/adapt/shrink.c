@@ -5,6 +5,10 @@
  *     sees equal loads, so both PEs get ranks); a ring exchange and an allreduce stay right;
  *   - VMPIX_Set_active_pes(1) then AMPI_Migrate puts every rank on PE 0, even ranks made unmovable and
  *     under any balancer (Null included): a shrinking PE is emptied;
+ *   - in the emulated multi-process mode ranks move only within their process: expanding spreads each
+ *     process's ranks over its PEs, shrinking moves them to the active PEs of their process (PE 0 for
+ *     process 0), and the ranks of a process without an active PE stay where they are (shrink_check); a
+ *     shrink to the first PE of the last process empties that process's other PEs only;
  *   - a migration point that does not balance (ampi_load_balance=false) still applies a shrink and
  *     AMPI_Migrate_to_pe;
  *   - VMPIX_Set_active_pes(0) and (PEs + 1) give MPI_ERR_ARG. */
@@ -17,6 +21,22 @@ static int my_pe(void)
     int *v, flag;
     MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_MY_WTH, &v, &flag);
     return *v;
+}
+
+/* After shrinking to the first `act` PEs (of npes), a rank that was on PE `before` is now on PE `pe`: it
+ * must be on an active PE of its process (PEs 0 .. act-1 in a one-process job), or, when its process has no
+ * active PE, where it was. */
+static int shrink_check(int act, int npes, int before, int pe, const char *when)
+{
+    int errs = 0, first, n;
+    mt_proc_pes(npes, &first, &n);
+    int hi = first + n < act ? first + n : act; /* the process's active PEs: first .. hi-1 */
+    if (first >= hi && pe != before)
+        MT_ERR(errs, "%s: process of PEs %d..%d has no active PE (%d active), yet the rank moved %d -> %d", when,
+               first, first + n - 1, act, before, pe);
+    if (first < hi && (pe < first || pe >= hi))
+        MT_ERR(errs, "%s to %d PEs: on PE %d, expected PE %d..%d", when, act, pe, first, hi - 1);
+    return errs;
 }
 
 static int check_comm(int rank, int size, int round)
@@ -49,23 +69,34 @@ int main(int argc, char **argv)
     VMPIX_Set_active_pes(*npes);
     AMPI_Migrate(MPI_INFO_NULL);
     errs += check_comm(rank, size, 0);
-    int counts[2] = {0, 0}, mine[2] = {my_pe() == 0, my_pe() == 1};
-    MPI_Allreduce(mine, counts, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (lb && !strcmp(lb, "Greedy") && *npes >= 2 && size >= 2 && (counts[0] == 0 || counts[1] == 0))
-        MT_ERR(errs, "after expanding, PE 0 holds %d ranks and PE 1 %d", counts[0], counts[1]);
+    /* Greedy spreads the ranks of a process over its PEs: with 2 or more PEs and ranks in the process, its
+     * first two PEs (PEs 0 and 1 in a one-process job) both hold ranks */
+    int first, npp;
+    mt_proc_pes(*npes, &first, &npp);
+    int *on_pe = calloc((size_t)*npes, sizeof(int)), *counts = calloc((size_t)*npes, sizeof(int));
+    on_pe[my_pe()] = 1;
+    MPI_Allreduce(on_pe, counts, *npes, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    int in_proc = 0;
+    for (int q = first; q < first + npp; q++)
+        in_proc += counts[q];
+    if (lb && !strcmp(lb, "Greedy") && npp >= 2 && in_proc >= 2 && (counts[first] == 0 || counts[first + 1] == 0))
+        MT_ERR(errs, "after expanding, PE %d holds %d ranks and PE %d %d (%d ranks on PEs %d..%d)", first,
+               counts[first], first + 1, counts[first + 1], in_proc, first, first + npp - 1);
+    free(on_pe);
+    free(counts);
 
     /* shrink, with a pinned rank */
     if (rank == size - 1)
         AMPI_Set_migratable(0);
+    int before = my_pe();
     VMPIX_Set_active_pes(1);
     AMPI_Migrate(MPI_INFO_NULL);
-    if (my_pe() != 0)
-        MT_ERR(errs, "after shrinking to one PE, on PE %d", my_pe());
+    errs += shrink_check(1, *npes, before, my_pe(), "after shrinking");
     errs += check_comm(rank, size, 1);
     mt_spin(1000);
+    before = my_pe();
     AMPI_Migrate(MPI_INFO_NULL);
-    if (my_pe() != 0)
-        MT_ERR(errs, "a migration point after shrinking put the rank on PE %d", my_pe());
+    errs += shrink_check(1, *npes, before, my_pe(), "a migration point after shrinking");
     errs += check_comm(rank, size, 2);
 
     /* placement without balancing */
@@ -73,17 +104,33 @@ int main(int argc, char **argv)
     MPI_Info_create(&nolb);
     MPI_Info_set(nolb, "ampi_load_balance", "false");
     VMPIX_Set_active_pes(*npes);
+    int last = first + npp - 1; /* the last PE of rank 0's process (the job's last PE in a one-process job) */
     if (rank == 0)
-        AMPI_Migrate_to_pe(*npes - 1);
+        AMPI_Migrate_to_pe(last);
     AMPI_Migrate(nolb);
-    if (rank == 0 && my_pe() != *npes - 1)
-        MT_ERR(errs, "AMPI_Migrate_to_pe(%d) at a point that does not balance: on PE %d", *npes - 1, my_pe());
+    if (rank == 0 && my_pe() != last)
+        MT_ERR(errs, "AMPI_Migrate_to_pe(%d) at a point that does not balance: on PE %d", last, my_pe());
+    before = my_pe();
     VMPIX_Set_active_pes(1);
     AMPI_Migrate(nolb);
-    if (my_pe() != 0)
-        MT_ERR(errs, "shrinking at a point that does not balance left the rank on PE %d", my_pe());
+    errs += shrink_check(1, *npes, before, my_pe(), "shrinking at a point that does not balance");
     errs += check_comm(rank, size, 3);
     MPI_Info_free(&nolb);
+
+    int nprocs = mt_nprocs();
+    if (nprocs > 1) {
+        /* emulated multi-process mode: a shrink that empties PEs of the last process only (its first PE and
+         * every PE of the other processes stay active) */
+        int lfirst, ln;
+        mt_pes_of_proc(nprocs - 1, nprocs, *npes, &lfirst, &ln);
+        VMPIX_Set_active_pes(*npes);
+        AMPI_Migrate(MPI_INFO_NULL);
+        before = my_pe();
+        VMPIX_Set_active_pes(lfirst + 1);
+        AMPI_Migrate(MPI_INFO_NULL);
+        errs += shrink_check(lfirst + 1, *npes, before, my_pe(), "shrinking the last process");
+        errs += check_comm(rank, size, 4);
+    }
 
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (VMPIX_Set_active_pes(0) != MPI_ERR_ARG || VMPIX_Set_active_pes(*npes + 1) != MPI_ERR_ARG)

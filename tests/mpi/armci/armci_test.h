@@ -60,12 +60,13 @@ static inline int at_pe(void)
 #endif
 }
 
-/* Whether this run moves every rank at every migration point (VMPI_BALANCER=Rotate on more than one PE). */
+/* Whether this run moves every rank at every migration point (VMPI_BALANCER=Rotate with more than one PE in
+ * the rank's process: all the job's PEs in a one-process job; ranks move only within their process). */
 static inline int at_rotating(void)
 {
 #ifdef AMPI
     const char *lb = getenv("VMPI_BALANCER");
-    return lb && !strcmp(lb, "Rotate") && mt_world_attr(AMPI_NUM_WTHS) > 1;
+    return lb && !strcmp(lb, "Rotate") && mt_proc_npes(mt_world_attr(AMPI_NUM_WTHS)) > 1;
 #else
     return 0;
 #endif

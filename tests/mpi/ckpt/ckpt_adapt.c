@@ -60,10 +60,12 @@ int main(int argc, char **argv)
     for (int it = 0; it < 2; it++)
         errs += broadcasts(comms, rank, size, it, v, q);
 
-    /* ---- the checkpoint, rank 0 asking for the last PE at it ---- */
-    int npes = mt_world_attr(AMPI_NUM_WTHS), restarted = 0;
+    /* ---- the checkpoint, rank 0 asking for the last PE of its process at it (the job's last PE in a
+     * one-process job: ranks move only within their process) ---- */
+    int npes = mt_world_attr(AMPI_NUM_WTHS), restarted = 0, first, npp;
+    mt_proc_pes(npes, &first, &npp);
     if (rank == 0)
-        MT_CHECK_RC(errs, AMPI_Migrate_to_pe(npes - 1));
+        MT_CHECK_RC(errs, AMPI_Migrate_to_pe(first + npp - 1));
     restarted = ckpt_test_point(&t, MPI_INFO_NULL, "ckpt_adapt", &errs);
 
     /* ---- after it: no placement request is pending, the send counts are measured and used again ---- */

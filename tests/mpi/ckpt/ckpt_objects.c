@@ -267,7 +267,7 @@ int main(int argc, char **argv)
     int pe0 = mt_world_attr(AMPI_MY_WTH);
     mt_migrate();
     int pe1 = mt_world_attr(AMPI_MY_WTH);
-    if (rotate && npes > 1 && (rank == 1 ? pe1 != pe0 : pe1 == pe0))
+    if (rotate && mt_proc_npes(npes) > 1 && (rank == 1 ? pe1 != pe0 : pe1 == pe0)) /* PEs of its process */
         MT_ERR(errs, "after the checkpoint (restarted %d), Rotate: PE %d -> %d", restarted, pe0, pe1);
 
     MT_CHECK_RC(errs, MPI_Type_free(&three));

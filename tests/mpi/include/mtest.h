@@ -131,6 +131,78 @@ static inline int mt_world_attr(int key)
 }
 #endif
 
+/* Placement in vmpi's emulated multi-process mode (vmpirun --emulate-procs K): the job's npes PEs form K
+ * contiguous processes (process k holds PEs k*npes/K .. (k+1)*npes/K - 1) and ranks move only within their
+ * process (balancing, AMPI_Migrate_to_pe, shrinking).  In a one-process job (and under other MPIs, which
+ * have no VMPIX_Proc_of) the process is the whole job: mt_nprocs() is 1 and mt_proc_pes gives all PEs, so
+ * a test's expectations are unchanged there.
+ * mt_proc_of(r, &nprocs): the process hosting world rank r now (0 of 1 without the emulated mode). */
+static inline int mt_proc_of(int world_rank, int *nprocs)
+{
+    int proc = 0, n = 1;
+#ifdef VMPI
+    if (VMPIX_Proc_of(world_rank, &proc, &n) != MPI_SUCCESS)
+        proc = 0, n = 1;
+#else
+    (void)world_rank;
+#endif
+    if (nprocs)
+        *nprocs = n;
+    return proc;
+}
+
+/* The number of processes of the job (1 unless emulated). */
+static inline int mt_nprocs(void)
+{
+    int n = 1;
+    mt_proc_of(0, &n);
+    return n;
+}
+
+/* The PEs of process `proc` of nprocs, of a job of npes PEs: *first .. *first + *n - 1. */
+static inline void mt_pes_of_proc(int proc, int nprocs, int npes, int *first, int *n)
+{
+    int f = (int)((long)proc * npes / nprocs), e = (int)((long)(proc + 1) * npes / nprocs);
+    *first = f;
+    *n = e - f;
+}
+
+/* The process (of nprocs) that holds PE pe of npes. */
+static inline int mt_proc_of_pe(int pe, int nprocs, int npes)
+{
+    for (int k = 0; k < nprocs; k++)
+        if (pe < (int)((long)(k + 1) * npes / nprocs))
+            return k;
+    return nprocs - 1;
+}
+
+/* The PEs of the calling rank's process (all npes PEs in a one-process job). */
+static inline void mt_proc_pes(int npes, int *first, int *n)
+{
+    int rank = 0, nprocs = 1, proc;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    proc = mt_proc_of(rank, &nprocs);
+    mt_pes_of_proc(proc, nprocs, npes, first, n);
+}
+
+/* The number of PEs of the calling rank's process (npes in a one-process job): a balancer can move the
+ * rank only when it is more than 1. */
+static inline int mt_proc_npes(int npes)
+{
+    int first, n;
+    mt_proc_pes(npes, &first, &n);
+    return n;
+}
+
+/* Where the Rotate balancer sends a rank on PE pe: the next PE of its process, cyclically
+ * ((pe + 1) % npes in a one-process job). */
+static inline int mt_rotate_next(int pe, int npes)
+{
+    int first, n;
+    mt_proc_pes(npes, &first, &n);
+    return first + (pe - first + 1) % n;
+}
+
 /* Floating-point work of n steps (a dependent chain: not optimized away, about 1 ns a step). */
 static inline double mt_spin(long n)
 {

@@ -80,7 +80,7 @@ int main(int argc, char **argv)
     }
     MPI_Info_free(&hints);
     const char *lb = getenv("VMPI_BALANCER");
-    if (lb && !strcmp(lb, "Rotate") && attr_int(AMPI_NUM_WTHS) > 1)
+    if (lb && !strcmp(lb, "Rotate") && mt_proc_npes(attr_int(AMPI_NUM_WTHS)) > 1) /* PEs of its process */
         MT_CHECK_INT(errs, "migrations under Rotate", STEPS, moves);
     for (int s = 0; s < STEPS; s++)
         for (int k = 0; k < PER_STEP; k++)

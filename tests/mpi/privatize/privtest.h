@@ -13,9 +13,9 @@
  *
  * and its main returns priv_main(argc, argv).  Each of two phases: every rank, in turn, writes
  * PRIV_VAL(rank, phase); then the values are checked after the writes, after an Allreduce and a ring
- * exchange of the probe, after AMPI_Yield, and after two AMPI_Migrate (under Rotate with 2 PEs or more, each
- * moves every rank to another PE, which is checked too).  Destructors check their objects themselves
- * (priv_dtor_ran) and count their runs in the shared library privcount.
+ * exchange of the probe, after AMPI_Yield, and after two AMPI_Migrate (under Rotate with 2 PEs or more in the
+ * rank's process, each moves every rank to another PE, which is checked too).  Destructors check their objects
+ * themselves (priv_dtor_ran) and count their runs in the shared library privcount.
  *
  * Variants (tests/mpi/privatize/CMakeLists.txt): the default build privatizes everything (-privatize=auto)
  * and every global must be per rank.  MT_PRIVATIZE_TLS=1 (-privatize=tls): only thread_locals are per rank,
@@ -132,7 +132,8 @@ static inline int priv_main(int argc, char **argv)
     int *nw, flag = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_NUM_WTHS, &nw, &flag);
     const char *lb = getenv("VMPI_BALANCER");
-    int rotate = flag && *nw > 1 && lb && !strcmp(lb, "Rotate");
+    /* Rotate moves every rank whose process (the whole job in a one-process job) has 2 PEs or more */
+    int rotate = flag && mt_proc_npes(*nw) > 1 && lb && !strcmp(lb, "Rotate");
     if (size != privcount_nranks())
         MT_ERR(errs, "VMPI_NRANKS is %d, the job has %d ranks", privcount_nranks(), size);
     priv_announce();

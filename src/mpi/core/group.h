@@ -2,8 +2,8 @@
 /* Groups: ordered sets of world ranks, immutable once made and shared by reference (communicators hold
  * them), so one group object can serve every rank of a communicator.  Handles index a process-wide table
  * that ranks on different PEs may use at once (a mutex guards it; lookups of live handles take no lock). */
-#ifndef VMPI_MPI_COMM_GROUP_H
-#define VMPI_MPI_COMM_GROUP_H
+#ifndef VMPI_MPI_CORE_GROUP_H
+#define VMPI_MPI_CORE_GROUP_H
 
 #include <mpi.h>
 #include <stdatomic.h>

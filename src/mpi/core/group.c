@@ -5,7 +5,7 @@
 #include "base/log.h"
 #include "ckpt/ckpt.h"
 #include "iso/iso.h"
-#include "mpi/comm/group.h"
+#include "mpi/core/group.h"
 #include "mpi/core/handle.h"
 
 #define CHUNK 256
