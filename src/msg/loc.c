@@ -29,6 +29,28 @@ void vmpi_loc_fini(void)
     L.moved = false;
 }
 
+static inline int first_rank(int k, int n, int nprocs) { return (int)((long)k * n / nprocs); }
+
+int vmpi_loc_start_proc(int r, int n)
+{
+    int K = vmpi_xport_nprocs(), k = (int)((long)r * K / n);
+    while (k + 1 < K && first_rank(k + 1, n, K) <= r)
+        k++;
+    while (k > 0 && first_rank(k, n, K) > r)
+        k--;
+    return k;
+}
+
+int vmpi_loc_start_pe(int r, int n, int active)
+{
+    int K = vmpi_xport_nprocs(), k = vmpi_loc_start_proc(r, n);
+    int r0 = first_rank(k, n, K), r1 = first_rank(k + 1, n, K);
+    int p0 = vmpi_xport_first_pe(k), p1 = vmpi_xport_first_pe(k + 1);
+    if (active > p0 && active < p1)
+        p1 = active;
+    return p0 + (int)((long)(r - r0) * (p1 - p0) / (r1 - r0));
+}
+
 void vmpi_loc_set(int world_rank, int pe) { vmpi_loc_pe_[world_rank] = pe; }
 
 void vmpi_loc_move(vmpi_vp *vp, int pe)

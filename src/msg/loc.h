@@ -53,6 +53,11 @@ static inline bool vmpi_loc_same_proc(int a, int b)
     return vmpi_xport_proc_of_pe(vmpi_loc_pe_[a]) == vmpi_xport_proc_of_pe(vmpi_loc_pe_[b]);
 }
 
+/* Where rank r of n starts (and restarts): process k of K holds ranks [k n / K, (k + 1) n / K), placed in
+ * blocks over its PEs among the first `active` PEs of the job (all of its PEs when none of them is among
+ * those).  One process: PE r * active / n. */
+int vmpi_loc_start_proc(int r, int n);
+int vmpi_loc_start_pe(int r, int n, int active);
 /* A new rank's place (its VP was added to PE `pe`). */
 void vmpi_loc_set(int world_rank, int pe);
 /* Inside a stop of the world: rank vp->id lives on PE `pe` from now on (the scheduler and the table). */

@@ -38,9 +38,9 @@ static void emul_am_send(vmpi_xport *x, int dst_pe, uint32_t id, size_t len, vmp
 {
     void *p = vmpi_chan_reserve(dst_pe, len);
     pack(p, len, arg);
-    vmpi_chan_commit_remote(dst_pe, id);
-    count(N_AM, 1);
+    count(N_AM, 1); /* before the commit: an answer to it may be counted by a reader before we go on */
     count(N_AM_BYTES, len);
+    vmpi_chan_commit_remote(dst_pe, id);
 }
 
 static void emul_get(vmpi_xport *x, int dst_pe, void *local, uint64_t remote, size_t len, vmpi_xport_comp *c)

@@ -23,6 +23,7 @@
 #include "mpi/adapt/ckpt_job.h"
 #include "mpi/core/rank.h"
 #include "mpi/core/stdio.h"
+#include "msg/loc.h"
 
 /* In-memory checkpoints: the newest in one buffer, the next written into the other, so that a failed one
  * leaves the newest whole (both buffers' pages are reused). */
@@ -233,7 +234,7 @@ static int write_job(vmpi_ckpt_out *o)
         put_slot(o, (uint32_t)r, h);
         s.nholes = vmpi_img_file_ranges(h, s.holes, 4);
         vmpi_iso_each_extent(h, rk->vp.ctx, put_extent, &s);
-        ck_rank rec = {(uint64_t)(uintptr_t)rk, rk->vp.pe->id, 0};
+        ck_rank rec = {(uint64_t)(uintptr_t)rk, rk->vp.pe->id, vmpi_loc_of(r).proc};
         err = vmpi_ckpt_put(o, CK_RANK, (uint32_t)r, 0, &rec, sizeof rec);
         size_t ulen;
         void *unexp = vmpi_msg_save_unexpected(&rk->ep, &ulen);

@@ -35,7 +35,7 @@ typedef struct ck_meta {
 typedef struct ck_rank {
     uint64_t rank;                  /* the vmpi_rank's address (the bottom of its slot's heap) */
     int32_t pe;                     /* where it ran */
-    int32_t pad;
+    int32_t proc;                   /* the (emulated) process it lived in; 0 in a one-process job */
 } ck_rank;
 
 /* The objects loaded when the job started, their addresses and identities (GNU build id, or a hash of

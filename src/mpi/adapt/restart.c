@@ -178,7 +178,12 @@ static vmpi_rank *adopt_rank(const vmpi_ckpt_sec *s, int n, int npes)
     if (h == NULL || vmpi_iso_slot_of(rk) != r || rk->world_rank != r || rk->vp.heap != h || rk->vp.id != r)
         bad("rank %d's memory is not a rank's (corrupt)", r);
     vmpi_img_rank_restored(h);
-    int pe = (int)((long)r * npes / n); /* block mapping over this job's PEs */
+    /* ranks never leave their process, so each is in the process where it started: this job's must be the
+     * same (restarting on another number of processes is not done yet) */
+    if (rec.proc != vmpi_loc_start_proc(r, n))
+        bad("rank %d was in process %d of the checkpointed job; here it would be in process %d: restart with the "
+            "checkpoint's number of processes (--emulate-procs)", r, rec.proc, vmpi_loc_start_proc(r, n));
+    int pe = vmpi_loc_start_pe(r, n, npes); /* block mapping over its process's PEs */
     vmpi_loc_adopt(&rk->vp, pe);
     vmpi_msg_ep_restored(&rk->ep, r, NULL, 0);
     if (rk->adapt) { /* it waited at the migration point: it returns from it now, restarted */

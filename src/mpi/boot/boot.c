@@ -22,6 +22,7 @@
 #include "mpi/rma/am.h"
 #include "mpi/rma/remote.h"
 #include "mpi/rma/win.h"
+#include "msg/loc.h"
 #include "sched/pin.h"
 
 extern char **environ;
@@ -236,7 +237,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
         long act = vmpi_cfg.pes_active > 0 && vmpi_cfg.pes_active < p ? vmpi_cfg.pes_active : p;
         vmpi_adapt_set_active((int)act);
         for (long r = 0; r < n; r++) /* block mapping over the PEs active at the start */
-            rank_init(R.ranks[r], (int)r, (int)n, (int)(r * act / n), argc, argv);
+            rank_init(R.ranks[r], (int)r, (int)n, vmpi_loc_start_pe((int)r, (int)n, (int)act), argc, argv);
     }
     environ_to_job_heap();
     vmpi_stdio_init(restart);

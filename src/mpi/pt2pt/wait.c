@@ -144,7 +144,9 @@ int vmpi_testany(int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *st
     }
     *flag = i != -1;
     *index = i == -1 ? MPI_UNDEFINED : i;
-    if (i < 0 || i == MPI_UNDEFINED) {
+    if (i == -1)
+        return MPI_SUCCESS; /* nothing completed: the status is not the call's to touch */
+    if (i == MPI_UNDEFINED) {
         vmpi_status_empty(st);
         return MPI_SUCCESS;
     }

@@ -61,8 +61,15 @@ int main(int argc, char **argv)
     MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_NUM_WTHS, &npes, &flag);
     const char *act = getenv("VMPI_PES_ACTIVE"), *lb = getenv("VMPI_BALANCER");
     int start_active = act && atoi(act) > 0 && atoi(act) < *npes ? atoi(act) : *npes;
-    if (my_pe() >= start_active)
-        MT_ERR(errs, "started on PE %d with %d PEs active", my_pe(), start_active);
+    /* a rank starts in its own process, on one of its active PEs (all of them when it has none) */
+    int sfirst, sn;
+    mt_proc_pes(*npes, &sfirst, &sn);
+    int shi = sfirst + sn < start_active ? sfirst + sn : start_active;
+    if (shi <= sfirst)
+        shi = sfirst + sn;
+    if (my_pe() < sfirst || my_pe() >= shi)
+        MT_ERR(errs, "started on PE %d with %d PEs active (its process: PEs %d..%d)", my_pe(), start_active, sfirst,
+               sfirst + sn - 1);
 
     /* expand */
     mt_spin(200000);
