@@ -7,6 +7,8 @@
 #include "armci/armci_impl.h"
 #include "mpi/core/handle.h"
 #include "mpi/rma/atomic.h"
+#include "mpi/rma/far.h"
+#include "msg/loc.h"
 
 enum { CHUNK = 4096 }; /* scaled source bytes per pass, on the stack */
 
@@ -79,12 +81,15 @@ static void scale_into(int op, const void *scale, bool one, const char *in, void
 #undef CSCALE
 }
 
-void armci_acc_apply(int op, const void *scale, const char *src, char *dst, size_t bytes, vmpi_win_target *t)
+void armci_acc_apply(int op, const void *scale, const char *src, char *dst, size_t bytes, vmpi_win_target *t,
+                     int proc)
 {
     int basic = VMPI_HANDLE_INDEX(basic_of(op));
     size_t es = (size_t)armci_acc_elem(op), cs = op == ARMCI_ACC_CPL || op == ARMCI_ACC_DCP ? 2 : 1;
     bool one = scale_is_one(op, scale);
-    if (one && (uintptr_t)src % (es / cs) == 0) { /* the operation's kernels load the source as its type */
+    /* a target in another process: the scaled data goes to it (far.h), as a network would carry it */
+    bool far = vmpi_loc_path(proc) == VMPI_PATH_REMOTE;
+    if (one && !far && (uintptr_t)src % (es / cs) == 0) { /* the operation's kernels load the source as its type */
         vmpi_rma_apply(t, MPI_SUM, basic, src, dst, NULL, (MPI_Count)(bytes / es * cs), false);
         return;
     }
@@ -92,7 +97,10 @@ void armci_acc_apply(int op, const void *scale, const char *src, char *dst, size
     for (size_t done = 0; done < bytes;) {
         size_t n = (bytes - done < CHUNK ? bytes - done : CHUNK) / es;
         scale_into(op, scale, one, src + done, tmp, n);
-        vmpi_rma_apply(t, MPI_SUM, basic, tmp, dst + done, NULL, (MPI_Count)(n * cs), false);
+        if (far)
+            vmpi_rma_far_apply(proc, t, MPI_SUM, basic, tmp, dst + done, (MPI_Count)(n * cs));
+        else
+            vmpi_rma_apply(t, MPI_SUM, basic, tmp, dst + done, NULL, (MPI_Count)(n * cs), false);
         done += n * es;
     }
 }
@@ -135,7 +143,7 @@ static int acc(const char *fn, int op, void *scale, void *src, void *dst, int by
         return armci_fail(fn, MPI_ERR_ARG, "the source buffer is NULL");
     if ((err = armci_lookup(a, fn, proc, dst, bytes, &seg)))
         return err;
-    armci_acc_apply(op, scale, src, dst, (size_t)bytes, seg.t);
+    armci_acc_apply(op, scale, src, dst, (size_t)bytes, seg.t, proc);
     return 0;
 }
 
@@ -153,12 +161,13 @@ typedef struct acc_ctx {
     int op;
     const void *scale;
     vmpi_win_target *t;
+    int proc;
 } acc_ctx;
 
 static void acc_seg(char *src, char *dst, size_t bytes, void *arg)
 {
     acc_ctx *c = arg;
-    armci_acc_apply(c->op, c->scale, src, dst, bytes, c->t);
+    armci_acc_apply(c->op, c->scale, src, dst, bytes, c->t, c->proc);
 }
 
 static int accs(const char *fn, int op, void *scale, void *src, int *ss, void *dst, int *ds, int *count, int levels,
@@ -173,7 +182,7 @@ static int accs(const char *fn, int op, void *scale, void *src, int *ss, void *d
         return err;
     if (src == NULL)
         return armci_fail(fn, MPI_ERR_ARG, "the source pointer is NULL");
-    acc_ctx c = {op, scale, seg.t};
+    acc_ctx c = {op, scale, seg.t, proc};
     armci_strided_each(src, ss, dst, ds, count, levels, acc_seg, &c);
     return 0;
 }
@@ -195,7 +204,7 @@ int ARMCI_NbAccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], v
 static void acc_iov_seg(char *src, char *dst, size_t bytes, vmpi_win_target *t, void *arg)
 {
     const acc_ctx *c = arg;
-    armci_acc_apply(c->op, c->scale, src, dst, bytes, t);
+    armci_acc_apply(c->op, c->scale, src, dst, bytes, t, c->proc);
 }
 
 static int accv(const char *fn, int op, void *scale, armci_giov_t *darr, int len, int proc)
@@ -203,7 +212,7 @@ static int accv(const char *fn, int op, void *scale, armci_giov_t *darr, int len
     ARMCI_CHECK_INIT(a, fn, MPI_ERR_OTHER);
     armci_poll(a);
     int err = check_op(fn, op, scale);
-    acc_ctx c = {op, scale, NULL};
+    acc_ctx c = {op, scale, NULL, proc};
     return err ? err : armci_iov_each(a, fn, darr, len, proc, true, op, acc_iov_seg, &c);
 }
 
@@ -241,6 +250,27 @@ int ARMCI_Rmw(int op, void *ploc, void *prem, int extra, int proc)
         return err;
     if ((uintptr_t)prem % size)
         return armci_fail(fn, MPI_ERR_ARG, "the remote %s at %p is not aligned", is_long ? "long" : "int", prem);
+    if (vmpi_loc_path(proc) == VMPI_PATH_REMOTE) { /* the transport's atomic: the same instruction there */
+        bool add = op == ARMCI_FETCH_AND_ADD || op == ARMCI_FETCH_AND_ADD_LONG;
+        uint64_t v = 0;
+        if (add)
+            v = is_long ? (uint64_t)(long)extra : (uint64_t)(uint32_t)extra;
+        else if (is_long)
+            memcpy(&v, ploc, sizeof(long));
+        else {
+            uint32_t i;
+            memcpy(&i, ploc, sizeof i);
+            v = i;
+        }
+        uint64_t old = vmpi_rma_far_rmw(proc, add ? VMPI_XPORT_FADD : VMPI_XPORT_SWAP, prem, (int)size, v);
+        if (is_long)
+            memcpy(ploc, &old, sizeof(long));
+        else {
+            uint32_t i = (uint32_t)old;
+            memcpy(ploc, &i, sizeof i);
+        }
+        return 0;
+    }
     switch (op) {
     case ARMCI_FETCH_AND_ADD: {
         int old = __atomic_fetch_add((int *)prem, extra, __ATOMIC_SEQ_CST);

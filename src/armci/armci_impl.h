@@ -137,7 +137,9 @@ int armci_acc_whole(const char *fn, int op, long bytes);
 /* The element size of accumulate op `op`, 0 when it is not one. */
 int armci_acc_elem(int op);
 /* dst += scale * src for `bytes` bytes of op's type at a target segment. */
-void armci_acc_apply(int op, const void *scale, const char *src, char *dst, size_t bytes, vmpi_win_target *t);
+/* dst += scale * src for bytes of op's type in proc's segment `t` (in another process: through the transport) */
+void armci_acc_apply(int op, const void *scale, const char *src, char *dst, size_t bytes, vmpi_win_target *t,
+                     int proc);
 
 /* ---- groups (group.c) ---- */
 /* Group `*g` of the process (after reporting, NULL when there is none); _member: one the process is in. */

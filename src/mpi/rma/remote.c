@@ -14,6 +14,7 @@
 #include "mpi/core/group.h"
 #include "mpi/rma/am_impl.h"
 #include "mpi/rma/atomic.h"
+#include "mpi/rma/far.h"
 #include "mpi/rma/remote.h"
 #include "sched/sched.h"
 #include "xport/xport.h"
@@ -508,4 +509,5 @@ void vmpi_rma_remote_init(void)
     vmpi_rma_remote_lock_init();
     vmpi_qlock_init();
     vmpi_am_remote_init();
+    vmpi_rma_far_init();
 }
