@@ -33,6 +33,7 @@ typedef struct hier {
     int *leader;             /* [nprocs] each process's lowest rank */
     int *proc_of;            /* [size] rank -> process */
     int *node_rank;          /* [size] rank -> its rank in its process's node communicator */
+    int *members;            /* [node.size] this process's ranks, in node-rank order */
 } hier;
 
 static const vmpi_dtype *byte_type(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)); }
@@ -49,7 +50,8 @@ static hier *build(vmpi_comm *c)
     h->proc_of = malloc(sizeof(int) * (size_t)n);
     h->node_rank = malloc(sizeof(int) * (size_t)n);
     int *world_of = malloc(sizeof(int) * (size_t)n);
-    if (!h->leader || !h->proc_of || !h->node_rank || !world_of)
+    h->members = malloc(sizeof(int) * (size_t)n);
+    if (!h->leader || !h->proc_of || !h->node_rank || !world_of || !h->members)
         vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
     for (int p = 0; p < vmpi_xport_nprocs(); p++)
         pid[p] = -1;
@@ -63,8 +65,10 @@ static hier *build(vmpi_comm *c)
         }
         h->proc_of[r] = pid[p];
         h->node_rank[r] = count[pid[p]]++;
-        if (p == mine)
+        if (p == mine) {
+            h->members[nlocal] = r;
             world_of[nlocal++] = w;
+        }
         if (r == c->rank)
             h->me = pid[p];
     }
@@ -96,6 +100,7 @@ void vmpi_hier_release(vmpi_comm *c)
     free(h->leader);
     free(h->proc_of);
     free(h->node_rank);
+    free(h->members);
     free(h);
     c->coll_hier = NULL;
 }
@@ -147,17 +152,28 @@ static int recv_exact(void *buf, MPI_Count count, const vmpi_dtype *dt, int src,
     return err;
 }
 
+/* One synchronization of the node, as the other collectives here have (ranks of an erroneous program that
+ * enter different collectives are paired by it, as on the shared-memory path): the ranks tell their leader
+ * they arrived with a message, the leaders run a dissemination barrier (log2(processes) rounds, all run
+ * even after an error), then the node synchronizes. */
 int vmpi_hier_barrier(vmpi_comm *c)
 {
     hier *h = get(c);
-    int err = vmpi_shm_barrier(&h->node);
-    if (h->node.rank == 0) /* dissemination among the leaders: log2(processes) rounds, all run */
+    int err = MPI_SUCCESS;
+    if (h->node.rank != 0)
+        err = head_send(H_BARRIER, 0, MPI_SUCCESS, h->leader[h->me], c);
+    else {
+        head hd;
+        for (int k = 1; k < h->node.size; k++) {
+            int e = head_recv(&hd, H_BARRIER, h->members[k], c);
+            err = err ? err : e;
+        }
         for (int k = 1; k < h->nprocs; k <<= 1) {
-            head hd;
             int e = head_send(H_BARRIER, 0, MPI_SUCCESS, h->leader[(h->me + k) % h->nprocs], c);
             int e2 = head_recv(&hd, H_BARRIER, h->leader[(h->me - k + h->nprocs) % h->nprocs], c);
             err = err ? err : e ? e : e2;
         }
+    }
     int e2 = vmpi_shm_barrier(&h->node);
     return err ? err : e2;
 }
@@ -265,10 +281,9 @@ static int collect_operands(const red *r, char *pk, int target, vmpi_comm *c, hi
     if (c->rank != target)
         return vmpi_send(r->sbuf, r->count, r->dt, target, TAG_HIER, c, 1, VMPI_SENDK_STD);
     int err = pk ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    for (int q = 0; q < c->size; q++) {
-        if (h->proc_of[q] != h->me)
-            continue;
-        char *at = pk ? pk + h->node_rank[q] * r->bytes : NULL;
+    for (int k = 0; k < h->node.size; k++) {
+        int q = h->members[k];
+        char *at = pk ? pk + k * r->bytes : NULL;
         int e = MPI_SUCCESS;
         if (q == c->rank && at)
             vmpi_dtype_pack(r->sbuf, r->count, r->dt, at, r->bytes);
