@@ -271,6 +271,7 @@ typedef struct red {
     int root, kind;         /* H_PARTIAL (by process) or H_OPERANDS (in rank order) */
     int *off;               /* at the root, H_OPERANDS: [nprocs + 1] each process's first operand in pk */
     int nerr;               /* the node's error: the same on each of its ranks */
+    bool lost;              /* the root met another collective's message: out of step */
 } red;
 
 /* Rank-order reductions: the operands of this process's ranks, packed in node-rank order at `pk` (bytes
@@ -294,12 +295,15 @@ static int collect_operands(const red *r, char *pk, int target, vmpi_comm *c, hi
     return err;
 }
 
-/* The root takes process p's header and, unless it carries an error, its data (into `into`, `bytes` of it;
- * a typed partial result when `dt` is given).  A contribution of another kind or size fails the root. */
-static int take(const red *r, int from, void *into, MPI_Count n, const vmpi_dtype *dt, vmpi_comm *c)
+/* The root takes process p's header and, unless it carries an error, its data (`n` of `dt` into `into`).
+ * A contribution of another kind or size fails the root.  A message that is no contribution at all (the
+ * ranks entered different collectives) makes it stop taking: the senders it would wait for may be waiting
+ * for it in their own collective, and what follows is out of step anyway. */
+static int take(red *r, int from, void *into, MPI_Count n, const vmpi_dtype *dt, vmpi_comm *c)
 {
     head hd;
     int err = head_recv(&hd, r->kind, from, c);
+    r->lost = err != MPI_SUCCESS;
     if (err != MPI_SUCCESS || hd.err != MPI_SUCCESS)
         return err ? err : (int)hd.err;
     if (hd.what != r->kind || hd.bytes != r->bytes) { /* its data does not fit: taken and dropped */
@@ -312,7 +316,7 @@ static int take(const red *r, int from, void *into, MPI_Count n, const vmpi_dtyp
 /* Grouping-independent operations, at the root: P_rp is in rbuf (the root's node reduced there); acc =
  * P_{K-1}, then acc = P_p op acc for p = K-2 .. 0 (the predefined operations commute anyway).  Every
  * process's contribution is taken even after an error. */
-static int fold_partials(const red *r, int err, vmpi_comm *c, hier *h)
+static int fold_partials(red *r, int err, vmpi_comm *c, hier *h)
 {
     int K = h->nprocs, rp = h->proc_of[r->root];
     void *m1 = NULL, *m2 = NULL, *acc = tmp_new(r->count, r->dt, &m1), *in = tmp_new(r->count, r->dt, &m2);
@@ -320,7 +324,7 @@ static int fold_partials(const red *r, int err, vmpi_comm *c, hier *h)
         err = MPI_ERR_NO_MEM;
     for (int p = K - 1; p >= 0; p--) {
         void *x = p == K - 1 ? acc : in;
-        if (p != rp) {
+        if (p != rp && !r->lost) {
             int e = take(r, h->leader[p], x, r->count, r->dt, c);
             err = err ? err : e;
         }
@@ -341,11 +345,11 @@ static int fold_partials(const red *r, int err, vmpi_comm *c, hier *h)
 /* Other operations, at the root: every rank's operand (its process's packed in pk), folded in rank order,
  * right to left, as the shared-memory path does (shm.c), so the bits do not depend on where the ranks
  * live. */
-static int fold_operands(const red *r, char *pk, int err, vmpi_comm *c, hier *h)
+static int fold_operands(red *r, char *pk, int err, vmpi_comm *c, hier *h)
 {
     int n = c->size, rp = h->proc_of[r->root];
     for (int p = 0; p < h->nprocs; p++)
-        if (p != rp) {
+        if (p != rp && !r->lost) {
             int e = take(r, h->leader[p], pk ? pk + r->off[p] * r->bytes : NULL,
                          (r->off[p + 1] - r->off[p]) * r->bytes, byte_type(), c);
             err = err ? err : e;
@@ -444,7 +448,7 @@ int vmpi_hier_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_d
 {
     hier *h = get(c);
     red r = {sbuf, rbuf, count, count * dt->size, dt, dth, op, root < 0 ? 0 : root,
-             vmpi_op_reassociable(op, dt) ? H_PARTIAL : H_OPERANDS, NULL, MPI_SUCCESS};
+             vmpi_op_reassociable(op, dt) ? H_PARTIAL : H_OPERANDS, NULL, MPI_SUCCESS, false};
     int err = reduce_to_root(&r, c, h);
     if (root >= 0)
         return err;
