@@ -34,6 +34,7 @@ typedef struct hier {
     int *proc_of;            /* [size] rank -> process */
     int *node_rank;          /* [size] rank -> its rank in its process's node communicator */
     int *members;            /* [node.size] this process's ranks, in node-rank order */
+    bool ordered;            /* each process holds a contiguous range of ranks, in process order */
 } hier;
 
 static const vmpi_dtype *byte_type(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)); }
@@ -75,6 +76,9 @@ static hier *build(vmpi_comm *c)
     for (int r = n - 1; r >= 0; r--)
         if (h->node_rank[r] == 0)
             h->leader[h->proc_of[r]] = r;
+    h->ordered = true;
+    for (int r = 1; r < n; r++)
+        h->ordered &= h->proc_of[r] >= h->proc_of[r - 1];
     free(pid);
     h->node = (vmpi_comm){.ctx = c->ctx, .rank = h->node_rank[c->rank], .size = nlocal, .peer_size = nlocal,
                           .world_of = world_of, .errh = c->errh, .handle = c->handle,
@@ -354,12 +358,16 @@ static int fold_operands(red *r, char *pk, int err, vmpi_comm *c, hier *h)
                          (r->off[p + 1] - r->off[p]) * r->bytes, byte_type(), c);
             err = err ? err : e;
         }
-    void *mem = NULL, *all = err == MPI_SUCCESS ? tmp_new(r->count * n, r->dt, &mem) : NULL;
+    /* a contiguous type's packed operands are already in place, in process order */
+    bool direct = r->dt->contig && h->ordered;
+    void *mem = NULL, *all = NULL;
+    if (err == MPI_SUCCESS)
+        all = direct ? pk - r->dt->true_lb : tmp_new(r->count * n, r->dt, &mem);
     if (err == MPI_SUCCESS && all == NULL)
         err = MPI_ERR_NO_MEM;
     if (err == MPI_SUCCESS) {
         MPI_Aint blk = r->count * r->dt->extent;
-        for (int q = 0; q < n; q++)
+        for (int q = 0; q < n && !direct; q++)
             vmpi_dtype_unpack(pk + (r->off[h->proc_of[q]] + h->node_rank[q]) * r->bytes, r->bytes,
                               (char *)all + q * blk, r->count, r->dt);
         for (int q = n - 2; q >= 0; q--)
