@@ -12,9 +12,19 @@
 #include "mpi/pt2pt/pt2pt.h"
 #include "msg/loc.h"
 
-/* Tags on the parent's collective context: negative, as comm/ internals (comm_create.c uses -100..-106,
- * adapt/migrate.c -400). */
-enum { TAG_BARRIER = -300, TAG_BCAST = -301, TAG_PARTIAL = -302, TAG_BCAST_SIZE = -303 };
+/* Every message between leaders goes on the parent's collective context with one negative tag (comm/
+ * internals use -100..-106, adapt/migrate.c -400) and starts with a header: which step sent it, the sender's
+ * size, and its error.  One tag for all, so that ranks of an erroneous program that enter different
+ * collectives meet each other's headers (and fail) instead of waiting for a tag that never comes; blocking
+ * collectives run in the same order on every rank, and messages between two ranks do not overtake. */
+enum { TAG_HIER = -300 };
+enum { H_BARRIER = 1, H_BCAST, H_PARTIAL, H_OPERANDS };
+
+typedef struct head {
+    MPI_Count what;          /* H_*: the step that sent it */
+    MPI_Count bytes;         /* the sender's data size per rank */
+    MPI_Count err;           /* MPI_SUCCESS, or the error found upstream: then no data follows */
+} head;
 
 typedef struct hier {
     vmpi_comm node;          /* this process's ranks of the communicator */
@@ -23,6 +33,8 @@ typedef struct hier {
     int *leader;             /* [nprocs] each process's lowest rank */
     int *proc_of;            /* [size] rank -> process */
     int *node_rank;          /* [size] rank -> its rank in its process's node communicator */
+    int *members;            /* [node.size] this process's ranks, in node-rank order */
+    bool ordered;            /* each process holds a contiguous range of ranks, in process order */
 } hier;
 
 static const vmpi_dtype *byte_type(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE)); }
@@ -39,7 +51,8 @@ static hier *build(vmpi_comm *c)
     h->proc_of = malloc(sizeof(int) * (size_t)n);
     h->node_rank = malloc(sizeof(int) * (size_t)n);
     int *world_of = malloc(sizeof(int) * (size_t)n);
-    if (!h->leader || !h->proc_of || !h->node_rank || !world_of)
+    h->members = malloc(sizeof(int) * (size_t)n);
+    if (!h->leader || !h->proc_of || !h->node_rank || !world_of || !h->members)
         vmpi_fatal("out of memory for a communicator's collective state (%d ranks)", n);
     for (int p = 0; p < vmpi_xport_nprocs(); p++)
         pid[p] = -1;
@@ -53,14 +66,19 @@ static hier *build(vmpi_comm *c)
         }
         h->proc_of[r] = pid[p];
         h->node_rank[r] = count[pid[p]]++;
-        if (p == mine)
+        if (p == mine) {
+            h->members[nlocal] = r;
             world_of[nlocal++] = w;
+        }
         if (r == c->rank)
             h->me = pid[p];
     }
     for (int r = n - 1; r >= 0; r--)
         if (h->node_rank[r] == 0)
             h->leader[h->proc_of[r]] = r;
+    h->ordered = true;
+    for (int r = 1; r < n; r++)
+        h->ordered &= h->proc_of[r] >= h->proc_of[r - 1];
     free(pid);
     h->node = (vmpi_comm){.ctx = c->ctx, .rank = h->node_rank[c->rank], .size = nlocal, .peer_size = nlocal,
                           .world_of = world_of, .errh = c->errh, .handle = c->handle,
@@ -86,22 +104,80 @@ void vmpi_hier_release(vmpi_comm *c)
     free(h->leader);
     free(h->proc_of);
     free(h->node_rank);
+    free(h->members);
     free(h);
     c->coll_hier = NULL;
 }
 
+static const vmpi_dtype *count_type(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_COUNT)); }
+
+static char *bytes_new(MPI_Count bytes) { return malloc(bytes > 0 ? (size_t)bytes : 1); }
+
+static int head_send(int what, MPI_Count bytes, int err, int to, vmpi_comm *c)
+{
+    head hd = {what, bytes, err};
+    return vmpi_send(&hd, 3, count_type(), to, TAG_HIER, c, 1, VMPI_SENDK_STD);
+}
+
+/* A reduction's contributions (a process's partial result, or its ranks' operands) answer each other: a
+ * root that expects one kind and gets the other reports the mismatch (MPI_ERR_TRUNCATE), as the
+ * shared-memory path does for ranks that disagree on folding per PE. */
+static bool is_step(MPI_Count got, int what)
+{
+    return got == what || (what >= H_PARTIAL && got >= H_PARTIAL && got <= H_OPERANDS);
+}
+
+/* Receives the header of step `what` from `from`.  A message that is not one (another collective's: the
+ * ranks entered different collectives) fails the receiver with MPI_ERR_OTHER and counts as carrying no
+ * data; what follows is out of step, as on the shared-memory path. */
+static int head_recv(head *hd, int what, int from, vmpi_comm *c)
+{
+    MPI_Status st;
+    int err = vmpi_recv(hd, 3, count_type(), from, TAG_HIER, c, 1, &st);
+    if (err == MPI_SUCCESS && (st.vmpi_count != (MPI_Count)sizeof *hd || !is_step(hd->what, what)))
+        err = MPI_ERR_OTHER;
+    if (err != MPI_SUCCESS)
+        *hd = (head){what, -1, err};
+    return err;
+}
+
+/* A received message must be exactly the size the receiver expects (MPI makes the signatures match).
+ * Without a buffer (out of memory) the message is taken and dropped. */
+static int recv_exact(void *buf, MPI_Count count, const vmpi_dtype *dt, int src, vmpi_comm *c)
+{
+    MPI_Status st;
+    if (buf == NULL && count > 0) {
+        vmpi_recv(NULL, 0, byte_type(), src, TAG_HIER, c, 1, MPI_STATUS_IGNORE);
+        return MPI_ERR_NO_MEM;
+    }
+    int err = vmpi_recv(buf, count, dt, src, TAG_HIER, c, 1, &st);
+    if (err == MPI_SUCCESS && st.vmpi_count != count * dt->size)
+        err = MPI_ERR_TRUNCATE;
+    return err;
+}
+
+/* One synchronization of the node, as the other collectives here have (ranks of an erroneous program that
+ * enter different collectives are paired by it, as on the shared-memory path): the ranks tell their leader
+ * they arrived with a message, the leaders run a dissemination barrier (log2(processes) rounds, all run
+ * even after an error), then the node synchronizes. */
 int vmpi_hier_barrier(vmpi_comm *c)
 {
     hier *h = get(c);
-    int err = vmpi_shm_barrier(&h->node);
-    if (h->node.rank == 0) /* dissemination among the leaders: log2(processes) rounds */
-        for (int k = 1; k < h->nprocs && err == MPI_SUCCESS; k <<= 1) {
-            err = vmpi_send(NULL, 0, byte_type(), h->leader[(h->me + k) % h->nprocs], TAG_BARRIER, c, 1,
-                            VMPI_SENDK_STD);
-            if (err == MPI_SUCCESS)
-                err = vmpi_recv(NULL, 0, byte_type(), h->leader[(h->me - k + h->nprocs) % h->nprocs], TAG_BARRIER,
-                                c, 1, MPI_STATUS_IGNORE);
+    int err = MPI_SUCCESS;
+    if (h->node.rank != 0)
+        err = head_send(H_BARRIER, 0, MPI_SUCCESS, h->leader[h->me], c);
+    else {
+        head hd;
+        for (int k = 1; k < h->node.size; k++) {
+            int e = head_recv(&hd, H_BARRIER, h->members[k], c);
+            err = err ? err : e;
         }
+        for (int k = 1; k < h->nprocs; k <<= 1) {
+            int e = head_send(H_BARRIER, 0, MPI_SUCCESS, h->leader[(h->me + k) % h->nprocs], c);
+            int e2 = head_recv(&hd, H_BARRIER, h->leader[(h->me - k + h->nprocs) % h->nprocs], c);
+            err = err ? err : e ? e : e2;
+        }
+    }
     int e2 = vmpi_shm_barrier(&h->node);
     return err ? err : e2;
 }
@@ -110,20 +186,9 @@ int vmpi_hier_barrier(vmpi_comm *c)
  * leader elsewhere. */
 static int stand_in(const hier *h, int p, int root) { return h->proc_of[root] == p ? root : h->leader[p]; }
 
-/* A received message must be exactly the size the receiver expects (MPI makes the signatures match). */
-static int recv_exact(void *buf, MPI_Count count, const vmpi_dtype *dt, int src, int tag, vmpi_comm *c)
-{
-    MPI_Status st;
-    int err = vmpi_recv(buf, count, dt, src, tag, c, 1, &st);
-    if (err == MPI_SUCCESS && st.vmpi_count != count * dt->size)
-        err = MPI_ERR_TRUNCATE;
-    return err;
-}
-
-/* A leader that is not the root forwards the root's bytes whatever its own count (a reader whose count
- * differs fails alone and gets the part that fits, as on the shared-memory path): each edge of the tree
- * carries the byte count, then the packed data. */
-static int bcast_forward(hier *h, int vr, int rp, int root, MPI_Count bytes, const void *buf, MPI_Count count,
+/* Sends the header (the root's byte count and the error found so far) down each edge of the binomial tree
+ * over the processes, then the data unless there is an error. */
+static int bcast_forward(hier *h, int vr, int rp, int root, const head *hd, const void *buf, MPI_Count count,
                          const vmpi_dtype *dt, vmpi_comm *c)
 {
     int K = h->nprocs, err = MPI_SUCCESS, mask = 1;
@@ -132,46 +197,59 @@ static int bcast_forward(hier *h, int vr, int rp, int root, MPI_Count bytes, con
     for (mask >>= 1; mask > 0; mask >>= 1)
         if (vr + mask < K) {
             int to = stand_in(h, (vr + mask + rp) % K, root);
-            int e = vmpi_send(&bytes, 1, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_COUNT)), to, TAG_BCAST_SIZE, c, 1,
-                              VMPI_SENDK_STD);
-            if (e == MPI_SUCCESS)
-                e = vmpi_send(buf, count, dt, to, TAG_BCAST, c, 1, VMPI_SENDK_STD);
+            int e = head_send(H_BCAST, hd->bytes, (int)hd->err, to, c);
+            if (e == MPI_SUCCESS && hd->err == MPI_SUCCESS)
+                e = vmpi_send(buf, count, dt, to, TAG_HIER, c, 1, VMPI_SENDK_STD);
             err = err ? err : e;
         }
     return err;
 }
 
+/* A leader of a process other than the root's: takes the header and the root's packed bytes from its
+ * parent in the tree (into *tmp, malloc'd; NULL when none came) and passes both on whatever its own
+ * count.  An error met here travels on in the header, so the processes below fail instead of waiting. */
+static int bcast_relay(hier *h, int vr, int rp, int root, head *hd, char **tmp, vmpi_comm *c)
+{
+    int K = h->nprocs, mask = 1;
+    while (!(vr & mask))
+        mask <<= 1;
+    int from = stand_in(h, (vr - mask + rp) % K, root);
+    *tmp = NULL;
+    head_recv(hd, H_BCAST, from, c);
+    if (hd->err == MPI_SUCCESS) {
+        *tmp = bytes_new(hd->bytes);
+        hd->err = recv_exact(*tmp, hd->bytes, byte_type(), from, c);
+        if (hd->err != MPI_SUCCESS) {
+            free(*tmp);
+            *tmp = NULL;
+        }
+    }
+    int e = bcast_forward(h, vr, rp, root, hd, *tmp, hd->bytes, byte_type(), c);
+    return hd->err ? (int)hd->err : e;
+}
+
 int vmpi_hier_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c)
 {
     hier *h = get(c);
-    int K = h->nprocs, rp = h->proc_of[root], vr = (h->me - rp + K) % K, err = MPI_SUCCESS;
+    int K = h->nprocs, rp = h->proc_of[root], vr = (h->me - rp + K) % K;
     int node_root = h->node_rank[stand_in(h, h->me, root)];
     if (c->rank == root) {
-        err = bcast_forward(h, vr, rp, root, count * dt->size, buf, count, dt, c);
+        head hd = {H_BCAST, count * dt->size, MPI_SUCCESS};
+        int err = bcast_forward(h, vr, rp, root, &hd, buf, count, dt, c);
         int e2 = vmpi_shm_bcast(buf, count, dt, node_root, &h->node);
         return err ? err : e2;
     }
     if (c->rank != h->leader[h->me] || h->me == rp)
         return vmpi_shm_bcast(buf, count, dt, node_root, &h->node);
-    int mask = 1; /* a leader: from its parent in the binomial tree over the processes, relative to the root's */
-    while (!(vr & mask))
-        mask <<= 1;
-    int from = stand_in(h, (vr - mask + rp) % K, root);
-    MPI_Count bytes = 0;
-    err = vmpi_recv(&bytes, 1, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_COUNT)), from, TAG_BCAST_SIZE, c, 1,
-                    MPI_STATUS_IGNORE);
-    char *tmp = err == MPI_SUCCESS ? malloc(bytes ? (size_t)bytes : 1) : NULL;
-    const vmpi_dtype *byte = byte_type();
-    if (err == MPI_SUCCESS && tmp == NULL)
-        err = MPI_ERR_NO_MEM;
-    if (err == MPI_SUCCESS)
-        err = recv_exact(tmp, bytes, byte, from, TAG_BCAST, c);
-    if (err == MPI_SUCCESS)
-        err = bcast_forward(h, vr, rp, root, bytes, tmp, bytes, byte, c);
-    int e2 = vmpi_shm_bcast(tmp, err == MPI_SUCCESS ? bytes : 0, byte, node_root, &h->node);
-    if (err == MPI_SUCCESS) { /* like a receive: at most what fits */
-        vmpi_dtype_unpack(tmp, bytes < count * dt->size ? bytes : count * dt->size, buf, count, dt);
-        if (bytes != count * dt->size)
+    head hd;
+    char *tmp;
+    int err = bcast_relay(h, vr, rp, root, &hd, &tmp, c);
+    /* the node's readers compare their sizes with the root's, as on the shared-memory path (when nothing
+     * came, the ones that expect data fail) */
+    int e2 = vmpi_shm_bcast(tmp, tmp ? hd.bytes : 0, byte_type(), node_root, &h->node);
+    if (tmp) { /* like a receive: at most what fits */
+        vmpi_dtype_unpack(tmp, hd.bytes < count * dt->size ? hd.bytes : count * dt->size, buf, count, dt);
+        if (hd.bytes != count * dt->size && err == MPI_SUCCESS)
             err = MPI_ERR_TRUNCATE;
     }
     free(tmp);
@@ -186,80 +264,201 @@ static void *tmp_new(MPI_Count count, const vmpi_dtype *dt, void **mem)
     return *mem ? (char *)*mem - dt->true_lb : NULL;
 }
 
-/* Grouping-independent operations: each process reduces on its node, the root folds the partial results of
- * the processes (in process order, right to left: the predefined operations commute anyway). */
-static int reduce_by_process(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt,
-                             MPI_Datatype dth, MPI_Op op, int root, vmpi_comm *c, hier *h)
+/* One reduction between processes, as the calling rank sees it. */
+typedef struct red {
+    const void *sbuf;
+    void *rbuf;
+    MPI_Count count, bytes; /* bytes: of one rank's operand */
+    const vmpi_dtype *dt;
+    MPI_Datatype dth;
+    MPI_Op op;
+    int root, kind;         /* H_PARTIAL (by process) or H_OPERANDS (in rank order) */
+    int *off;               /* at the root, H_OPERANDS: [nprocs + 1] each process's first operand in pk */
+    int nerr;               /* the node's error: the same on each of its ranks */
+    bool lost;              /* the root met another collective's message: out of step */
+} red;
+
+/* Rank-order reductions: the operands of this process's ranks, packed in node-rank order at `pk` (bytes
+ * each), gathered by the rank that stands for the process.  Every member sends: a size that differs is
+ * found here. */
+static int collect_operands(const red *r, char *pk, int target, vmpi_comm *c, hier *h)
 {
-    int K = h->nprocs, rp = h->proc_of[root], target = stand_in(h, h->me, root);
-    void *mem = NULL, *part = rbuf;
-    if (c->rank == target && c->rank != root && (part = tmp_new(count, dt, &mem)) == NULL)
-        return MPI_ERR_NO_MEM; /* (the others then wait: out of memory in a collective is fatal in effect) */
-    int err = vmpi_shm_reduce(sbuf, part, count, dt, dth, op, h->node_rank[target], &h->node);
-    if (c->rank == target && c->rank != root) {
-        int e = vmpi_send(part, count, dt, root, TAG_PARTIAL, c, 1, VMPI_SENDK_STD);
+    if (c->rank != target)
+        return vmpi_send(r->sbuf, r->count, r->dt, target, TAG_HIER, c, 1, VMPI_SENDK_STD);
+    int err = pk ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (int k = 0; k < h->node.size; k++) {
+        int q = h->members[k];
+        char *at = pk ? pk + k * r->bytes : NULL;
+        int e = MPI_SUCCESS;
+        if (q == c->rank && at)
+            vmpi_dtype_pack(r->sbuf, r->count, r->dt, at, r->bytes);
+        else if (q != c->rank)
+            e = recv_exact(at, r->bytes, byte_type(), q, c);
         err = err ? err : e;
-    } else if (c->rank == root && K > 1) {
-        /* acc = P_{K-1}; then acc = P_p op acc for p = K-2 .. 0, where P_rp is already in rbuf */
-        void *m2 = NULL, *acc = tmp_new(count, dt, &mem), *in = tmp_new(count, dt, &m2);
-        if (acc == NULL || in == NULL) {
-            free(m2);
-            free(mem);
-            return MPI_ERR_NO_MEM;
+    }
+    return err;
+}
+
+/* The root takes process p's header and, unless it carries an error, its data (`n` of `dt` into `into`).
+ * A contribution of another kind or size fails the root.  A message that is no contribution at all (the
+ * ranks entered different collectives) makes it stop taking: the senders it would wait for may be waiting
+ * for it in their own collective, and what follows is out of step anyway. */
+static int take(red *r, int from, void *into, MPI_Count n, const vmpi_dtype *dt, vmpi_comm *c)
+{
+    head hd;
+    int err = head_recv(&hd, r->kind, from, c);
+    r->lost = err != MPI_SUCCESS;
+    if (err != MPI_SUCCESS || hd.err != MPI_SUCCESS)
+        return err ? err : (int)hd.err;
+    if (hd.what != r->kind || hd.bytes != r->bytes) { /* its data does not fit: taken and dropped */
+        vmpi_recv(NULL, 0, byte_type(), from, TAG_HIER, c, 1, MPI_STATUS_IGNORE);
+        return MPI_ERR_TRUNCATE;
+    }
+    return recv_exact(into, n, dt, from, c);
+}
+
+/* Grouping-independent operations, at the root: P_rp is in rbuf (the root's node reduced there); acc =
+ * P_{K-1}, then acc = P_p op acc for p = K-2 .. 0 (the predefined operations commute anyway).  Every
+ * process's contribution is taken even after an error. */
+static int fold_partials(red *r, int err, vmpi_comm *c, hier *h)
+{
+    int K = h->nprocs, rp = h->proc_of[r->root];
+    void *m1 = NULL, *m2 = NULL, *acc = tmp_new(r->count, r->dt, &m1), *in = tmp_new(r->count, r->dt, &m2);
+    if ((acc == NULL || in == NULL) && err == MPI_SUCCESS)
+        err = MPI_ERR_NO_MEM;
+    for (int p = K - 1; p >= 0; p--) {
+        void *x = p == K - 1 ? acc : in;
+        if (p != rp && !r->lost) {
+            int e = take(r, h->leader[p], x, r->count, r->dt, c);
+            err = err ? err : e;
         }
-        for (int p = K - 1; p >= 0; p--) {
-            const void *x = rbuf;
-            if (p != rp) {
-                int e = recv_exact(p == K - 1 ? acc : in, count, dt, h->leader[p], TAG_PARTIAL, c);
-                err = err ? err : e;
-                x = p == K - 1 ? acc : in;
-            }
-            if (p == K - 1 && p == rp)
-                vmpi_dtype_copy(rbuf, count, dt, acc, count, dt);
-            else if (p != K - 1)
-                vmpi_op_apply(op, dth, dt, x, acc, count);
+        if (err != MPI_SUCCESS)
+            continue;
+        if (p == K - 1 && p == rp)
+            vmpi_dtype_copy(r->rbuf, r->count, r->dt, acc, r->count, r->dt);
+        else if (p != K - 1)
+            vmpi_op_apply(r->op, r->dth, r->dt, p == rp ? r->rbuf : x, acc, r->count);
+    }
+    if (err == MPI_SUCCESS)
+        vmpi_dtype_copy(acc, r->count, r->dt, r->rbuf, r->count, r->dt);
+    free(m1);
+    free(m2);
+    return err;
+}
+
+/* Other operations, at the root: every rank's operand (its process's packed in pk), folded in rank order,
+ * right to left, as the shared-memory path does (shm.c), so the bits do not depend on where the ranks
+ * live. */
+static int fold_operands(red *r, char *pk, int err, vmpi_comm *c, hier *h)
+{
+    int n = c->size, rp = h->proc_of[r->root];
+    for (int p = 0; p < h->nprocs; p++)
+        if (p != rp && !r->lost) {
+            int e = take(r, h->leader[p], pk ? pk + r->off[p] * r->bytes : NULL,
+                         (r->off[p + 1] - r->off[p]) * r->bytes, byte_type(), c);
+            err = err ? err : e;
         }
-        vmpi_dtype_copy(acc, count, dt, rbuf, count, dt);
-        free(m2);
+    /* a contiguous type's packed operands are already in place, in process order */
+    bool direct = r->dt->contig && h->ordered;
+    void *mem = NULL, *all = NULL;
+    if (err == MPI_SUCCESS)
+        all = direct ? pk - r->dt->true_lb : tmp_new(r->count * n, r->dt, &mem);
+    if (err == MPI_SUCCESS && all == NULL)
+        err = MPI_ERR_NO_MEM;
+    if (err == MPI_SUCCESS) {
+        MPI_Aint blk = r->count * r->dt->extent;
+        for (int q = 0; q < n && !direct; q++)
+            vmpi_dtype_unpack(pk + (r->off[h->proc_of[q]] + h->node_rank[q]) * r->bytes, r->bytes,
+                              (char *)all + q * blk, r->count, r->dt);
+        for (int q = n - 2; q >= 0; q--)
+            vmpi_op_apply(r->op, r->dth, r->dt, (char *)all + q * blk, (char *)all + (n - 1) * blk, r->count);
+        vmpi_dtype_copy((char *)all + (n - 1) * blk, r->count, r->dt, r->rbuf, r->count, r->dt);
     }
     free(mem);
     return err;
 }
 
-/* Other operations: the root gathers every operand and folds them in rank order, right to left, as the
- * shared-memory path does (shm.c), so the bits do not depend on where the ranks live. */
-static int reduce_in_rank_order(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt,
-                                MPI_Datatype dth, MPI_Op op, int root, vmpi_comm *c)
+/* The reduction to r->root.  Within each process, every kind of reduction starts with a reduction on the
+ * node communicator, so that the node compares its ranks' sizes and kinds (a rank-order one passes no data:
+ * its operands then travel as messages to the process's stand-in).  Each other process's stand-in sends
+ * the root one header (its kind, its size, the error its node found) and, without an error, its data; the
+ * root compares.  Returns the rank's error: at the root, every process's. */
+static int reduce_to_root(red *r, vmpi_comm *c, hier *h)
 {
-    int n = c->size;
-    void *mem = NULL, *all = NULL;
-    if (c->rank == root) {
-        all = tmp_new(count * n, dt, &mem);
-        if (all == NULL)
+    int target = stand_in(h, h->me, r->root), ntarget = h->node_rank[target];
+    bool part = r->kind == H_PARTIAL, am_root = c->rank == r->root;
+    void *mem = NULL, *out = r->rbuf;
+    char *pk = NULL;
+    if (part && c->rank == target && !am_root && (out = tmp_new(r->count, r->dt, &mem)) == NULL)
+        return MPI_ERR_NO_MEM; /* (the others then wait: out of memory in a collective is fatal in effect) */
+    int err = vmpi_shm_reduce(r->sbuf, out, part ? r->count : 0, r->dt, r->dth, r->op, ntarget, &h->node);
+    int nerr = r->nerr = err;
+    if (!part && am_root) {
+        r->off = malloc(sizeof(int) * (size_t)(h->nprocs + 1));
+        if (r->off == NULL)
             return MPI_ERR_NO_MEM;
+        memset(r->off, 0, sizeof(int) * (size_t)(h->nprocs + 1));
+        for (int q = 0; q < c->size; q++)
+            r->off[h->proc_of[q] + 1]++;
+        for (int p = 0; p < h->nprocs; p++)
+            r->off[p + 1] += r->off[p];
+        pk = bytes_new(c->size * r->bytes);
+    } else if (!part && c->rank == target)
+        pk = bytes_new(h->node.size * r->bytes);
+    if (!part && nerr == MPI_SUCCESS)
+        err = collect_operands(r, am_root && pk ? pk + r->off[h->me] * r->bytes : pk, target, c, h);
+    if (am_root)
+        err = part ? fold_partials(r, err, c, h) : fold_operands(r, pk, err, c, h);
+    else if (c->rank == target) {
+        int e = head_send(r->kind, r->bytes, err, r->root, c);
+        if (e == MPI_SUCCESS && err == MPI_SUCCESS)
+            e = part ? vmpi_send(out, r->count, r->dt, r->root, TAG_HIER, c, 1, VMPI_SENDK_STD)
+                     : vmpi_send(pk, h->node.size * r->bytes, byte_type(), r->root, TAG_HIER, c, 1, VMPI_SENDK_STD);
+        err = err ? err : e;
     }
-    int err = vmpi_coll_gather(sbuf, count, dt, all, count, dt, root, c, NULL);
-    if (c->rank == root && err == MPI_SUCCESS) {
-        MPI_Aint blk = count * dt->extent;
-        for (int r = n - 2; r >= 0; r--)
-            vmpi_op_apply(op, dth, dt, (char *)all + r * blk, (char *)all + (n - 1) * blk, count);
-        vmpi_dtype_copy((char *)all + (n - 1) * blk, count, dt, rbuf, count, dt);
-    }
+    free(pk);
+    free(r->off);
     free(mem);
     return err;
+}
+
+/* Allreduce: rank 0 sends the result down the tree of the processes with the error found anywhere (its
+ * own: it heard from every process).  A node that failed its reduction knows it already (all its ranks
+ * do); the others first learn the error from their leader (a broadcast of one int that does not
+ * synchronize), then, without one, the result: every rank that the one-process path fails fails too. */
+static int allreduce_spread(void *rbuf, MPI_Count count, const vmpi_dtype *dt, int err, int nerr, vmpi_comm *c,
+                            hier *h)
+{
+    int vr = h->me; /* rank 0 is the leader of process 0 */
+    if (c->rank == 0) {
+        head hd = {H_BCAST, count * dt->size, err};
+        int e = bcast_forward(h, vr, 0, 0, &hd, rbuf, count, dt, c);
+        err = err ? err : e;
+    } else if (h->node.rank == 0) {
+        head hd;
+        char *tmp;
+        err = bcast_relay(h, vr, 0, 0, &hd, &tmp, c);
+        if (tmp && err == MPI_SUCCESS) /* the root checked that every size is this one */
+            vmpi_dtype_unpack(tmp, hd.bytes, rbuf, count, dt);
+        free(tmp);
+    }
+    if (nerr != MPI_SUCCESS)
+        return nerr;
+    int flag = err;
+    int e = vmpi_shm_bcast(&flag, 1, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_INT)), 0, &h->node);
+    if (e == MPI_SUCCESS && flag == MPI_SUCCESS)
+        e = vmpi_shm_bcast(rbuf, count, dt, 0, &h->node);
+    return flag ? flag : e;
 }
 
 int vmpi_hier_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth,
                      MPI_Op op, int root, vmpi_comm *c)
 {
     hier *h = get(c);
-    int r0 = root < 0 ? 0 : root, err;
-    if (vmpi_op_reassociable(op, dt))
-        err = reduce_by_process(sbuf, rbuf, count, dt, dth, op, r0, c, h);
-    else
-        err = reduce_in_rank_order(sbuf, rbuf, count, dt, dth, op, r0, c);
+    red r = {sbuf, rbuf, count, count * dt->size, dt, dth, op, root < 0 ? 0 : root,
+             vmpi_op_reassociable(op, dt) ? H_PARTIAL : H_OPERANDS, NULL, MPI_SUCCESS, false};
+    int err = reduce_to_root(&r, c, h);
     if (root >= 0)
         return err;
-    int e2 = vmpi_hier_bcast(rbuf, count, dt, 0, c);
-    return err ? err : e2;
+    return allreduce_spread(rbuf, count, dt, err, r.nerr, c, h);
 }

@@ -7,14 +7,18 @@
  * them.  A process's leader is its lowest rank.  Leaders exchange messages on the parent's collective
  * context with negative tags (as comm/ internals do): through the remote transport, as any message
  * between processes.
- *   - barrier: node barrier, a dissemination barrier among the leaders, node barrier;
+ * Every leader message starts with a header (step, size, error): sizes that differ (an erroneous program)
+ * fail the ranks the one-process path fails, and an error travels on in the headers so that no rank waits
+ * for data that will not come.
+ *   - barrier: arrival messages to the leader, a dissemination barrier among the leaders, node barrier;
  *   - bcast: the root sends to the other processes' leaders down a binomial tree over the processes (the
  *     root stands for its process's leader), then each process broadcasts on its node communicator;
  *   - reduce/allreduce: when the operation's bits do not depend on the grouping (vmpi_op_reassociable),
  *     each process reduces on its node communicator and the root folds the processes' partial results;
- *     otherwise the root gathers every rank's operand and folds them in rank order, right to left, as the
- *     shared-memory path does: results have the same bits whatever the placement.  Allreduce is a reduce
- *     to rank 0 and a broadcast.
+ *     otherwise each process's stand-in collects its ranks' operands (after a node reduction of no data,
+ *     which compares kinds) and the root folds them all in rank order, right to left, as the shared-memory
+ *     path does: results have the same bits whatever the placement.  Allreduce is a reduce to rank 0 and a
+ *     broadcast that carries the reduction's error.
  * Allgather and alltoall go through schedules (csched.h). */
 #ifndef VMPI_MPI_COLL_HIER_H
 #define VMPI_MPI_COLL_HIER_H
