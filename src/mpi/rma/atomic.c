@@ -124,7 +124,7 @@ void vmpi_rma_apply(vmpi_win_target *t, MPI_Op op, int basic, const void *in, vo
 /* ---- whole operations (MPI accumulates) ---- */
 
 /* A plain update of n elements at any alignment (misaligned: through an aligned copy). */
-static void plain_any(MPI_Op op, int basic, const void *in, void *target, void *old, MPI_Count n)
+void vmpi_rma_apply_plain_any(MPI_Op op, int basic, const void *in, void *target, void *old, MPI_Count n)
 {
     const vmpi_dtype *b = vmpi_dtype_builtin(basic);
     size_t es = (size_t)b->extent; /* pair types: their C struct, padding included */
@@ -203,7 +203,7 @@ void vmpi_rma_acc_one(vmpi_win_target *t, MPI_Op op, int basic, const void *in, 
 {
     size_t es = (size_t)vmpi_dtype_builtin(basic)->size;
     if (exclusive) {
-        plain_any(op, basic, in, target, old, 1);
+        vmpi_rma_apply_plain_any(op, basic, in, target, old, 1);
         return;
     }
     if (vmpi_rma_hw_type(basic) && (uintptr_t)target % es == 0 && hw_op(op, basic)) {
@@ -219,7 +219,7 @@ void vmpi_rma_acc_one(vmpi_win_target *t, MPI_Op op, int basic, const void *in, 
         return;
     }
     vmpi_rma_bulk_begin(t);
-    plain_any(op, basic, in, target, old, 1);
+    vmpi_rma_apply_plain_any(op, basic, in, target, old, 1);
     vmpi_rma_bulk_end(t);
 }
 
@@ -232,7 +232,7 @@ void vmpi_rma_acc_whole(vmpi_win_target *t, MPI_Op op, int basic, const void *in
     }
     if (!exclusive)
         vmpi_rma_bulk_begin(t);
-    plain_any(op, basic, in, target, old, n);
+    vmpi_rma_apply_plain_any(op, basic, in, target, old, n);
     if (!exclusive)
         vmpi_rma_bulk_end(t);
 }

@@ -28,6 +28,9 @@ bool vmpi_rma_hw_type(int basic);
 /* The same update with plain loads and stores, for a caller that excludes every other accumulate;
  * `target` is aligned for the type. */
 void vmpi_rma_apply_plain(MPI_Op op, int basic, const void *in, void *target, void *old, MPI_Count n);
+/* The same at any alignment (a misaligned target through an aligned copy): the body of one piece of a bulk
+ * operation, between vmpi_rma_bulk_begin and vmpi_rma_bulk_end. */
+void vmpi_rma_apply_plain_any(MPI_Op op, int basic, const void *in, void *target, void *old, MPI_Count n);
 /* ARMCI: the update of vmpi_rma_acc_whole, atomic per element only. */
 void vmpi_rma_apply(vmpi_win_target *t, MPI_Op op, int basic, const void *in, void *target, void *old,
                     MPI_Count n, bool exclusive);
@@ -40,7 +43,9 @@ void vmpi_rma_acc_whole(vmpi_win_target *t, MPI_Op op, int basic, const void *in
 void vmpi_rma_acc_one(vmpi_win_target *t, MPI_Op op, int basic, const void *in, void *target, void *old,
                       bool exclusive);
 /* A bulk operation's hold on target `t` (derived datatypes: the caller updates the target itself between
- * the two with plain loads and stores). */
+ * the two with plain loads and stores).  An accumulate whose target is several pieces (runs of a derived
+ * type, a remote operation's runs) takes one hold over all of them: one hold per piece would let another
+ * accumulate run between two pieces, and the operation would no longer be atomic as a whole. */
 void vmpi_rma_bulk_begin(vmpi_win_target *t);
 void vmpi_rma_bulk_end(vmpi_win_target *t);
 /* Compare-and-swap of one element: old = *target; if old == *compare, *target = *origin. */

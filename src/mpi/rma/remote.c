@@ -169,8 +169,12 @@ static void push_run(runs *rs, char *p, uint64_t n)
 static void add_run(char *p, MPI_Count len, void *arg)
 {
     runs *rs = arg;
-    if (!rs->padded) {
-        push_run(rs, p, (uint64_t)(len / rs->per));
+    if (!rs->padded) { /* the datatype engine gives a contiguous layout block by block: one run */
+        op_run *last = rs->n ? &rs->r[rs->n - 1] : NULL;
+        if (last && last->addr + last->n * (uint64_t)rs->per == (uint64_t)(uintptr_t)p)
+            last->n += (uint64_t)(len / rs->per);
+        else
+            push_run(rs, p, (uint64_t)(len / rs->per));
         return;
     }
     /* a run holds pieces of elements (the gap splits them, the next element's first member joins the last
@@ -456,6 +460,30 @@ static bool covered(vmpi_win *tw, vmpi_win_target *tg, const op_hdr *h, const op
     return true;
 }
 
+/* An accumulate's runs, applied as one operation: one element is vmpi_rma_acc_one (maybe a lock-free
+ * atomic), anything more takes one bulk hold over every run.  Never one hold per run: the datatype engine
+ * cuts even a contiguous MPI_INT array into one run per element, and a target type may be strided, so a hold
+ * per run would let other accumulates (local origins, other handlers) run between the runs, tearing records
+ * that whole_acc checks.  `out` (fetching operations) gets the old elements back to back. */
+static void apply_acc(vmpi_win_target *tg, const op_hdr *h, const op_run *runs, const char *in, char *out)
+{
+    MPI_Op op = (MPI_Op)h->op;
+    const char *ip = op == MPI_NO_OP ? NULL : in;
+    char *o = h->rec ? out : NULL;
+    if (h->nruns == 1 && runs[0].n == 1) {
+        vmpi_rma_acc_one(tg, op, h->basic, ip, (char *)(uintptr_t)runs[0].addr, o, false);
+        return;
+    }
+    vmpi_rma_bulk_begin(tg);
+    for (uint32_t i = 0; i < h->nruns; i++) {
+        size_t bytes = (size_t)(runs[i].n * h->unit);
+        vmpi_rma_apply_plain_any(op, h->basic, ip, (char *)(uintptr_t)runs[i].addr, o, (MPI_Count)runs[i].n);
+        ip = ip ? ip + bytes : NULL;
+        o = o ? o + bytes : NULL;
+    }
+    vmpi_rma_bulk_end(tg);
+}
+
 static void on_op(vmpi_pe *pe, int src_pe, void *msg, size_t len)
 {
     op_hdr h;
@@ -481,6 +509,13 @@ static void on_op(vmpi_pe *pe, int src_pe, void *msg, size_t len)
             vmpi_sys_free(out);
         return;
     }
+    if (h.kind == K_ACC) {
+        apply_acc(tg, &h, runs, in, out);
+        answer(&h, out, olen, MPI_SUCCESS);
+        if (out != small)
+            vmpi_sys_free(out);
+        return;
+    }
     char *o = out;
     for (uint32_t i = 0; i < h.nruns; i++) {
         char *a = (char *)(uintptr_t)runs[i].addr;
@@ -488,13 +523,9 @@ static void on_op(vmpi_pe *pe, int src_pe, void *msg, size_t len)
         switch (h.kind) {
         case K_PUT: memcpy(a, in, bytes); break;
         case K_GET: memcpy(o, a, bytes); break;
-        case K_ACC:
-            vmpi_rma_acc_whole(tg, (MPI_Op)h.op, h.basic, h.op == MPI_NO_OP ? NULL : in, a, h.rec ? o : NULL,
-                               (MPI_Count)runs[i].n, false);
-            break;
         default: vmpi_rma_cas_apply(tg, h.basic, in, in + h.unit, a, o, false); break;
         }
-        in += h.kind == K_GET || (h.kind == K_ACC && h.op == MPI_NO_OP) ? 0 : bytes;
+        in += h.kind == K_GET ? 0 : bytes;
         o += back ? bytes : 0;
     }
     answer(&h, out, olen, MPI_SUCCESS);

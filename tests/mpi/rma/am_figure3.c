@@ -16,7 +16,12 @@
  *  C. The same active messages under a shared lock: no view, a synchronization (a reservation) per AM.
  *  D. am_user_buf_<target>=320 (the bytes the origin's largest AM needs) at the origin: space of its own,
  *     claimed with the first AM's synchronization and never again (1 in all), under a shared lock and in a
- *     fence epoch. */
+ *     fence epoch.
+ * Between processes (vmpirun --emulate-procs, the partners in different processes) the runtime does not use
+ * the user-buffer protocol (docs/AM.md, Limits): segments are staged in the target's handler memory, so the
+ * checks of which user buffer was used and of the synchronization counts do not apply and are skipped (with
+ * a printed reason).  What still holds there is checked: every output and persistent result, the AMs and
+ * the bytes staged in counted, attach and detach succeed, and nothing is ever written into a user buffer. */
 #include "am_test.h"
 
 enum { IN = 8, OUT = 8, SEG = (IN + OUT) * 4, BUF1 = 3 * SEG, BUF2 = 2 * SEG, BIG = 5, SMALL = 2, NBIG = 3, NSMALL = 2 };
@@ -96,6 +101,11 @@ int main(int argc, char **argv)
         partner = rank;
     int is_origin = partner == rank || rank % 2 == 0, is_target = partner == rank || rank % 2 == 1;
     int t = is_origin ? partner : -1, o = is_target ? partner : -1;
+    int nprocs = 1, far = mt_proc_of(partner, &nprocs) != mt_proc_of(rank, &nprocs); /* partners' processes */
+    if (far)
+        printf("[rank %d] partner %d is in another process: the user-buffer protocol does not apply between "
+               "processes (docs/AM.md); skipping the checks of user-buffer use and synchronization counts\n",
+               rank, partner);
     ctx *me = mt_malloc(sizeof *me);
     me->rank = rank;
     MPIX_Am_op op;
@@ -139,7 +149,8 @@ int main(int argc, char **argv)
         }
         MPI_Barrier(MPI_COMM_WORLD); /* the flush has completed */
         if (is_target && variant == 0) {
-            MT_CHECK(errs, !all_canary(buf1, BUF1),
+            MT_CHECK(errs, far ? all_canary(buf1, BUF1) : !all_canary(buf1, BUF1),
+                     far ? "%s: something was written into user_buf_1 by AMs from another process" :
                      "%s: the AMs before the detach did not use user_buf_1: its canary proves nothing", what);
             MT_CHECK_RC(errs, MPIX_Am_win_buffer_detach(buf1, win));
             memset(buf1, CANARY_BYTE, BUF1); /* nothing may be staged here any more */
@@ -170,7 +181,7 @@ int main(int argc, char **argv)
             MT_CHECK(errs, st2.staged_in_bytes == (long long)(NBIG * BIG + NSMALL * SMALL) * IN * 4,
                      "%s: %lld bytes staged in, expected %d", what, st2.staged_in_bytes,
                      (NBIG * BIG + NSMALL * SMALL) * IN * 4);
-            switch (variant) {
+            switch (far ? -1 : variant) { /* between processes: no synchronizations with user buffers */
             case 0:
                 MT_CHECK(errs, st1.syncs == 1, "%s: %lld synchronizations before the flush, expected 1 (one view)",
                          what, st1.syncs);
@@ -199,7 +210,8 @@ int main(int argc, char **argv)
             if (variant == 0) {
                 MT_CHECK(errs, all_canary(buf1, BUF1), "%s: something was staged in user_buf_1 after its detach",
                          what);
-                MT_CHECK(errs, !all_canary(buf2, BUF2),
+                MT_CHECK(errs, far ? all_canary(buf2, BUF2) : !all_canary(buf2, BUF2),
+                         far ? "%s: something was written into user_buf_2 by AMs from another process" :
                          "%s: the AMs after the detach were not staged in user_buf_2, the only buffer left", what);
             }
             if (variant == 1 || variant == 2) /* never detached during the epoch */

@@ -5,7 +5,11 @@
  * Records in rank 0's window, each self-consistent at all times:
  *   - MPI_BYTE records of 16 bytes (aligned), 7 bytes (at an odd address) and 27 bytes: all bytes equal;
  *   - 3 MPI_INTs: all equal;
- *   - 2 MPI_INT64_Ts to which writers add (d, d) with MPI_SUM: always equal, and at the end the sum of every d.
+ *   - 2 MPI_INT64_Ts to which writers add (d, d) with MPI_SUM: always equal, and at the end the sum of every d;
+ *   - 3 MPI_INTs every other int (a vector target type: pieces that are not adjacent), all equal.
+ * With several processes (vmpirun --emulate-procs, the testlist's VMPI_EMULATE_PROCS runs) some origins take
+ * the local way and others the remote way (an active message applied by the target's PE): a remote
+ * accumulate must be one application however its target is cut into runs, or records tear.
  * Odd ranks write (Accumulate MPI_REPLACE, Get_accumulate MPI_REPLACE whose old value must be consistent too,
  * Accumulate MPI_SUM); even ranks, rank 0 too, read with Get_accumulate MPI_NO_OP.  And a counter of 2
  * MPI_INT64_Ts that odd ranks increment one element of with Fetch_and_op (one element: a hardware atomic)
@@ -15,7 +19,7 @@
  * readers and writers run at the same time); with one rank, rank 0 alternates writing and reading. */
 #include "mtest.h"
 
-enum { L16 = 0, L7 = 33, L27 = 41, LINT3 = 72, LSUM = 88, LCNT = 104, WINSZ = 128 };
+enum { L16 = 0, L7 = 33, L27 = 41, LINT3 = 72, LSUM = 88, LCNT = 104, LVEC = 128, WINSZ = 160 };
 
 static const int rec_off[3] = {L16, L7, L27}, rec_len[3] = {16, 7, 27};
 
@@ -37,6 +41,9 @@ int main(int argc, char **argv)
     unsigned char *base;
     MPI_Win win;
     MPI_Win_allocate(rank == 0 ? WINSZ : 0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    MPI_Datatype vec; /* 3 MPI_INTs, every other one */
+    MPI_Type_vector(3, 1, 2, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
     if (rank == 0)
         memset(base, 0, WINSZ);
     MPI_Barrier(MPI_COMM_WORLD);
@@ -62,6 +69,7 @@ int main(int argc, char **argv)
             }
             int i3[3] = {rank * 100000 + k, rank * 100000 + k, rank * 100000 + k};
             MPI_Accumulate(i3, 3, MPI_INT, 0, LINT3, 3, MPI_INT, MPI_REPLACE, win);
+            MPI_Accumulate(i3, 3, MPI_INT, 0, LVEC, 1, vec, MPI_REPLACE, win);
             long long d = 1 + k % 5, d2[2] = {d, d}, one = 1, got;
             MPI_Accumulate(d2, 2, MPI_INT64_T, 0, LSUM, 2, MPI_INT64_T, MPI_SUM, win);
             my_d += d;
@@ -70,9 +78,10 @@ int main(int argc, char **argv)
         } else {
             MPI_Get_accumulate(NULL, 0, MPI_BYTE, old, rec_len[r], MPI_BYTE, 0, rec_off[r], rec_len[r], MPI_BYTE,
                                MPI_NO_OP, win);
-            int i3[3];
+            int i3[3], v3[3];
             long long s2[2], one2[2] = {1, 1};
             MPI_Get_accumulate(NULL, 0, MPI_INT, i3, 3, MPI_INT, 0, LINT3, 3, MPI_INT, MPI_NO_OP, win);
+            MPI_Get_accumulate(NULL, 0, MPI_INT, v3, 3, MPI_INT, 0, LVEC, 1, vec, MPI_NO_OP, win);
             MPI_Get_accumulate(NULL, 0, MPI_INT64_T, s2, 2, MPI_INT64_T, 0, LSUM, 2, MPI_INT64_T, MPI_NO_OP, win);
             MPI_Accumulate(one2, 2, MPI_INT64_T, 0, LCNT, 2, MPI_INT64_T, MPI_SUM, win);
             my_acc++;
@@ -82,6 +91,8 @@ int main(int argc, char **argv)
                        rec_len[r], old[0], old[rec_len[r] - 1]);
             if (i3[0] != i3[1] || i3[1] != i3[2])
                 MT_ERR(errs, "round %d: 3 MPI_INTs read torn: %d %d %d", k, i3[0], i3[1], i3[2]);
+            if (v3[0] != v3[1] || v3[1] != v3[2])
+                MT_ERR(errs, "round %d: 3 MPI_INTs of a vector type read torn: %d %d %d", k, v3[0], v3[1], v3[2]);
             if (s2[0] != s2[1])
                 MT_ERR(errs, "round %d: 2 MPI_INT64_Ts summed as pairs read torn: %lld %lld", k, s2[0], s2[1]);
         }
@@ -115,5 +126,6 @@ int main(int argc, char **argv)
             MT_CHECK(errs, bytes_ok(base + rec_off[r], rec_len[r]), "final %d-byte record torn", rec_len[r]);
     }
     MPI_Win_free(&win);
+    MPI_Type_free(&vec);
     return mt_finish(errs);
 }
