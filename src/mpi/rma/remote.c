@@ -5,7 +5,11 @@
  * quarter of the transport's largest: a long operation goes in chunks, each answered, and a get's or fetch's
  * answers land at their offsets in one buffer that is unpacked into the origin's layout when the last is in.
  * Memory a handler frees or a rank frees after a handler is the system's (a handler may run inside any
- * rank's context). */
+ * rank's context).
+ * An accumulate's message is applied as one whole operation (apply_acc: one bulk hold over all its runs), so
+ * it is atomic with respect to local origins and other messages.  Not yet: an accumulate too long for one
+ * message is atomic per chunk only (whole-operation atomicity would need the chunks staged at the target and
+ * applied together). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
