@@ -63,18 +63,19 @@ test: build
 	$(MAKE) --no-print-directory test-tsan
 
 # The suite again in the emulated multi-process mode (--emulate-procs K: every operation between the K process
-# groups goes through the remote transport), with 2 and 3 groups of each test's PEs (tests/run-test.sh).  MPICH's
-# suite, the tools' scripts and the unit tests run once, above.
+# groups goes through the remote transport): 2 groups of each test's PEs (ranks move within a group), then 3
+# groups on at least 3 PEs (tests/run-test.sh).  MPICH's suite, the tools' scripts and the unit tests run once,
+# above.
 EMUL_EXCLUDE ?= mpich|^tools/|^unit/|scale/
 test-emul: build
-	MT_EMULATE_PROCS=2 tools/run-tests $(BUILD) $(JOBS) -E '$(EMUL_EXCLUDE)'
+	MT_EMULATE_PROCS=2 MT_EMULATE_PES=each tools/run-tests $(BUILD) $(JOBS) -E '$(EMUL_EXCLUDE)'
 	MT_EMULATE_PROCS=3 tools/run-tests $(BUILD) $(JOBS) -E '$(EMUL_EXCLUDE)'
 
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DVMPI_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DVMPI_MPICH_TESTS=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=0 tools/run-tests $(ASAN_BUILD) $(JOBS) -E 'scale/|iso/exhaust|iso/overflow|iso/oom'
-	ASAN_OPTIONS=detect_leaks=0 MT_EMULATE_PROCS=2 tools/run-tests $(ASAN_BUILD) $(JOBS) -R '$(SAN_EMUL_TESTS)' \
+	ASAN_OPTIONS=detect_leaks=0 MT_EMULATE_PROCS=2 MT_EMULATE_PES=each tools/run-tests $(ASAN_BUILD) $(JOBS) -R '$(SAN_EMUL_TESTS)' \
 	    -E 'scale/|iso/exhaust|iso/overflow|iso/oom'
 
 # ThreadSanitizer (fiber-aware: every rank is a TSan fiber), suppressions with their reasons in tests/tsan.supp

@@ -4,8 +4,8 @@
 # the output holds " No Errors"; EXPECT, when given, must appear in the output too.  Further arguments are
 # NAME=VALUE settings for the job (e.g. VMPI_BALANCER=Rotate).
 # With MT_EMULATE_PROCS=K in the environment (make test-emul) the job runs in the emulated multi-process
-# mode with K process groups of the test's PEs each (K x PES PEs: ranks still move within a process); a test
-# with fewer than K ranks runs as it is.
+# mode with K process groups: on max(PES, K) PEs, or with MT_EMULATE_PES=each on K x PES PEs (each group has
+# the test's PEs: ranks still move within a group); a test with fewer than K ranks runs as it is.
 vmpirun=$1 prog=$2 ranks=$3 pes=$4 exit=$5 expect=$6
 shift 6
 for setting in "$@"; do
@@ -13,7 +13,11 @@ for setting in "$@"; do
 done
 k=${MT_EMULATE_PROCS:-1}
 if [ "$k" -gt 1 ] && [ "$ranks" -ge "$k" ] && [ -z "${VMPI_EMULATE_PROCS:-}" ]; then
-    pes=$((pes * k))
+    if [ "${MT_EMULATE_PES:-}" = each ]; then
+        pes=$((pes * k))
+    elif [ "$pes" -lt "$k" ]; then
+        pes=$k
+    fi
     export VMPI_EMULATE_PROCS="$k"
 fi
 out=$("$vmpirun" -n "$ranks" -p "$pes" "$prog" 2>&1)
