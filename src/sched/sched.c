@@ -57,7 +57,7 @@ void vmpi_sched_progress_add(const vmpi_progress_source *src)
 
 static inline int progress_poll(vmpi_pe *pe)
 {
-    int ran = 0;
+    int ran = &vmpi_progress_builtin ? vmpi_progress_builtin.poll(pe) : 0;
     for (int i = 0; i < prog.n; i++)
         ran += prog.src[i]->poll(pe);
     return ran;
@@ -66,6 +66,8 @@ static inline int progress_poll(vmpi_pe *pe)
 /* Work waits for PE `pe`, or PE `pe` has work to push out (it must keep polling). */
 static inline bool progress_ready(int pe)
 {
+    if (&vmpi_progress_builtin && vmpi_progress_builtin.ready(pe))
+        return true;
     for (int i = 0; i < prog.n; i++)
         if (prog.src[i]->ready(pe))
             return true;
@@ -74,8 +76,21 @@ static inline bool progress_ready(int pe)
 
 static inline bool progress_backlog(int pe)
 {
+    if (&vmpi_progress_builtin && vmpi_progress_builtin.backlog(pe))
+        return true;
     for (int i = 0; i < prog.n; i++)
         if (prog.src[i]->backlog(pe))
+            return true;
+    return false;
+}
+
+/* progress_ready || progress_backlog, one call per source: the check of the spin loops */
+static inline bool progress_work(int pe)
+{
+    if (&vmpi_progress_builtin && vmpi_progress_builtin.work(pe))
+        return true;
+    for (int i = 0; i < prog.n; i++)
+        if (prog.src[i]->work(pe))
             return true;
     return false;
 }
@@ -257,7 +272,7 @@ static bool block_in_place(vmpi_vp *vp, vmpi_pe *pe)
     for (unsigned i = 0; i < 4096 && !resumed; i++) {
         if (!vmpi_list_empty(&pe->runq) || stop_pending(pe))
             break;
-        if (progress_ready(pe->id) || progress_backlog(pe->id)) {
+        if (progress_work(pe->id)) {
             vmpi_pe_poll(pe);
             if (vp->state == VMPI_VP_READY) {
                 if (pe->runq.next != &vp->node || pe->runq.prev != &vp->node)
@@ -409,8 +424,7 @@ static void idle_wait(vmpi_pe *pe)
     }
     double until = vmpi_clock_now() + 1e-6 * (double)vmpi_cfg.idle_spin_us;
     for (unsigned i = 1;; i++) {
-        if (progress_ready(pe->id) || progress_backlog(pe->id) ||
-            atomic_load_explicit(&job.done, memory_order_relaxed) || stop_pending(pe))
+        if (progress_work(pe->id) || atomic_load_explicit(&job.done, memory_order_relaxed) || stop_pending(pe))
             return;
         __builtin_ia32_pause();
         if ((i & 63) == 0 && vmpi_clock_now() > until)

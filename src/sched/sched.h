@@ -142,6 +142,7 @@ void vmpi_pe_poll(vmpi_pe *pe);
  *   poll(pe)     runs the handlers of what arrived for PE `pe` (on that PE); returns how many ran;
  *   ready(pe)    something waits for PE `pe`'s poll (cheap: spin loops call it; any thread);
  *   backlog(pe)  PE `pe` has outgoing work that only its own polls move on (a full ring): it must not sleep;
+ *   work(pe)     ready(pe) || backlog(pe) in one call (the spin loops' check: one call per pass);
  *   in_flight()  optional (NULL: none): work started anywhere that no ready() shows yet and that will
  *                show later (a network's messages on the wire); a PE may sleep, but the job is not
  *                deadlocked and a stop of the world is not quiescent while it is true.
@@ -152,8 +153,14 @@ typedef struct vmpi_progress_source {
     int (*poll)(vmpi_pe *pe);
     bool (*ready)(int pe);
     bool (*backlog)(int pe);
+    bool (*work)(int pe);
     bool (*in_flight)(void);
 } vmpi_progress_source;
+/* The in-process transport's source, defined by that layer (xport/chan.c) and bound at link time, not through
+ * the registry: the scheduler's spin loops call it on every pass, and through a pointer (not inlined) the
+ * calls cost 12% of the cross-PE message latency.  Weak: a program without it (a unit test of the scheduler
+ * alone) has only registered sources. */
+extern const vmpi_progress_source vmpi_progress_builtin __attribute__((weak));
 /* Adds a source (before the PEs run); at most VMPI_PROGRESS_MAX. */
 #define VMPI_PROGRESS_MAX 4
 void vmpi_sched_progress_add(const vmpi_progress_source *src);

@@ -72,7 +72,9 @@ static inline uint64_t cells_for(size_t len) { return (HDR + len + CELL - 1) / C
 static int chan_poll(vmpi_pe *pe);
 static bool chan_ready(int pe);
 static bool chan_backlog(int pe);
-static const vmpi_progress_source chan_source = {"channels", chan_poll, chan_ready, chan_backlog, NULL};
+static bool chan_work(int pe) { return chan_backlog(pe) || chan_ready(pe); }
+/* the scheduler's built-in source (sched.h): bound at link time so that its spin loops inline these */
+const vmpi_progress_source vmpi_progress_builtin = {"channels", chan_poll, chan_ready, chan_backlog, chan_work, NULL};
 
 int vmpi_chan_poll(vmpi_pe *pe) { return chan_poll(pe); }
 bool vmpi_chan_pending(int pe) { return chan_ready(pe); }
@@ -96,7 +98,6 @@ void vmpi_chan_init(int npes, size_t ring_bytes)
     uintptr_t base = ((uintptr_t)C.rings + VMPI_CACHELINE - 1) & ~(uintptr_t)(VMPI_CACHELINE - 1);
     for (size_t i = 0; i < (size_t)npes * (size_t)npes; i++)
         C.ch[i].ring = C.ch[i].rring = (char *)base + i * n * CELL;
-    vmpi_sched_progress_add(&chan_source);
 }
 
 void vmpi_chan_fini(void)
