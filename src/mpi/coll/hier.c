@@ -10,6 +10,7 @@
 #include "mpi/core/handle.h"
 #include "mpi/op/op.h"
 #include "mpi/pt2pt/pt2pt.h"
+#include "mpi/pt2pt/wait.h"
 #include "msg/loc.h"
 
 /* Every message between leaders goes on the parent's collective context with one negative tag (comm/
@@ -173,9 +174,15 @@ int vmpi_hier_barrier(vmpi_comm *c)
             err = err ? err : e;
         }
         for (int k = 1; k < h->nprocs; k <<= 1) {
-            int e = head_send(H_BARRIER, 0, MPI_SUCCESS, h->leader[(h->me + k) % h->nprocs], c);
+            /* the send does not wait for its receiver: with rendezvous (--eager-max 0) two leaders sending to
+             * each other first would wait for each other */
+            head out = {H_BARRIER, 0, MPI_SUCCESS};
+            MPI_Request rq = MPI_REQUEST_NULL;
+            int e = vmpi_isend(&out, 3, count_type(), h->leader[(h->me + k) % h->nprocs], TAG_HIER, c, 1,
+                               VMPI_SENDK_STD, false, &rq);
             int e2 = head_recv(&hd, H_BARRIER, h->leader[(h->me - k + h->nprocs) % h->nprocs], c);
-            err = err ? err : e ? e : e2;
+            int e3 = rq != MPI_REQUEST_NULL ? vmpi_wait(&rq, MPI_STATUS_IGNORE) : MPI_SUCCESS;
+            err = err ? err : e ? e : e2 ? e2 : e3;
         }
     }
     int e2 = vmpi_shm_barrier(&h->node);
