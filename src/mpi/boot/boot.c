@@ -13,6 +13,7 @@
 #include "mpi/adapt/adapt.h"
 #include "mpi/boot/boot.h"
 #include "mpi/coll/coll.h"
+#include "mpi/coll/hier.h"
 #include "mpi/comm/topo.h"
 #include "mpi/core/attr.h"
 #include "mpi/core/errcode.h"
@@ -100,6 +101,8 @@ void vmpi_rank_exit(int code)
     vmpi_stdio_rank_done(rk);
     vmpi_win_release_all();
     vmpi_comm_release_all();
+    vmpi_hier_release(&rk->world); /* the predefined communicators' per-rank state between processes */
+    vmpi_hier_release(&rk->self);
     vmpi_vp_exit(code);
 }
 

@@ -75,6 +75,7 @@ int main(int argc, char **argv)
             my_d += d;
             MPI_Fetch_and_op(&one, &got, MPI_INT64_T, 0, LCNT, MPI_SUM, win);
             my_fop++;
+            MPI_Win_flush(0, win); /* got, i3 and d2 end with this round (between processes they are in use until then) */
         } else {
             MPI_Get_accumulate(NULL, 0, MPI_BYTE, old, rec_len[r], MPI_BYTE, 0, rec_off[r], rec_len[r], MPI_BYTE,
                                MPI_NO_OP, win);
@@ -105,6 +106,7 @@ int main(int argc, char **argv)
         if ((k + 37 * rank) % 400 < 390) {
             MPI_Fetch_and_op(&one, &got, MPI_INT64_T, 0, LCNT, MPI_SUM, win);
             my_fop++;
+            MPI_Win_flush(0, win); /* got, i3 and d2 end with this round (between processes they are in use until then) */
         } else {
             MPI_Accumulate(one2, 2, MPI_INT64_T, 0, LCNT, 2, MPI_INT64_T, MPI_SUM, win);
             my_acc++;
