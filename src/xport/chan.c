@@ -70,8 +70,9 @@ static inline uint32_t seq_of(uint64_t pos)
 static inline uint64_t cells_for(size_t len) { return (HDR + len + CELL - 1) / CELL; }
 
 static int chan_poll(vmpi_pe *pe);
-static bool chan_ready(int pe);
-static bool chan_backlog(int pe);
+static inline __attribute__((always_inline)) bool chan_ready(int pe);
+static inline __attribute__((always_inline)) bool chan_backlog(int pe);
+/* one call per pass of the scheduler's spin loops (through the built-in source): the checks inlined in it */
 static bool chan_work(int pe) { return chan_backlog(pe) || chan_ready(pe); }
 /* the scheduler's built-in source (sched.h): bound at link time so that its spin loops inline these */
 const vmpi_progress_source vmpi_progress_builtin = {"channels", chan_poll, chan_ready, chan_backlog, chan_work, NULL};
@@ -231,7 +232,7 @@ static void drain_backlog(int me)
     }
 }
 
-static bool chan_backlog(int pe) { return atomic_load_explicit(&C.pe[pe].backlog, memory_order_relaxed) != 0; }
+static inline bool chan_backlog(int pe) { return atomic_load_explicit(&C.pe[pe].backlog, memory_order_relaxed) != 0; }
 
 /* ---- receiving ---- */
 
@@ -272,7 +273,7 @@ static int chan_poll(vmpi_pe *pe)
     return ran;
 }
 
-static bool chan_ready(int pe)
+static inline bool chan_ready(int pe)
 {
     for (int src = 0; src < C.npes; src++) {
         const chan *c = chan_of(src, pe);
