@@ -25,7 +25,7 @@ void vmpi_eager_deliver(const msg_hdr *h, const void *payload, vmpi_req *r)
 static void on_eager(vmpi_pe *pe, int src_pe, void *rec, size_t len)
 {
     const msg_hdr *h = rec;
-    vmpi_ep *ep = vmpi_msg_ep_of(h->dst_world);
+    vmpi_ep *ep = vmpi_msg_ep(h->dst_world);
     vmpi_req *r = vmpi_match_posted(ep, h->ctx, h->src, h->tag);
     if (r) {
         vmpi_eager_deliver(h, h + 1, r);
@@ -40,7 +40,7 @@ static void on_eager(vmpi_pe *pe, int src_pe, void *rec, size_t len)
 static void on_eager_ptr(vmpi_pe *pe, int src_pe, void *rec, size_t len)
 {
     const rec_ptr *m = rec;
-    vmpi_msg_arrive(vmpi_msg_ep_of(m->h.dst_world), m->env);
+    vmpi_msg_arrive(vmpi_msg_ep(m->h.dst_world), m->env);
 }
 
 void vmpi_eager_init(void)
@@ -79,7 +79,7 @@ void vmpi_eager_send(vmpi_req *r, const msg_hdr *h, vmpi_loc loc, vmpi_path path
     e->h = *h;
     vmpi_dtype_pack(r->buf, r->count, r->dt, e->data, bytes);
     if (path == VMPI_PATH_SAME_PE) {
-        vmpi_msg_arrive(vmpi_msg_ep_of(h->dst_world), e);
+        vmpi_msg_arrive(vmpi_msg_ep(h->dst_world), e);
         return;
     }
     rec_ptr *m = vmpi_chan_reserve(loc.pe, sizeof *m); /* an eager message too big for a record */

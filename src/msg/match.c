@@ -63,7 +63,6 @@ void vmpi_msg_ep_init(vmpi_ep *ep, int world_rank, vmpi_vp *vp, int pe)
 }
 
 vmpi_ep *vmpi_msg_ep(int world_rank) { return M.eps[world_rank]; }
-vmpi_ep *vmpi_msg_ep_of(int world_rank) { return M.eps[world_rank]; }
 
 static inline msg_pe *my_pools(void) { return &M.pes[vmpi_pe_self()->id]; }
 

@@ -64,9 +64,9 @@ void vmpi_msg_isend(vmpi_req *r)
     r->complete = false;
     r->packed = NULL;
     if (VMPI_UNLIKELY(vmpi_commstat_tracking()))
-        vmpi_commstat_add(&vmpi_msg_ep_of(r->owner->id)->sent, r->peer, (double)bytes);
+        vmpi_commstat_add(&vmpi_msg_ep(r->owner->id)->sent, r->peer, (double)bytes);
     if (path == VMPI_PATH_SAME_PE) {
-        vmpi_req *rr = vmpi_match_posted(vmpi_msg_ep_of(r->peer), r->ctx, r->rank, r->tag);
+        vmpi_req *rr = vmpi_match_posted(vmpi_msg_ep(r->peer), r->ctx, r->rank, r->tag);
         if (rr) { /* the receive is waiting on this PE: one copy, straight into it */
             MPI_Count n = vmpi_dtype_copy(r->buf, r->count, r->dt, rr->buf, rr->count, rr->dt);
             vmpi_msg_set_status(rr, r->rank, r->tag, n, bytes);

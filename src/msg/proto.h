@@ -69,7 +69,6 @@ extern size_t vmpi_msg_eager_max;
 extern size_t vmpi_msg_inline_max; /* largest eager record copied through a channel */
 
 /* ---- match.c ---- */
-vmpi_ep *vmpi_msg_ep_of(int world_rank);
 vmpi_env *vmpi_env_alloc(MPI_Count payload);
 void vmpi_env_free(vmpi_env *e);
 vmpi_req *vmpi_match_posted(vmpi_ep *ep, int ctx, int src, int tag);

@@ -38,8 +38,6 @@ typedef struct rec_part {
 static inline vmpi_req *req_of(uint64_t cookie) { return (vmpi_req *)(uintptr_t)cookie; }
 static inline uint64_t cookie_of(const vmpi_req *r) { return (uint64_t)(uintptr_t)r; }
 
-static void pack_copy(void *dst, size_t len, void *arg) { memcpy(dst, arg, len); }
-
 void vmpi_msg_send_rec(int world, uint32_t id, const void *rec, size_t len)
 {
     vmpi_loc loc = vmpi_loc_of(world);
@@ -49,8 +47,8 @@ void vmpi_msg_send_rec(int world, uint32_t id, const void *rec, size_t len)
         vmpi_xport_am_table[id](pe, pe->id, (void *)rec, len);
         break;
     }
-    case VMPI_PATH_SAME_PROC: vmpi_chan_am_send(loc.pe, id, len, pack_copy, (void *)rec); break;
-    default: vmpi_xport_am_send(vmpi_xport_remote(loc.pe), loc.pe, id, len, pack_copy, (void *)rec); break;
+    case VMPI_PATH_SAME_PROC: vmpi_chan_am_send(loc.pe, id, len, vmpi_xport_pack_copy, (void *)rec); break;
+    default: vmpi_xport_am_send(vmpi_xport_remote(loc.pe), loc.pe, id, len, vmpi_xport_pack_copy, (void *)rec); break;
     }
 }
 
@@ -117,7 +115,7 @@ void vmpi_rndv_deliver(const msg_hdr *h, const rndv_info *rv, vmpi_req *r)
 static void on_rndv(vmpi_pe *pe, int src_pe, void *rec, size_t len)
 {
     const rec_rndv *m = rec;
-    vmpi_ep *ep = vmpi_msg_ep_of(m->h.dst_world);
+    vmpi_ep *ep = vmpi_msg_ep(m->h.dst_world);
     vmpi_req *r = vmpi_match_posted(ep, m->h.ctx, m->h.src, m->h.tag);
     if (r) {
         vmpi_rndv_deliver(&m->h, &m->rv, r);
@@ -203,7 +201,7 @@ void vmpi_rts_deliver(const msg_hdr *h, const rts_info *rts, vmpi_req *r)
 static void on_rts(vmpi_pe *pe, int src_pe, void *rec, size_t len)
 {
     const rec_rts *m = rec;
-    vmpi_ep *ep = vmpi_msg_ep_of(m->h.dst_world);
+    vmpi_ep *ep = vmpi_msg_ep(m->h.dst_world);
     vmpi_req *r = vmpi_match_posted(ep, m->h.ctx, m->h.src, m->h.tag);
     if (r) {
         vmpi_rts_deliver(&m->h, &m->rts, r);
@@ -226,7 +224,7 @@ void vmpi_rndv_send(vmpi_req *r, msg_hdr *h, vmpi_loc loc, vmpi_path path)
             vmpi_env *e = vmpi_env_alloc(0);
             e->h = *h;
             e->rv = rv;
-            vmpi_msg_arrive(vmpi_msg_ep_of(h->dst_world), e);
+            vmpi_msg_arrive(vmpi_msg_ep(h->dst_world), e);
             return;
         }
         rec_rndv *m = vmpi_chan_reserve(loc.pe, sizeof *m);
@@ -245,7 +243,7 @@ void vmpi_rndv_send(vmpi_req *r, msg_hdr *h, vmpi_loc loc, vmpi_path path)
         bytes = r->packed;
     }
     rec_rts m = {*h, {.addr = (uint64_t)(uintptr_t)bytes, .cookie = cookie_of(r)}};
-    vmpi_xport_am_send(vmpi_xport_remote(loc.pe), loc.pe, vmpi_msg_ids.rts, sizeof m, pack_copy, &m);
+    vmpi_xport_am_send(vmpi_xport_remote(loc.pe), loc.pe, vmpi_msg_ids.rts, sizeof m, vmpi_xport_pack_copy, &m);
 }
 
 /* ---- cancelling a send ----
@@ -267,7 +265,7 @@ static void send_cancelled(vmpi_req *r)
 static void on_cancel(vmpi_pe *pe, int src_pe, void *rec, size_t len)
 {
     const rec_cancel *c = rec;
-    if (!vmpi_msg_unqueue_rndv(vmpi_msg_ep_of(c->dst_world), c->src_world, c->cookie))
+    if (!vmpi_msg_unqueue_rndv(vmpi_msg_ep(c->dst_world), c->src_world, c->cookie))
         return; /* matched: the send completes as a send */
     rec_cookie back = {c->src_world, c->cookie};
     vmpi_msg_send_rec(c->src_world, vmpi_msg_ids.cancelled, &back, sizeof back);

@@ -83,6 +83,8 @@ static inline void vmpi_xport_am_send(vmpi_xport *x, int dst_pe, uint32_t id, si
     x->ops->am_send(x, dst_pe, id, len, pack, arg);
 }
 static inline size_t vmpi_xport_am_max(const vmpi_xport *x) { return x->ops->am_max(x); }
+/* The pack callback of a message that is already laid out: `arg` points at its `len` bytes. */
+void vmpi_xport_pack_copy(void *dst, size_t len, void *arg);
 
 /* Active-message handlers, one table for every transport: registered at start-up, in the same order in every
  * process (so an id means the same handler everywhere). */

@@ -24,8 +24,6 @@ typedef struct far_wait {
 
 static uint32_t id_acc, id_done;
 
-static void pack_copy(void *dst, size_t len, void *arg) { memcpy(dst, arg, len); }
-
 typedef struct acc_msg {
     far_hdr h;
     const void *data;
@@ -48,7 +46,7 @@ static void on_acc(vmpi_pe *pe, int src_pe, void *msg, size_t len)
     vmpi_rma_apply((vmpi_win_target *)(uintptr_t)h.t, (MPI_Op)h.op, h.basic, (char *)msg + sizeof h,
                    (void *)(uintptr_t)h.dst, NULL, (MPI_Count)h.n, false);
     int to = vmpi_loc_pe(h.origin);
-    vmpi_xport_am_send(vmpi_xport_remote(to), to, id_done, sizeof h.cookie, pack_copy, &h.cookie);
+    vmpi_xport_am_send(vmpi_xport_remote(to), to, id_done, sizeof h.cookie, vmpi_xport_pack_copy, &h.cookie);
 }
 
 static void on_done(vmpi_pe *pe, int src_pe, void *msg, size_t len)

@@ -33,12 +33,10 @@ typedef struct far_waiter {
 
 static uint32_t id_lock, id_unlock, id_done;
 
-static void pack_copy(void *dst, size_t len, void *arg) { memcpy(dst, arg, len); }
-
 static void to_rank(int world, uint32_t id, void *m, size_t len)
 {
     int pe = vmpi_loc_pe(world);
-    vmpi_xport_am_send(vmpi_xport_remote(pe), pe, id, len, pack_copy, m);
+    vmpi_xport_am_send(vmpi_xport_remote(pe), pe, id, len, vmpi_xport_pack_copy, m);
 }
 
 static void grant(vmpi_qlock_waiter *me)
