@@ -241,18 +241,7 @@ static inline bool ready(const chan *c, uint64_t head)
     return atomic_load_explicit(&cell_at(c->rring, head)->seq, memory_order_acquire) == seq_of(head);
 }
 
-static int chan_poll_records(vmpi_pe *pe);
-
-/* The scheduler polls at every switch, and almost always finds nothing: that answer costs a few loads,
- * without the set-up of the loop that runs handlers (measured: 2 polls per 1-PE round trip). */
 static int chan_poll(vmpi_pe *pe)
-{
-    if (VMPI_LIKELY(!chan_backlog(pe->id) && !chan_ready(pe->id)))
-        return 0;
-    return chan_poll_records(pe);
-}
-
-static __attribute__((noinline)) int chan_poll_records(vmpi_pe *pe)
 {
     int me = pe->id, ran = 0;
     pe_chans *pc = &C.pe[me];
