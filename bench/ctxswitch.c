@@ -88,7 +88,7 @@ static void yield_main(vmpi_vp *vp)
 static double yield_run(bool measure)
 {
     yielder y[2] = {0};
-    vmpi_sched_init(1);
+    vmpi_sched_init(0, 1, 1);
     vmpi_sched_measure(measure);
     for (int i = 0; i < 2; i++) {
         y[i].vp.id = i;

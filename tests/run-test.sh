@@ -6,6 +6,7 @@
 # With MT_EMULATE_PROCS=K in the environment (make test-emul) the job runs in the emulated multi-process
 # mode with K process groups: on max(PES, K) PEs, or with MT_EMULATE_PES=each on K x PES PEs (each group has
 # the test's PEs: ranks still move within a group); a test with fewer than K ranks runs as it is.
+# With MT_PROCS=K the job runs as K OS processes over the network transport (UCX, wired up through PMIx).
 vmpirun=$1 prog=$2 ranks=$3 pes=$4 exit=$5 expect=$6
 shift 6
 for setting in "$@"; do
@@ -20,7 +21,21 @@ if [ "$k" -gt 1 ] && [ "$ranks" -ge "$k" ] && [ -z "${VMPI_EMULATE_PROCS:-}" ]; 
     fi
     export VMPI_EMULATE_PROCS="$k"
 fi
-out=$("$vmpirun" -n "$ranks" -p "$pes" "$prog" 2>&1)
+procs=${MT_PROCS:-1}
+if [ "$procs" -gt 1 ] && [ "$ranks" -ge "$procs" ] && [ -z "${VMPI_EMULATE_PROCS:-}" ]; then
+    # a job of MT_PROCS OS processes (make test-procs), each with the test's PEs (at most its ranks);
+    # MT_LAUNCHER=openmpi starts them with Open MPI's mpirun (its PMIx server) instead of vmpirun
+    per=$((ranks / procs))
+    [ "$pes" -gt "$per" ] && pes=$per
+    if [ "${MT_LAUNCHER:-vmpirun}" = openmpi ]; then
+        out=$(VMPI_NRANKS=$ranks VMPI_NPES=$pes mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to none \
+            -n "$procs" "$prog" 2>&1)
+    else
+        out=$("$vmpirun" --procs "$procs" -n "$ranks" -p "$pes" "$prog" 2>&1)
+    fi
+else
+    out=$("$vmpirun" -n "$ranks" -p "$pes" "$prog" 2>&1)
+fi
 rc=$?
 printf '%s\n' "$out" | tail -n 40
 if [ "$rc" -ne "$exit" ]; then

@@ -52,10 +52,16 @@ void vmpi_log_run_die_hook(void)
         hook();
 }
 
+static void (*exit_hook)(int code);
+
+void vmpi_log_set_exit_hook(void (*fn)(int code)) { exit_hook = fn; }
+
 void vmpi_die(int code)
 {
     vmpi_log_run_die_hook();
     fflush(NULL);
+    if (exit_hook)
+        exit_hook(code);
     _exit(code);
 }
 

@@ -14,13 +14,10 @@ static size_t remote_eager_max; /* the largest eager message a remote transport'
 void vmpi_match_init(int nranks, int npes);
 void vmpi_match_fini(void);
 
-void vmpi_msg_init(int nranks, int npes)
+void vmpi_msg_init(int nranks, int npes, int nprocs)
 {
-    long k = vmpi_cfg.emulate_procs;
-    if (k > npes)
-        vmpi_fatal("--emulate-procs %ld (VMPI_EMULATE_PROCS) needs at least %ld PEs, one per process group; the "
-                   "job has %d (-p)", k, k, npes);
-    vmpi_xport_init(npes, (int)k);
+    int k = nprocs;
+    vmpi_xport_init(npes, k);
     vmpi_loc_init(nranks);
     vmpi_match_init(nranks, npes);
     vmpi_eager_init();

@@ -54,9 +54,10 @@ typedef struct vmpi_ep {
     vmpi_commstat sent;      /* messages and bytes it sent, per destination (while tracking) */
 } vmpi_ep;
 
-/* Start-up, after vmpi_sched_init: the transports (xport/; --emulate-procs K splits the PEs into K process
- * groups), the location table and the endpoints' tables. */
-void vmpi_msg_init(int nranks, int npes);
+/* Start-up, after vmpi_sched_init: the transports for a job of `npes` PEs in `nprocs` processes (xport/: OS
+ * processes started by a PMIx launcher, or with --emulate-procs process groups of this one), the location
+ * table and the endpoints' tables. */
+void vmpi_msg_init(int nranks, int npes, int nprocs);
 void vmpi_msg_fini(void);
 /* A new rank's endpoint; the rank lives on PE `pe`. */
 void vmpi_msg_ep_init(vmpi_ep *ep, int world_rank, vmpi_vp *vp, int pe);

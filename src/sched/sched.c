@@ -18,8 +18,9 @@
 #include "sched/sched.h"
 
 static struct {
-    vmpi_pe *pes;
-    int npes;
+    vmpi_pe *pes;            /* this process's PEs: job.pes[i] is PE first + i */
+    int npes, first;
+    int job_npes;            /* PEs of the whole job, over every process */
     vmpi_vp **vps;           /* every VP, for diagnostics */
     int nvps, cap_vps;
     _Atomic long live;       /* VPs not yet done */
@@ -35,6 +36,7 @@ static struct {
     void *stop_arg;
     vmpi_vp *stop_vp;
     bool measure;            /* measure VPs' busy ticks (a balancer is on) */
+    void (*local_done)(void); /* this process's VPs are done (vmpi_sched_set_local_done) */
     double reset_at;         /* clock of the last vmpi_sched_reset_load */
     double t0;               /* clock and ticks at the start, to calibrate ticks */
     unsigned long long ticks0;
@@ -121,13 +123,22 @@ struct vmpi_cxa_eh_globals {
 };
 extern struct vmpi_cxa_eh_globals *__cxa_get_globals(void) __attribute__((weak));
 #define self_pe vmpi_self_pe_
-int vmpi_sched_npes(void) { return job.npes; }
-vmpi_pe *vmpi_sched_pe(int id) { return &job.pes[id]; }
+int vmpi_sched_npes(void) { return job.job_npes; }
+int vmpi_sched_local_first(void) { return job.first; }
+int vmpi_sched_local_npes(void) { return job.npes; }
+static inline vmpi_pe *pe_of(int id)
+{
+    vmpi_assert(id >= job.first && id < job.first + job.npes);
+    return &job.pes[id - job.first];
+}
+vmpi_pe *vmpi_sched_pe(int id) { return pe_of(id); }
 
-void vmpi_sched_init(int npes)
+void vmpi_sched_init(int first, int npes, int job_npes)
 {
     vmpi_fence_init(); /* before any PE thread exists */
     job.npes = npes;
+    job.first = first;
+    job.job_npes = job_npes;
     job.pes = aligned_alloc(VMPI_CACHELINE, sizeof(vmpi_pe) * (size_t)npes);
     if (job.pes == NULL)
         vmpi_fatal("out of memory creating %d PEs", npes);
@@ -135,7 +146,7 @@ void vmpi_sched_init(int npes)
     for (int i = 0; i < npes; i++) {
         vmpi_pe *pe = &job.pes[i];
         vmpi_list_init(&pe->runq);
-        pe->id = i;
+        pe->id = first + i;
     }
     job.t0 = job.reset_at = vmpi_clock_now();
     job.ticks0 = vmpi_ticks();
@@ -154,7 +165,7 @@ static void vp_entry(vmpi_transfer t)
 static void place(vmpi_vp *vp, int pe)
 {
     vp->fiber = vmpi_ctx_fiber_create();
-    vp->pe = &job.pes[pe];
+    vp->pe = pe_of(pe);
     vp->state = VMPI_VP_READY;
     vmpi_list_init(&vp->node);
     vmpi_list_push_back(&vp->pe->runq, &vp->node);
@@ -186,6 +197,16 @@ void vmpi_sched_adopt_vp(vmpi_vp *vp, int pe)
     vp->blocked_on = NULL;
     vp->call = NULL;
     place(vp, pe);
+}
+
+void vmpi_sched_set_local_done(void (*fn)(void)) { job.local_done = fn; }
+
+void vmpi_sched_end(void)
+{
+    atomic_store(&job.done, 1);
+    for (int i = 0; i < job.npes; i++)
+        if (atomic_exchange(&job.pes[i].sleeping, 0))
+            vmpi_futex_wake(&job.pes[i].sleeping, 1);
 }
 
 /* ---- switching ---- */
@@ -255,10 +276,10 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
         vmpi_iso_stack_release(vp->heap);
         pe->nvps--;
         if (atomic_fetch_sub(&job.live, 1) == 1) {
-            atomic_store(&job.done, 1);
-            for (int i = 0; i < job.npes; i++)
-                if (i != pe->id && atomic_exchange(&job.pes[i].sleeping, 0))
-                    vmpi_futex_wake(&job.pes[i].sleeping, 1);
+            if (job.local_done)
+                job.local_done(); /* the others' ranks may still need this process's PEs */
+            else
+                vmpi_sched_end();
         }
     }
 }
@@ -359,7 +380,7 @@ static void wake_pe(vmpi_pe *pe)
     }
 }
 
-void vmpi_sched_wake(int id) { wake_pe(&job.pes[id]); }
+void vmpi_sched_wake(int id) { wake_pe(pe_of(id)); }
 
 void vmpi_pe_poll(vmpi_pe *pe)
 {
@@ -403,7 +424,7 @@ static void check_deadlock(uint64_t before)
     if ((uint32_t)before != (uint32_t)job.npes || atomic_load(&job.done) || atomic_load(&job.live) == 0)
         return;
     for (int i = 0; i < job.npes; i++)
-        if (!vmpi_list_empty(&job.pes[i].runq) || progress_ready(i) || progress_backlog(i))
+        if (!vmpi_list_empty(&job.pes[i].runq) || progress_ready(job.first + i) || progress_backlog(job.first + i))
             return;
     if (progress_in_flight())
         return;
@@ -478,7 +499,7 @@ static bool quiescent(unsigned long *snap)
         snap[i] = e;
     }
     for (int i = 0; i < job.npes; i++)
-        if (progress_ready(i) || progress_backlog(i))
+        if (progress_ready(job.first + i) || progress_backlog(job.first + i))
             return false;
     if (progress_in_flight())
         return false;
@@ -546,7 +567,7 @@ void vmpi_sched_stop_world(void (*fn)(void *), void *arg)
 
 void vmpi_sched_move(vmpi_vp *vp, int pe)
 {
-    vmpi_pe *from = vp->pe, *to = &job.pes[pe];
+    vmpi_pe *from = vp->pe, *to = pe_of(pe);
     if (from == to || vp->state == VMPI_VP_DONE)
         return;
     if (vp->state == VMPI_VP_READY) {
@@ -598,7 +619,8 @@ unsigned long long vmpi_vp_busy_now(void)
 double vmpi_sched_pe_cpu_seconds(int id)
 {
     struct timespec ts;
-    if (job.pes[id].cpu_clock == (clockid_t)-1 || clock_gettime(job.pes[id].cpu_clock, &ts) != 0)
+    vmpi_pe *pe = pe_of(id);
+    if (pe->cpu_clock == (clockid_t)-1 || clock_gettime(pe->cpu_clock, &ts) != 0)
         return -1;
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
@@ -609,7 +631,7 @@ void vmpi_sched_reset_load(void)
         job.vps[i]->busy = 0;
     for (int i = 0; i < job.npes; i++) {
         job.pes[i].slept = job.pes[i].waited = 0;
-        job.pes[i].cpu0 = vmpi_sched_pe_cpu_seconds(i);
+        job.pes[i].cpu0 = vmpi_sched_pe_cpu_seconds(job.first + i);
     }
     job.reset_at = vmpi_clock_now();
 }
@@ -753,7 +775,7 @@ static void enter_pe(vmpi_pe *pe)
     stack_t ss = {.ss_sp = pe->altstack, .ss_size = 64 * 1024, .ss_flags = 0};
     sigaltstack(&ss, &prev_altstack);
     if (vmpi_cfg.pin)
-        vmpi_pin_thread(pe->id, job.npes);
+        vmpi_pin_thread(pe->id, job.job_npes);
 }
 
 static void leave_pe(void)

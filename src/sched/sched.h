@@ -72,8 +72,9 @@ typedef struct vmpi_pe {
 } vmpi_pe;
 
 
-/* Setup, from the process's main thread. */
-void vmpi_sched_init(int npes);
+/* Setup, from the process's main thread: this process runs PEs first .. first + npes - 1 of the job's
+ * `job_npes` (PEs are numbered across the job's processes). */
+void vmpi_sched_init(int first, int npes, int job_npes);
 /* Places `vp` on PE `pe` with its stack and heap in isomalloc slot `vp->id` (vmpi_iso_init first), unless
  * the caller opened the slot already (vp->stack and vp->heap set: the VP itself may live in it);
  * `vp->id` and `vp->main` are set by the caller. */
@@ -85,7 +86,18 @@ void vmpi_sched_adopt_vp(vmpi_vp *vp, int pe);
  * code of a VP, or 0. */
 int vmpi_sched_run(void);
 void vmpi_sched_fini(void);
+/* When this process's last VP is done, `fn` runs (on its PE) instead of ending the PEs' loops: in a job of
+ * several processes the others may still need this process's PEs (their operations on its memory); the
+ * transport calls vmpi_sched_end once every process is done.  Without it the loops end at once. */
+void vmpi_sched_set_local_done(void (*fn)(void));
+/* Ends the PEs' loops (any thread). */
+void vmpi_sched_end(void);
+/* The job's PEs, over every process. */
 int vmpi_sched_npes(void);
+/* This process's PEs: first, count. */
+int vmpi_sched_local_first(void);
+int vmpi_sched_local_npes(void);
+/* One of this process's PEs, by its number in the job. */
 vmpi_pe *vmpi_sched_pe(int id);
 
 /* From a running VP or handler.  The value is reloaded after every call (the compiler cannot assume an

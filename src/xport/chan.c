@@ -51,14 +51,18 @@ typedef struct pe_chans {
 } pe_chans;
 
 static struct {
-    int npes;
+    int npes, first;         /* this process's PEs: first .. first + npes - 1 of the job */
     uint64_t ncells;         /* per ring, a power of two */
     chan *ch;                /* [src * npes + dst] */
     pe_chans *pe;
     char *rings;
 } C;
 
-static inline chan *chan_of(int src, int dst) { return &C.ch[(size_t)src * (size_t)C.npes + (size_t)dst]; }
+/* by local index (PE first + i) */
+static inline chan *chan_at(int src, int dst) { return &C.ch[(size_t)src * (size_t)C.npes + (size_t)dst]; }
+/* by PE number in the job */
+static inline chan *chan_of(int src, int dst) { return chan_at(src - C.first, dst - C.first); }
+static inline pe_chans *pc_of(int pe) { return &C.pe[pe - C.first]; }
 static inline rec_hdr *cell_at(char *ring, uint64_t pos) { return (rec_hdr *)(ring + (pos & (C.ncells - 1)) * CELL); }
 /* The seq that marks a record at `pos` complete; never 0, the value of a consumed continuation cell (a
  * plain (uint32_t)(pos + 1) would be 0 once every 2^32 cells and a consumed cell would look published). */
@@ -81,12 +85,13 @@ int vmpi_chan_poll(vmpi_pe *pe) { return chan_poll(pe); }
 bool vmpi_chan_pending(int pe) { return chan_ready(pe); }
 bool vmpi_chan_backlog(int pe) { return chan_backlog(pe); }
 
-void vmpi_chan_init(int npes, size_t ring_bytes)
+void vmpi_chan_init(int first, int npes, size_t ring_bytes)
 {
     uint64_t n = 64; /* at least 4 KiB, at most 2 MiB (ncells must fit a record's 16-bit count) */
     while (n * 2 * CELL <= ring_bytes && n < 32768)
         n *= 2;
     C.npes = npes;
+    C.first = first;
     C.ncells = n;
     C.ch = aligned_alloc(VMPI_CACHELINE, sizeof(chan) * (size_t)npes * (size_t)npes);
     C.pe = aligned_alloc(VMPI_CACHELINE, sizeof(pe_chans) * (size_t)npes);
@@ -201,7 +206,7 @@ void vmpi_chan_commit_remote(int dst, uint32_t handler)
     o->handler = handler;
     if (c->ovf_head == NULL) {
         c->ovf_head = o;
-        atomic_store_explicit(&C.pe[me].backlog, atomic_load_explicit(&C.pe[me].backlog, memory_order_relaxed) + 1,
+        atomic_store_explicit(&pc_of(me)->backlog, atomic_load_explicit(&pc_of(me)->backlog, memory_order_relaxed) + 1,
                               memory_order_relaxed); /* only this PE writes it */
     } else {
         c->ovf_tail->next = o;
@@ -212,7 +217,9 @@ void vmpi_chan_commit_remote(int dst, uint32_t handler)
 /* Moves queued records of PE `me` into rings that have room again. */
 static void drain_backlog(int me)
 {
-    for (int dst = 0; dst < C.npes && atomic_load_explicit(&C.pe[me].backlog, memory_order_relaxed); dst++) {
+    pe_chans *pc = pc_of(me);
+    for (int i = 0; i < C.npes && atomic_load_explicit(&pc->backlog, memory_order_relaxed); i++) {
+        int dst = C.first + i;
         chan *c = chan_of(me, dst);
         ovf *o;
         while ((o = c->ovf_head) != NULL) {
@@ -226,13 +233,13 @@ static void drain_backlog(int me)
         }
         if (c->ovf_head == NULL && c->ovf_tail != NULL) {
             c->ovf_tail = NULL;
-            atomic_store_explicit(&C.pe[me].backlog,
-                                  atomic_load_explicit(&C.pe[me].backlog, memory_order_relaxed) - 1, memory_order_relaxed);
+            atomic_store_explicit(&pc->backlog, atomic_load_explicit(&pc->backlog, memory_order_relaxed) - 1,
+                                  memory_order_relaxed);
         }
     }
 }
 
-static inline bool chan_backlog(int pe) { return atomic_load_explicit(&C.pe[pe].backlog, memory_order_relaxed) != 0; }
+static inline bool chan_backlog(int pe) { return atomic_load_explicit(&pc_of(pe)->backlog, memory_order_relaxed) != 0; }
 
 /* ---- receiving ---- */
 
@@ -244,13 +251,14 @@ static inline bool ready(const chan *c, uint64_t head)
 static int chan_poll(vmpi_pe *pe)
 {
     int me = pe->id, ran = 0;
-    pe_chans *pc = &C.pe[me];
+    pe_chans *pc = pc_of(me);
     if (pc->polling)
         return 0; /* a handler's callee polled: records stay in place until the outer poll is done */
     pc->polling = true;
     if (atomic_load_explicit(&pc->backlog, memory_order_relaxed))
         drain_backlog(me);
-    for (int src = 0; src < C.npes; src++) {
+    for (int i = 0; i < C.npes; i++) {
+        int src = C.first + i;
         chan *c = chan_of(src, me);
         uint64_t head = atomic_load_explicit(&c->head, memory_order_relaxed), start = head;
         while (ready(c, head)) {
@@ -275,8 +283,8 @@ static int chan_poll(vmpi_pe *pe)
 
 static inline bool chan_ready(int pe)
 {
-    for (int src = 0; src < C.npes; src++) {
-        const chan *c = chan_of(src, pe);
+    for (int i = 0; i < C.npes; i++) {
+        const chan *c = chan_of(C.first + i, pe);
         if (ready(c, atomic_load_explicit(&c->head, memory_order_relaxed)))
             return true;
     }

@@ -22,8 +22,9 @@
 
 struct vmpi_pe;
 
-/* Setup and teardown, from the main thread (after vmpi_sched_init); `ring_bytes` per ordered pair of PEs. */
-void vmpi_chan_init(int npes, size_t ring_bytes);
+/* Setup and teardown, from the main thread (after vmpi_sched_init), for this process's PEs first .. first +
+ * npes - 1 (PE numbers are the job's everywhere); `ring_bytes` per ordered pair of PEs. */
+void vmpi_chan_init(int first, int npes, size_t ring_bytes);
 void vmpi_chan_fini(void);
 /* The largest record a channel takes (a quarter of the ring, so that several are in flight). */
 size_t vmpi_chan_max_record(void);

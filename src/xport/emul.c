@@ -99,7 +99,7 @@ void vmpi_xport_emul_fini(void)
 
 vmpi_xport *vmpi_xport_emul(void) { return &emul; }
 
-vmpi_xport_counts vmpi_xport_remote_counts(void)
+vmpi_xport_counts vmpi_xport_emul_counts(void)
 {
     uint64_t t[7] = {0};
     for (int p = 0; p < E.npes; p++)

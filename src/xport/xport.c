@@ -6,6 +6,7 @@
 #include "base/tunables.h"
 #include "xport/chan.h"
 #include "xport/emul.h"
+#include "xport/netjob.h"
 #include "xport/procs.h"
 #include "xport/xport.h"
 
@@ -23,6 +24,21 @@ vmpi_xport_procs vmpi_xport_procs_;
 
 void vmpi_xport_pack_copy(void *dst, size_t len, void *arg) { memcpy(dst, arg, len); }
 
+static struct {
+    void *bytes;
+    size_t len;
+} geometry;
+
+void vmpi_xport_set_geometry(const void *bytes, size_t len)
+{
+    free(geometry.bytes);
+    geometry.bytes = malloc(len);
+    if (geometry.bytes == NULL)
+        vmpi_fatal("out of memory");
+    memcpy(geometry.bytes, bytes, len);
+    geometry.len = len;
+}
+
 void vmpi_xport_init(int npes, int nprocs)
 {
     vmpi_xport_procs *P = &vmpi_xport_procs_;
@@ -38,13 +54,21 @@ void vmpi_xport_init(int npes, int nprocs)
     for (int k = 0; k < nprocs; k++)
         for (int p = P->first_pe[k]; p < P->first_pe[k + 1]; p++)
             P->proc_of_pe[p] = k;
-    vmpi_chan_init(npes, vmpi_cfg.channel_size);
+    const vmpi_net_job *job = vmpi_xport_net_job();
+    if (job && job->nprocs > 1) { /* this process's block of PEs, the others' over the network */
+        int k = job->self, first = P->first_pe[k], n = P->first_pe[k + 1] - first;
+        vmpi_chan_init(first, n, vmpi_cfg.channel_size);
+        vmpi_xport_net_start(first, n, npes, geometry.bytes, geometry.len);
+        return;
+    }
+    vmpi_chan_init(0, npes, vmpi_cfg.channel_size);
     if (nprocs > 1)
         vmpi_xport_emul_init(nprocs);
 }
 
 void vmpi_xport_fini(void)
 {
+    vmpi_xport_net_finish();
     vmpi_xport_emul_fini();
     vmpi_chan_fini();
     free(vmpi_xport_procs_.proc_of_pe);
@@ -55,5 +79,15 @@ void vmpi_xport_fini(void)
 
 vmpi_xport *vmpi_xport_remote(int pe)
 {
+    vmpi_xport *net = vmpi_xport_net();
+    if (net)
+        return net;
     return vmpi_xport_procs_.nprocs > 1 ? vmpi_xport_emul() : NULL;
+}
+
+vmpi_xport_counts vmpi_xport_remote_counts(void)
+{
+    if (vmpi_xport_net())
+        return vmpi_xport_net_counts();
+    return vmpi_xport_procs_.nprocs > 1 ? vmpi_xport_emul_counts() : (vmpi_xport_counts){0};
 }

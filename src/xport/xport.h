@@ -92,9 +92,13 @@ void vmpi_xport_pack_copy(void *dst, size_t len, void *arg);
 uint32_t vmpi_xport_am_register(vmpi_xport_am_fn fn);
 extern vmpi_xport_am_fn vmpi_xport_am_table[VMPI_XPORT_MAX_AM];
 
-/* Start-up (main thread, after vmpi_sched_init): the in-process channels for `npes` PEs and, with
- * `nprocs` > 1, the emulated remote transport between `nprocs` groups of PEs. */
+/* Start-up (main thread, after vmpi_sched_init): the in-process channels for this process's PEs and, with
+ * `nprocs` > 1, the transport between processes: over the network when a PMIx launcher started several
+ * (xport/netjob.h; `npes` is then the whole job's), else the emulated one between `nprocs` groups of the
+ * `npes` PEs. */
 void vmpi_xport_init(int npes, int nprocs);
+/* Bytes that must be the same in every process of the job (layout, settings): compared at the wire-up. */
+void vmpi_xport_set_geometry(const void *bytes, size_t len);
 void vmpi_xport_fini(void);
 /* The transport between this process and the process of PE `pe` (a remote one: never this process's own
  * channels; NULL when the job has one process). */

@@ -11,12 +11,13 @@ for f in $(find "$src" -name '*.[ch]'); do
     layer=$(echo "${f#$src/}" | cut -d/ -f1)
     [ "$layer" = start ] && continue
     me=$(rank "$layer")
+    [ "$layer" = net ] && me=$(rank xport) # the network plugin: on xport's level, loaded by it at run time
     if [ "$me" = 99 ]; then
         echo "layering: ${f#$src/} is in $layer, which src/layers.txt does not list"
         bad=1
     fi
     for inc in $(sed -n 's/^#include "\([a-z]*\)\/.*/\1/p' "$f"); do
-        if [ "$(rank "$inc")" -gt "$me" ]; then
+        if [ "$inc" != "$layer" ] && [ "$(rank "$inc")" -gt "$me" ]; then
             echo "layering: ${f#$src/} ($layer) includes a header of $inc"
             bad=1
         fi

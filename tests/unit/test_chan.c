@@ -589,7 +589,7 @@ static void one_run(uint64_t seed, int npes, size_t ring_bytes, int len_repeat)
     T.ring_bytes = ring_bytes;
     T.salt = mix((uint32_t)seed ^ (uint32_t)T.run * 0x27d4eb2fu);
     vmpi_cfg.channel_size = ring_bytes;
-    vmpi_sched_init(npes);
+    vmpi_sched_init(0, npes, npes);
     vmpi_xport_init(npes, 1); /* the channels, which register with the scheduler */
     vmpi_xport_am_fn hs[4] = {h0, h1, h2, h3};
     for (int k = 0; k < 4; k++)

@@ -857,8 +857,8 @@ int main(void)
     BYTE = vmpi_dtype_builtin(MPI_BYTE & 0x03ffffff);
     INT = vmpi_dtype_builtin(MPI_INT & 0x03ffffff);
     vmpi_iso_init(NR, vmpi_cfg.stack_size, vmpi_cfg.iso_base, 64 << 20);
-    vmpi_sched_init(NPE);
-    vmpi_msg_init(NR, NPE);
+    vmpi_sched_init(0, NPE, NPE);
+    vmpi_msg_init(NR, NPE, 1);
     for (int r = 0; r < NR; r++) {
         ranks[r].vp.id = r;
         ranks[r].vp.main = rank_main;

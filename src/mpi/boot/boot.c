@@ -25,6 +25,7 @@
 #include "mpi/rma/win.h"
 #include "msg/loc.h"
 #include "sched/pin.h"
+#include "xport/netjob.h"
 
 extern char **environ;
 
@@ -201,10 +202,35 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     long n = vmpi_cfg.nranks, p = vmpi_cfg.npes;
     if (n > (1 << 24))
         vmpi_fatal("%ld ranks requested; at most %d are supported", n, 1 << 24);
-    if (p == 0)
-        p = vmpi_pin_ncores();
-    if (p > n)
-        p = n; /* a PE without ranks would only idle */
+    /* a job of several OS processes (started by a PMIx launcher): -p PEs in each */
+    const vmpi_net_job *net = vmpi_xport_net_open() ? vmpi_xport_net_job() : NULL;
+    long K = net ? net->nprocs : 1, nprocs = K > 1 ? K : vmpi_cfg.emulate_procs;
+    if (K > 1) {
+        if (vmpi_cfg.emulate_procs > 1)
+            vmpi_fatal("--emulate-procs (VMPI_EMULATE_PROCS) emulates several processes in one: not in a job of %ld "
+                       "processes", K);
+        if (n < K)
+            vmpi_fatal("%ld ranks (-n) in %ld processes: every process needs at least one rank", n, K);
+        if (restart)
+            vmpi_fatal("restarting a job of several processes is not supported yet (restart it as one process)");
+        if (vmpi_cfg.pes_active)
+            vmpi_fatal("--pes-active (VMPI_PES_ACTIVE) is not supported in a job of several processes");
+        if (p == 0) /* the cores of the node, shared by its processes */
+            p = vmpi_pin_ncores() / (net->local_size > 0 ? net->local_size : 1);
+        if (p < 1)
+            p = 1;
+        if (p > n / K)
+            p = n / K; /* the same in every process: the process with the fewest ranks decides */
+        p *= K;    /* the job's PEs */
+    } else {
+        if (p == 0)
+            p = vmpi_pin_ncores();
+        if (p > n)
+            p = n; /* a PE without ranks would only idle */
+        if (nprocs > p)
+            vmpi_fatal("--emulate-procs %ld (VMPI_EMULATE_PROCS) needs at least %ld PEs, one per process group; "
+                       "the job has %ld (-p)", nprocs, nprocs, p);
+    }
     if (vmpi_cfg.pes_active > p)
         vmpi_fatal("VMPI_PES_ACTIVE=%ld (--pes-active) is more than the job's %ld PEs: expected 0 (all) to %ld",
                    vmpi_cfg.pes_active, p, p);
@@ -220,9 +246,24 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
             vmpi_warn("the program was built with -privatize=none: its %zu mutable globals and statics (%zu "
                       "bytes) are shared by all %ld ranks (vmpi-globals %s lists them)", globals, bytes, n, argv[0]);
     }
-    vmpi_sched_init((int)p);
+    if (K > 1) {
+        int self = net->self, per = (int)(p / K);
+        vmpi_sched_init(self * per, per, (int)p);
+        /* what must be the same in every process: compared at the wire-up */
+        struct {
+            long n, p, iso_base, slot_size, stack_size, eager_max, channel_size;
+            int priv;
+        } g;
+        memset(&g, 0, sizeof g);
+        g.n = n, g.p = p, g.iso_base = (long)vmpi_cfg.iso_base, g.slot_size = (long)vmpi_cfg.iso_slot_size;
+        g.stack_size = (long)vmpi_cfg.stack_size, g.eager_max = (long)vmpi_cfg.eager_max;
+        g.channel_size = (long)vmpi_cfg.channel_size, g.priv = (int)R.priv;
+        vmpi_xport_set_geometry(&g, sizeof g);
+    } else {
+        vmpi_sched_init(0, (int)p, (int)p);
+    }
     vmpi_sched_set_wait_describer(vmpi_waits_describe);
-    vmpi_msg_init((int)n, (int)p);
+    vmpi_msg_init((int)n, (int)p, (int)nprocs);
     vmpi_rma_remote_init(); /* active-message handlers: after the transports, the same order everywhere */
     vmpi_group_init((int)n);
     vmpi_coll_init();
@@ -235,12 +276,20 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     if (restart) {
         vmpi_adapt_restart_load(R.ranks, (int)n);
     } else {
+        /* this process's ranks (in a job of several processes, the others' are elsewhere: NULL here) */
+        int self = K > 1 ? net->self : -1;
         for (long r = 0; r < n; r++)
-            R.ranks[r] = rank_new((int)r);
+            if (self < 0 || vmpi_loc_start_proc((int)r, (int)n) == self)
+                R.ranks[r] = rank_new((int)r);
         long act = vmpi_cfg.pes_active > 0 && vmpi_cfg.pes_active < p ? vmpi_cfg.pes_active : p;
         vmpi_adapt_set_active((int)act);
-        for (long r = 0; r < n; r++) /* block mapping over the PEs active at the start */
-            rank_init(R.ranks[r], (int)r, (int)n, vmpi_loc_start_pe((int)r, (int)n, (int)act), argc, argv);
+        for (long r = 0; r < n; r++) { /* block mapping over the PEs active at the start */
+            int pe = vmpi_loc_start_pe((int)r, (int)n, (int)act);
+            if (R.ranks[r])
+                rank_init(R.ranks[r], (int)r, (int)n, pe, argc, argv);
+            else
+                vmpi_loc_set((int)r, pe); /* another process's */
+        }
     }
     environ_to_job_heap();
     vmpi_stdio_init(restart);
@@ -254,6 +303,8 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     fflush(NULL);
     for (long r = 0; r < n; r++) {
         vmpi_rank *rk = R.ranks[r];
+        if (rk == NULL)
+            continue;
         vmpi_req_table_fini(&rk->reqs);
         vmpi_iso_free_any(rk->argv); /* in its slot, also in sanitizer builds */
         free(rk->errh_user);

@@ -293,7 +293,8 @@ void vmpi_stdio_rank_done(vmpi_rank *rk)
 void vmpi_stdio_fini(void)
 {
     for (int r = 0; r < nouts; r++)
-        vmpi_stdio_rank_done(vmpi_rank_get(r));
+        if (vmpi_rank_get(r)) /* (another process's rank: none here) */
+            vmpi_stdio_rank_done(vmpi_rank_get(r));
     vmpi_log_set_die_hook(NULL);
     vmpi_sys_free(outs);
     outs = NULL;

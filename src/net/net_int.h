@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Inside the network plugin (libvmpi_net.so): the wire-up through PMIx (wireup.c) and the UCX transport
+ * (ucx.c), joined by plugin.c into the table libvmpi loads (xport/net.h). */
+#ifndef VMPI_NET_INT_H
+#define VMPI_NET_INT_H
+
+#include "xport/net.h"
+
+extern const vmpi_net_host *vmpi_net_host_;
+#define H vmpi_net_host_
+
+/* ---- wire-up (PMIx) ---- */
+bool vmpi_wire_open(vmpi_net_job *job, char *why, size_t n);
+/* Every process gives `len` bytes and gets everyone's: out[k] (malloc'd, *lens[k] bytes) for process k. */
+void vmpi_wire_allgather(const char *key, const void *blob, size_t len, void **out, size_t *lens);
+/* A fence of every process, not blocking: `done` runs (on PMIx's thread) when all have reached it. */
+void vmpi_wire_fence_nb(void (*done)(void));
+void vmpi_wire_abort(int status, const char *msg);
+void vmpi_wire_close(void);
+
+/* ---- the UCX transport ---- */
+void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, const void *geometry, size_t glen);
+extern vmpi_xport vmpi_ucx_xport;
+int vmpi_ucx_poll(struct vmpi_pe *pe);
+bool vmpi_ucx_ready(int pe);
+bool vmpi_ucx_backlog(int pe);
+bool vmpi_ucx_work(int pe);
+bool vmpi_ucx_in_flight(void);
+void vmpi_ucx_local_done(void);
+void vmpi_ucx_finish(void);
+vmpi_xport_counts vmpi_ucx_counts(void);
+
+#endif

@@ -1,0 +1,674 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The transport between processes, on UCX (xport.h's contract).
+ *
+ * One UCP worker per PE (UCS_THREAD_MODE_SERIALIZED: made by the main thread, then used by its PE only), so a
+ * PE's handlers run on its own thread inside its own progress, without a lock, and every ordered pair of PEs
+ * has its own endpoint (made at the first send).  Active messages: the contract's bytes are packed into a
+ * bounce buffer behind a 16-byte header (handler id, source PE, sequence number: UCX documents no order for
+ * active messages, so the receiver checks it) and sent eager (`am_max` keeps them below UCX's eager limit, so
+ * a handler always has its bytes in place).  One-sided operations: between processes of one node, get and put
+ * are one copy by the kernel (process_vm_readv/writev: slots are at the same address in every process, and
+ * the target takes no part); otherwise, and for atomics, they are messages the target PE serves (UCX's own
+ * get/put are software-emulated on a machine without RDMA hardware anyway, and need the target's progress
+ * just the same).  An idle PE sleeps on its futex after arming its worker; a waker thread, blocked in epoll on
+ * every worker's event descriptor, wakes it when the network brings work. */
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/uio.h>
+#include <ucp/api/ucp.h>
+#include <unistd.h>
+#include "net/net_int.h"
+
+enum { AM_MSG, AM_ATOMIC, AM_ATOMIC_ANS, AM_GET, AM_GET_ANS, AM_PUT, AM_PUT_ANS, AM_COUNT };
+
+typedef struct msg_hdr {
+    uint32_t id, src_pe, seq, unused;
+} msg_hdr;
+
+/* one-sided operations by message: the request and its answer */
+typedef struct op_hdr {
+    uint64_t token;          /* the origin's operation record */
+    uint64_t remote;         /* the address at the target */
+    uint64_t len, operand, compare, result;
+    uint32_t src_pe, op, size, unused;
+} op_hdr;
+
+/* In front of what is sent (header and data): the sending PE, whose count of sends UCX holds goes down when
+ * the buffer is freed, at the send's completion. */
+typedef struct sendbuf {
+    struct pe_state *s;
+    uint64_t unused;         /* keeps the header behind it 16-byte aligned */
+} sendbuf;
+
+typedef struct pending_op {
+    vmpi_xport_comp *c;
+    void *local;
+    uint64_t *result;
+    size_t len;
+    int pe;                  /* the origin PE (local index) */
+    op_hdr h;                /* the request (sent as a copy: the answer may come before UCX is done with it) */
+} pending_op;
+
+typedef struct pe_state {
+    ucp_worker_h w;
+    int efd;
+    ucp_ep_h *ep;            /* [job_npes]: made at the first send */
+    uint32_t *seq_out, *seq_in; /* [job_npes] */
+    _Atomic long sends;      /* sends UCX still holds (they move only when this worker progresses) */
+    _Atomic long ops;        /* one-sided operations begun and not completed */
+    uint64_t n[7];           /* counts, in the order of vmpi_xport_counts */
+    char pad[64];
+} pe_state;
+
+static struct {
+    ucp_context_h ctx;
+    int first, npes, job_npes, nprocs, self, node;
+    pe_state *pe;            /* [npes] */
+    void **blobs;            /* [nprocs] the wire-up blobs (addresses point into them) */
+    ucp_address_t **addr;    /* [job_npes] */
+    pid_t *pid;              /* [nprocs] */
+    int *node_of;            /* [nprocs] */
+    bool *cma;               /* [nprocs]: the kernel copies between this process and that one */
+    size_t am_max;
+    int epfd, stopfd;
+    pthread_t waker;
+    _Atomic int stopping;
+} U;
+
+static uint64_t probe_word;
+static bool trace; /* VMPI_NET_TRACE=1: every message between processes on stderr (debugging) */
+#define TRACE(...) (trace ? fprintf(stderr, __VA_ARGS__) : 0) /* read by the others at wire-up: can the kernel copy from this process? */
+
+static inline int local(int pe) { return pe - U.first; }
+static inline int proc_of(int pe) { return (int)((long)pe * U.nprocs / U.job_npes); }
+
+static int self_local(void)
+{
+    int pe = H->self_pe();
+    if (pe < U.first || pe >= U.first + U.npes)
+        H->fatal("internal error: a transport operation between processes off this process's PEs (PE %d)", pe);
+    return pe - U.first;
+}
+
+static ucp_ep_h ep_of(int l, int dst)
+{
+    pe_state *s = &U.pe[l];
+    if (__builtin_expect(s->ep[dst] != NULL, 1))
+        return s->ep[dst];
+    ucp_ep_params_t p = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
+                         .address = U.addr[dst],
+                         .err_mode = UCP_ERR_HANDLING_MODE_NONE};
+    ucs_status_t st = ucp_ep_create(s->w, &p, &s->ep[dst]);
+    if (st != UCS_OK)
+        H->fatal("process %d: cannot connect PE %d to PE %d of process %d through UCX: %s", U.self, U.first + l, dst,
+                 proc_of(dst), ucs_status_string(st));
+    return s->ep[dst];
+}
+
+/* only the PE itself writes its counts */
+static void count(int l, int what, uint64_t by)
+{
+    __atomic_store_n(&U.pe[l].n[what], U.pe[l].n[what] + by, __ATOMIC_RELAXED);
+}
+
+/* ---- active messages ---- */
+
+static void sent(void *req, ucs_status_t st, void *arg)
+{
+    sendbuf *b = arg;
+    pe_state *s = b->s;
+    if (st != UCS_OK)
+        H->fatal("process %d: a message to another process failed: %s", U.self, ucs_status_string(st));
+    free(b);
+    atomic_fetch_sub_explicit(&s->sends, 1, memory_order_relaxed);
+    ucp_request_free(req);
+}
+
+/* A buffer of `bytes` behind its sendbuf, freed when the send completes. */
+static void *send_buf(int l, size_t bytes)
+{
+    sendbuf *b = malloc(sizeof *b + bytes);
+    if (b == NULL)
+        H->fatal("out of memory sending %zu bytes to another process", bytes);
+    *b = (sendbuf){&U.pe[l], 0};
+    return b + 1;
+}
+
+/* Sends header + data on endpoint `ep` of local PE `l`; `hdr` is a send_buf, freed when UCX is done with
+ * header and data (the data must live until then). */
+static void send_am(int l, ucp_ep_h ep, unsigned am, const void *hdr, size_t hlen, const void *data, size_t len,
+                    uint32_t flags)
+{
+    pe_state *s = &U.pe[l];
+    sendbuf *arg = (sendbuf *)hdr - 1;
+    ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
+                                              UCP_OP_ATTR_FIELD_FLAGS,
+                              .cb.send = sent,
+                              .user_data = arg,
+                              .flags = flags};
+    ucs_status_ptr_t r = ucp_am_send_nbx(ep, am, hdr, hlen, data, len, &rp);
+    if (r == NULL) {
+        free(arg);
+    } else if (UCS_PTR_IS_ERR(r)) {
+        H->fatal("process %d: sending a message to another process failed: %s", U.self,
+                 ucs_status_string(UCS_PTR_STATUS(r)));
+    } else {
+        atomic_fetch_add_explicit(&s->sends, 1, memory_order_relaxed);
+    }
+}
+
+static size_t ucx_am_max(const vmpi_xport *x) { return U.am_max; }
+
+static void ucx_am_send(vmpi_xport *x, int dst_pe, uint32_t id, size_t len, vmpi_xport_pack_fn pack, void *arg)
+{
+    int l = self_local();
+    msg_hdr *h = send_buf(l, sizeof *h + len);
+    *h = (msg_hdr){.id = id, .src_pe = (uint32_t)(U.first + l), .seq = U.pe[l].seq_out[dst_pe]++};
+    pack(h + 1, len, arg);
+    TRACE("vmpi net %d: PE %d -> PE %d: message %u, %zu bytes, seq %u\n", U.self, U.first + l, dst_pe, id, len, h->seq);
+    count(l, 0, 1);
+    count(l, 1, len);
+    send_am(l, ep_of(l, dst_pe), AM_MSG, h, sizeof *h, h + 1, len, UCP_AM_SEND_FLAG_EAGER);
+}
+
+static ucs_status_t on_msg(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                           const ucp_am_recv_param_t *param)
+{
+    int l = (int)(intptr_t)arg;
+    const msg_hdr *h = header;
+    if (hlen != sizeof *h || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))
+        H->fatal("internal error: a malformed message from another process (header %zu bytes, rendezvous %d)", hlen,
+                 !!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV));
+    uint32_t *expect = &U.pe[l].seq_in[h->src_pe];
+    if (h->seq != *expect)
+        H->fatal("internal error: messages from PE %u to PE %d arrived out of order (%u, expected %u): UCX "
+                 "delivered them on several lanes", h->src_pe, U.first + l, h->seq, *expect);
+    (*expect)++;
+    TRACE("vmpi net %d: PE %d <- PE %u: message %u, %zu bytes, seq %u\n", U.self, U.first + l, h->src_pe, h->id, len,
+          h->seq);
+    H->deliver(U.first + l, (int)h->src_pe, h->id, data, len);
+    return UCS_OK;
+}
+
+/* ---- one-sided operations ---- */
+
+static pending_op *op_new(int l, vmpi_xport_comp *c)
+{
+    pending_op *o = calloc(1, sizeof *o);
+    if (o == NULL)
+        H->fatal("out of memory for a one-sided operation to another process");
+    o->c = c;
+    o->pe = l;
+    atomic_fetch_add_explicit(&U.pe[l].ops, 1, memory_order_relaxed);
+    return o;
+}
+
+static void op_done(pending_op *o)
+{
+    vmpi_xport_comp *c = o->c;
+    atomic_fetch_sub_explicit(&U.pe[o->pe].ops, 1, memory_order_relaxed);
+    free(o);
+    c->done(c);
+}
+
+/* A request sent by message; `o` lives until the origin gets the answer. */
+static void op_send(pending_op *o, int dst_pe, unsigned am, const void *data, size_t len)
+{
+    o->h.token = (uint64_t)(uintptr_t)o;
+    o->h.src_pe = (uint32_t)(U.first + o->pe);
+    op_hdr *h = send_buf(o->pe, sizeof *h);
+    *h = o->h;
+    send_am(o->pe, ep_of(o->pe, dst_pe), am, h, sizeof *h, data, len, 0);
+}
+
+static void cma_failed(const char *what, int dst_pe, uint64_t remote, size_t len)
+{
+    H->fatal("process %d: %s %zu bytes at %#llx in process %d failed: %s", U.self, what, len,
+             (unsigned long long)remote, proc_of(dst_pe), strerror(errno));
+}
+
+static void ucx_get(vmpi_xport *x, int dst_pe, void *local, uint64_t remote, size_t len, vmpi_xport_comp *c)
+{
+    int l = self_local(), k = proc_of(dst_pe);
+    count(l, 2, 1);
+    count(l, 3, len);
+    if (U.cma[k]) {
+        struct iovec lv = {local, len}, rv = {(void *)(uintptr_t)remote, len};
+        if (len && process_vm_readv(U.pid[k], &lv, 1, &rv, 1, 0) != (ssize_t)len)
+            cma_failed("reading", dst_pe, remote, len);
+        c->done(c);
+        return;
+    }
+    pending_op *o = op_new(l, c);
+    o->local = local;
+    o->len = len;
+    o->h.remote = remote;
+    o->h.len = len;
+    op_send(o, dst_pe, AM_GET, NULL, 0);
+}
+
+static void ucx_put(vmpi_xport *x, int dst_pe, const void *local, uint64_t remote, size_t len, vmpi_xport_comp *c)
+{
+    int l = self_local(), k = proc_of(dst_pe);
+    count(l, 4, 1);
+    count(l, 5, len);
+    if (U.cma[k]) {
+        struct iovec lv = {(void *)local, len}, rv = {(void *)(uintptr_t)remote, len};
+        if (len && process_vm_writev(U.pid[k], &lv, 1, &rv, 1, 0) != (ssize_t)len)
+            cma_failed("writing", dst_pe, remote, len);
+        c->done(c);
+        return;
+    }
+    pending_op *o = op_new(l, c);
+    o->h.remote = remote;
+    o->h.len = len;
+    op_send(o, dst_pe, AM_PUT, local, len);
+}
+
+static void ucx_atomic(vmpi_xport *x, int dst_pe, vmpi_xport_aop op, uint64_t remote, int size, uint64_t operand,
+                       uint64_t compare, uint64_t *result, vmpi_xport_comp *c)
+{
+    int l = self_local();
+    count(l, 6, 1);
+    pending_op *o = op_new(l, c);
+    o->result = result;
+    o->h.remote = remote;
+    o->h.op = (uint32_t)op;
+    o->h.size = (uint32_t)size;
+    o->h.operand = operand;
+    o->h.compare = compare;
+    op_send(o, dst_pe, AM_ATOMIC, NULL, 0);
+}
+
+/* The answer to an operation, from the target PE `l` to the origin, with `data` (the target's memory). */
+static void answer(int l, const op_hdr *req, unsigned am, uint64_t result, const void *data, size_t len)
+{
+    op_hdr *a = send_buf(l, sizeof *a);
+    *a = *req;
+    a->result = result;
+    send_am(l, ep_of(l, (int)req->src_pe), am, a, sizeof *a, data, len, 0);
+}
+
+typedef struct recv_into {
+    int l;
+    op_hdr h;                /* the request (put: to acknowledge) */
+    pending_op *o;           /* get: the origin's record */
+} recv_into;
+
+static void received(void *req, ucs_status_t st, size_t len, void *arg)
+{
+    recv_into *r = arg;
+    if (st != UCS_OK)
+        H->fatal("process %d: receiving data from another process failed: %s", U.self, ucs_status_string(st));
+    if (r->o)
+        op_done(r->o);
+    else
+        answer(r->l, &r->h, AM_PUT_ANS, 0, NULL, 0);
+    free(r);
+    ucp_request_free(req);
+}
+
+/* Data for `to` that came with a message: in place, or to be fetched (UCX's rendezvous: zero copy). */
+static ucs_status_t take_data(int l, void *data, size_t len, const ucp_am_recv_param_t *param, void *to, recv_into *r)
+{
+    if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
+        memcpy(to, data, len);
+        return UCS_OK;
+    }
+    ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+                              .cb.recv_am = received,
+                              .user_data = r};
+    ucs_status_ptr_t q = ucp_am_recv_data_nbx(U.pe[l].w, data, to, len, &rp);
+    if (UCS_PTR_IS_ERR(q))
+        H->fatal("process %d: receiving data from another process failed: %s", U.self,
+                 ucs_status_string(UCS_PTR_STATUS(q)));
+    if (q == NULL) {
+        received(NULL, UCS_OK, len, r); /* complete at once: the callback is not called */
+        return UCS_OK;
+    }
+    return UCS_INPROGRESS;
+}
+
+static ucs_status_t on_op(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                          const ucp_am_recv_param_t *param)
+{
+    int l = (int)(intptr_t)((uintptr_t)arg >> 8), am = (int)((uintptr_t)arg & 0xff);
+    op_hdr h;
+    if (hlen != sizeof h)
+        H->fatal("internal error: a malformed one-sided operation from another process");
+    memcpy(&h, header, sizeof h);
+    pending_op *o = (pending_op *)(uintptr_t)h.token;
+    switch (am) {
+    case AM_ATOMIC:
+        answer(l, &h, AM_ATOMIC_ANS,
+               H->local_atomic((vmpi_xport_aop)h.op, (void *)(uintptr_t)h.remote, (int)h.size, h.operand, h.compare),
+               NULL, 0);
+        return UCS_OK;
+    case AM_ATOMIC_ANS:
+        *o->result = h.result;
+        op_done(o);
+        return UCS_OK;
+    case AM_GET:
+        answer(l, &h, AM_GET_ANS, 0, (const void *)(uintptr_t)h.remote, h.len);
+        return UCS_OK;
+    case AM_GET_ANS: {
+        if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
+            memcpy(o->local, data, len);
+            op_done(o);
+            return UCS_OK;
+        }
+        recv_into *r = calloc(1, sizeof *r);
+        if (r == NULL)
+            H->fatal("out of memory receiving from another process");
+        r->l = l;
+        r->o = o;
+        return take_data(l, data, len, param, o->local, r);
+    }
+    case AM_PUT: {
+        if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
+            memcpy((void *)(uintptr_t)h.remote, data, len);
+            answer(l, &h, AM_PUT_ANS, 0, NULL, 0);
+            return UCS_OK;
+        }
+        recv_into *r = calloc(1, sizeof *r);
+        if (r == NULL)
+            H->fatal("out of memory receiving from another process");
+        r->l = l;
+        r->h = h;
+        return take_data(l, data, len, param, (void *)(uintptr_t)h.remote, r);
+    }
+    case AM_PUT_ANS:
+        op_done(o);
+        return UCS_OK;
+    }
+    return UCS_OK;
+}
+
+static void ucx_flush(vmpi_xport *x, int pe)
+{
+    int l = local(pe);
+    while (atomic_load_explicit(&U.pe[l].ops, memory_order_relaxed))
+        ucp_worker_progress(U.pe[l].w);
+}
+
+static const vmpi_xport_ops ucx_ops = {
+    .name = "UCX",
+    .am_max = ucx_am_max,
+    .am_send = ucx_am_send,
+    .get = ucx_get,
+    .put = ucx_put,
+    .atomic = ucx_atomic,
+    .flush = ucx_flush,
+};
+
+vmpi_xport vmpi_ucx_xport = {&ucx_ops, "ucx"};
+
+/* ---- progress ---- */
+
+static bool is_self(int pe) { return H->self_pe() == pe; }
+
+int vmpi_ucx_poll(struct vmpi_pe *pe)
+{
+    int id = H->self_pe(), n = 0;
+    if (id < U.first || id >= U.first + U.npes)
+        return 0;
+    ucp_worker_h w = U.pe[id - U.first].w;
+    while (ucp_worker_progress(w))
+        n++;
+    return n;
+}
+
+bool vmpi_ucx_backlog(int pe)
+{
+    pe_state *s = &U.pe[local(pe)];
+    return atomic_load_explicit(&s->sends, memory_order_relaxed) != 0;
+}
+
+/* For the PE itself: whether its worker had anything (handlers ran; a woken rank is on the run queue then);
+ * answered by a progress, as UCX has no cheaper test.  For another PE: what it has is its own business. */
+bool vmpi_ucx_work(int pe)
+{
+    if (!is_self(pe))
+        return false;
+    return ucp_worker_progress(U.pe[local(pe)].w) != 0 || vmpi_ucx_backlog(pe);
+}
+
+/* Asked by a PE before it sleeps (and by the deadlock check): with nothing to do, the worker is armed, and
+ * the waker thread will wake the PE when the network brings something. */
+bool vmpi_ucx_ready(int pe)
+{
+    if (!is_self(pe))
+        return false;
+    pe_state *s = &U.pe[local(pe)];
+    if (ucp_worker_progress(s->w))
+        return true;
+    ucs_status_t st = ucp_worker_arm(s->w);
+    if (st == UCS_ERR_BUSY)
+        return true;
+    if (st != UCS_OK)
+        H->fatal("process %d: arming the UCX worker of PE %d failed: %s", U.self, pe, ucs_status_string(st));
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLONESHOT, .data.u32 = (uint32_t)local(pe)};
+    if (epoll_ctl(U.epfd, EPOLL_CTL_MOD, s->efd, &ev) != 0)
+        H->fatal("process %d: epoll_ctl on the worker of PE %d: %s", U.self, pe, strerror(errno));
+    return false;
+}
+
+/* Messages may be on the wire between processes at any time: a job of several processes is never declared
+ * deadlocked by one of them alone (the global check is still to come). */
+bool vmpi_ucx_in_flight(void) { return !atomic_load(&U.stopping); }
+
+static void *waker(void *arg)
+{
+    (void)arg;
+    struct epoll_event ev[16];
+    while (!atomic_load(&U.stopping)) {
+        int n = epoll_wait(U.epfd, ev, 16, -1);
+        for (int i = 0; i < n; i++)
+            if (ev[i].data.u32 != UINT32_MAX)
+                H->wake(U.first + (int)ev[i].data.u32);
+    }
+    return NULL;
+}
+
+/* ---- start and end ---- */
+
+typedef struct blob_hdr {
+    uint64_t glen, pid, probe_addr, probe_value;
+    int32_t node, npes, first, unused;
+} blob_hdr;
+
+static void cma_probe(void)
+{
+    for (int k = 0; k < U.nprocs; k++) {
+        blob_hdr b;
+        memcpy(&b, U.blobs[k], sizeof b);
+        U.cma[k] = false;
+        if (k == U.self || U.node_of[k] != U.node)
+            continue;
+        uint64_t v = 0;
+        struct iovec lv = {&v, sizeof v}, rv = {(void *)(uintptr_t)b.probe_addr, sizeof v};
+        U.cma[k] = process_vm_readv(U.pid[k], &lv, 1, &rv, 1, 0) == (ssize_t)sizeof v && v == b.probe_value;
+    }
+}
+
+void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, const void *geometry, size_t glen)
+{
+    U.first = first;
+    U.npes = npes;
+    U.job_npes = job_npes;
+    U.nprocs = job->nprocs;
+    U.self = job->self;
+    U.node = job->node;
+    trace = getenv("VMPI_NET_TRACE") && atoi(getenv("VMPI_NET_TRACE")) > 0;
+    ucp_params_t pp = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
+                                     UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
+                       .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
+                       .mt_workers_shared = 1,
+                       .estimated_num_eps = (size_t)job_npes};
+    ucp_config_t *cfg;
+    ucs_status_t st = ucp_config_read(NULL, NULL, &cfg);
+    if (st == UCS_OK) {
+        st = ucp_init(&pp, cfg, &U.ctx);
+        ucp_config_release(cfg);
+    }
+    if (st != UCS_OK)
+        H->fatal("process %d: UCX could not start: %s (check the UCX_* settings, e.g. UCX_TLS, UCX_NET_DEVICES)",
+                 U.self, ucs_status_string(st));
+    U.pe = aligned_alloc(64, sizeof(pe_state) * (size_t)npes);
+    U.epfd = epoll_create1(EPOLL_CLOEXEC);
+    U.stopfd = eventfd(0, EFD_CLOEXEC);
+    if (U.pe == NULL || U.epfd < 0 || U.stopfd < 0)
+        H->fatal("process %d: out of resources starting the transport", U.self);
+    memset(U.pe, 0, sizeof(pe_state) * (size_t)npes);
+    size_t blen = sizeof(blob_hdr) + glen;
+    ucp_address_t *a[npes];
+    size_t alen[npes];
+    for (int l = 0; l < npes; l++) {
+        pe_state *s = &U.pe[l];
+        ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE | UCP_WORKER_PARAM_FIELD_AM_ALIGNMENT,
+                                  .thread_mode = UCS_THREAD_MODE_SERIALIZED,
+                                  .am_alignment = 16};
+        if ((st = ucp_worker_create(U.ctx, &wp, &s->w)) != UCS_OK ||
+            (st = ucp_worker_get_address(s->w, &a[l], &alen[l])) != UCS_OK ||
+            (st = ucp_worker_get_efd(s->w, &s->efd)) != UCS_OK)
+            H->fatal("process %d: cannot make the UCX worker of PE %d: %s", U.self, first + l, ucs_status_string(st));
+        for (unsigned am = 0; am < AM_COUNT; am++) {
+            ucp_am_handler_param_t hp = {.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
+                                                       UCP_AM_HANDLER_PARAM_FIELD_FLAGS | UCP_AM_HANDLER_PARAM_FIELD_ARG,
+                                         .id = am,
+                                         .flags = UCP_AM_FLAG_WHOLE_MSG,
+                                         .cb = am == AM_MSG ? on_msg : on_op,
+                                         .arg = am == AM_MSG ? (void *)(intptr_t)l : (void *)(((uintptr_t)l << 8) | am)};
+            if ((st = ucp_worker_set_am_recv_handler(s->w, &hp)) != UCS_OK)
+                H->fatal("process %d: cannot set a UCX handler: %s", U.self, ucs_status_string(st));
+        }
+        s->ep = calloc((size_t)job_npes, sizeof *s->ep);
+        s->seq_out = calloc((size_t)job_npes, sizeof *s->seq_out);
+        s->seq_in = calloc((size_t)job_npes, sizeof *s->seq_in);
+        if (!s->ep || !s->seq_out || !s->seq_in)
+            H->fatal("out of memory for the endpoints of PE %d", first + l);
+        struct epoll_event ev = {.events = EPOLLIN | EPOLLONESHOT, .data.u32 = (uint32_t)l};
+        if (epoll_ctl(U.epfd, EPOLL_CTL_ADD, s->efd, &ev) != 0)
+            H->fatal("process %d: epoll_ctl: %s", U.self, strerror(errno));
+        blen += sizeof(uint64_t) + alen[l];
+    }
+    struct epoll_event ev = {.events = EPOLLIN, .data.u32 = UINT32_MAX};
+    epoll_ctl(U.epfd, EPOLL_CTL_ADD, U.stopfd, &ev);
+    /* the blob: header, geometry, then each PE's address (length, bytes) */
+    probe_word = 0x766d7069ull ^ ((uint64_t)getpid() << 20);
+    char *blob = malloc(blen), *p = blob;
+    if (blob == NULL)
+        H->fatal("out of memory for the wire-up");
+    blob_hdr bh = {.glen = glen, .pid = (uint64_t)getpid(), .probe_addr = (uint64_t)(uintptr_t)&probe_word,
+                   .probe_value = probe_word, .node = job->node, .npes = npes, .first = first};
+    memcpy(p, &bh, sizeof bh), p += sizeof bh;
+    memcpy(p, geometry, glen), p += glen;
+    for (int l = 0; l < npes; l++) {
+        uint64_t n = alen[l];
+        memcpy(p, &n, sizeof n), p += sizeof n;
+        memcpy(p, a[l], alen[l]), p += alen[l];
+        ucp_worker_release_address(U.pe[l].w, a[l]);
+    }
+    U.blobs = calloc((size_t)U.nprocs, sizeof *U.blobs);
+    size_t *lens = calloc((size_t)U.nprocs, sizeof *lens);
+    U.addr = calloc((size_t)job_npes, sizeof *U.addr);
+    U.pid = calloc((size_t)U.nprocs, sizeof *U.pid);
+    U.node_of = calloc((size_t)U.nprocs, sizeof *U.node_of);
+    U.cma = calloc((size_t)U.nprocs, sizeof *U.cma);
+    if (!U.blobs || !lens || !U.addr || !U.pid || !U.node_of || !U.cma)
+        H->fatal("out of memory for the wire-up");
+    vmpi_wire_allgather("vmpi.wire", blob, blen, U.blobs, lens);
+    free(blob);
+    for (int k = 0; k < U.nprocs; k++) {
+        blob_hdr b;
+        const char *q = U.blobs[k];
+        if (lens[k] < sizeof b)
+            H->fatal("process %d: the wire-up data of process %d is malformed", U.self, k);
+        memcpy(&b, q, sizeof b), q += sizeof b;
+        if (b.glen != glen || memcmp(q, geometry, glen) != 0)
+            H->fatal("process %d: process %d runs with another layout or settings (another program, or other "
+                     "options: every process of a job must run the same program with the same settings)",
+                     U.self, k);
+        q += glen;
+        U.pid[k] = (pid_t)b.pid;
+        U.node_of[k] = b.node;
+        if (b.first != (int)((long)k * job_npes / U.nprocs) || b.npes != (int)((long)(k + 1) * job_npes / U.nprocs) - b.first)
+            H->fatal("process %d: process %d has PEs %d..%d, expected a block of the job's %d", U.self, k, b.first,
+                     b.first + b.npes - 1, job_npes);
+        for (int i = 0; i < b.npes; i++) {
+            uint64_t n;
+            memcpy(&n, q, sizeof n), q += sizeof n;
+            U.addr[b.first + i] = (ucp_address_t *)q;
+            q += n;
+        }
+    }
+    free(lens);
+    cma_probe();
+    /* eager messages only: a handler has its bytes in place */
+    U.am_max = 8192 - sizeof(msg_hdr);
+    if (pthread_create(&U.waker, NULL, waker, NULL) != 0)
+        H->fatal("process %d: cannot start the transport's waker thread", U.self);
+}
+
+static void ended(void) { H->end(); }
+
+void vmpi_ucx_local_done(void) { vmpi_wire_fence_nb(ended); }
+
+static void wait_req(pe_state *s, ucs_status_ptr_t r)
+{
+    if (r == NULL || UCS_PTR_IS_ERR(r))
+        return;
+    while (ucp_request_check_status(r) == UCS_INPROGRESS)
+        ucp_worker_progress(s->w);
+    ucp_request_free(r);
+}
+
+void vmpi_ucx_finish(void)
+{
+    atomic_store(&U.stopping, 1);
+    uint64_t one = 1;
+    if (write(U.stopfd, &one, sizeof one) < 0) {
+    }
+    pthread_join(U.waker, NULL);
+    for (int l = 0; l < U.npes; l++) {
+        pe_state *s = &U.pe[l];
+        ucp_request_param_t rp = {.op_attr_mask = 0};
+        wait_req(s, ucp_worker_flush_nbx(s->w, &rp));
+        for (int d = 0; d < U.job_npes; d++)
+            if (s->ep[d]) {
+                ucp_request_param_t cp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_EP_CLOSE_FLAG_FORCE};
+                wait_req(s, ucp_ep_close_nbx(s->ep[d], &cp));
+            }
+        ucp_worker_destroy(s->w);
+        free(s->ep);
+        free(s->seq_out);
+        free(s->seq_in);
+    }
+    ucp_cleanup(U.ctx);
+    close(U.epfd);
+    close(U.stopfd);
+    for (int k = 0; k < U.nprocs; k++)
+        free(U.blobs[k]);
+    free(U.blobs);
+    free(U.addr);
+    free(U.pid);
+    free(U.node_of);
+    free(U.cma);
+    free(U.pe);
+}
+
+vmpi_xport_counts vmpi_ucx_counts(void)
+{
+    uint64_t t[7] = {0};
+    for (int l = 0; l < U.npes; l++)
+        for (int i = 0; i < 7; i++)
+            t[i] += __atomic_load_n(&U.pe[l].n[i], __ATOMIC_RELAXED);
+    return (vmpi_xport_counts){t[0], t[1], t[2], t[3], t[4], t[5], t[6]};
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A job of several OS processes: loads the network plugin (xport/net.h), gives it the host's functions, and
+ * plugs its transport and progress source in. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/log.h"
+#include "sched/sched.h"
+#include "xport/emul.h"
+#include "xport/net.h"
+#include "xport/netjob.h"
+
+static const vmpi_net *net;
+static vmpi_net_job job;
+static bool started;
+
+static int host_self_pe(void)
+{
+    vmpi_pe *pe = vmpi_pe_self();
+    return pe ? pe->id : -1;
+}
+
+static void host_deliver(int pe, int src_pe, uint32_t id, void *msg, size_t len)
+{
+    vmpi_xport_am_table[id](vmpi_sched_pe(pe), src_pe, msg, len);
+}
+
+static const vmpi_net_host host = {
+    .abi = VMPI_NET_ABI,
+    .fatal = vmpi_fatal,
+    .warn = vmpi_warn,
+    .self_pe = host_self_pe,
+    .deliver = host_deliver,
+    .wake = vmpi_sched_wake,
+    .local_atomic = vmpi_xport_local_atomic,
+    .end = vmpi_sched_end,
+};
+
+/* UCX's defaults that would take over what vmpi does itself: its handlers of fatal signals (vmpi's crash
+ * reports), its malloc hooks (the start object's malloc).  libucs reads them when it loads, so they are set
+ * before the plugin is opened, unless the user set them. */
+static void ucx_defaults(void)
+{
+    setenv("UCX_ERROR_SIGNALS", "", 0);
+    setenv("UCX_MEM_MALLOC_HOOKS", "n", 0);
+    setenv("UCX_WARN_UNUSED_ENV_VARS", "n", 0);
+}
+
+/* This process ends the job (a fatal error, MPI_Abort, a deadlock report): the launcher stops the others. */
+static void on_exit_code(int code)
+{
+    if (code != 0 && net)
+        net->abort(code, NULL);
+}
+
+/* The plugin is installed beside libvmpi. */
+static void *load(char *path, size_t n)
+{
+    Dl_info di;
+    const char *dir = ".";
+    char buf[4096];
+    if (dladdr((void *)&vmpi_xport_net_open, &di) && di.dli_fname) {
+        snprintf(buf, sizeof buf, "%s", di.dli_fname);
+        char *slash = strrchr(buf, '/');
+        if (slash) {
+            *slash = '\0';
+            dir = buf;
+        }
+    }
+    snprintf(path, n, "%s/%s", dir, VMPI_NET_LIB);
+    return dlopen(path, RTLD_NOW | RTLD_LOCAL);
+}
+
+bool vmpi_xport_net_open(void)
+{
+    if (getenv("PMIX_NAMESPACE") == NULL)
+        return false; /* not started by a PMIx launcher: one process */
+    ucx_defaults();
+    char path[4200], why[512];
+    void *lib = load(path, sizeof path);
+    if (lib == NULL)
+        vmpi_fatal("this process was started by a PMIx launcher (PMIX_NAMESPACE is set), but the network plugin "
+                   "%s cannot be loaded: %s", path, dlerror());
+    vmpi_net_entry_fn entry = (vmpi_net_entry_fn)dlsym(lib, VMPI_NET_ENTRY);
+    if (entry == NULL || (net = entry(&host)) == NULL)
+        vmpi_fatal("the network plugin %s does not match this libvmpi (rebuild or reinstall vmpi)", path);
+    if (!net->open(&job, why, sizeof why))
+        vmpi_fatal("%s", why);
+    vmpi_log_set_exit_hook(on_exit_code);
+    return true;
+}
+
+const vmpi_net_job *vmpi_xport_net_job(void) { return net ? &job : NULL; }
+
+static vmpi_progress_source source;
+
+static void local_done(void) { net->local_done(); }
+
+void vmpi_xport_net_start(int first, int npes, int job_npes, const void *geometry, size_t glen)
+{
+    net->start(first, npes, job_npes, geometry, glen);
+    source = (vmpi_progress_source){"network", net->poll, net->ready, net->backlog, net->work, net->in_flight};
+    vmpi_sched_progress_add(&source);
+    vmpi_sched_set_local_done(local_done);
+    started = true;
+}
+
+vmpi_xport *vmpi_xport_net(void) { return started ? net->xport : NULL; }
+
+vmpi_xport_counts vmpi_xport_net_counts(void) { return started ? net->counts() : (vmpi_xport_counts){0}; }
+
+void vmpi_xport_net_abort(int status, const char *msg)
+{
+    if (net)
+        net->abort(status, msg);
+}
+
+void vmpi_xport_net_finish(void)
+{
+    if (net)
+        net->finish();
+    net = NULL;
+    started = false;
+}

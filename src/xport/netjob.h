@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A job of several OS processes, from libvmpi's side (xport/net.c; the plugin's interface is xport/net.h). */
+#ifndef VMPI_XPORT_NETJOB_H
+#define VMPI_XPORT_NETJOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "xport/net.h"
+
+/* At the start of the job (main thread): when a PMIx launcher started this process, loads the network
+ * plugin and connects to the launcher (true); otherwise the job is this one process (false). */
+bool vmpi_xport_net_open(void);
+/* The job's layout as the launcher gave it (NULL in a one-process job). */
+const vmpi_net_job *vmpi_xport_net_job(void);
+/* Starts the transport between processes for this process's PEs (vmpi_xport_init does, with the geometry
+ * vmpi_xport_set_geometry gave): addresses are exchanged with every process. */
+void vmpi_xport_net_start(int first, int npes, int job_npes, const void *geometry, size_t glen);
+/* The transport to other processes (NULL before the start or in a one-process job). */
+vmpi_xport *vmpi_xport_net(void);
+vmpi_xport_counts vmpi_xport_net_counts(void);
+/* Ends the whole job through the launcher (returns: the caller then ends this process). */
+void vmpi_xport_net_abort(int status, const char *msg);
+/* After the PEs have stopped. */
+void vmpi_xport_net_finish(void);
+
+#endif
