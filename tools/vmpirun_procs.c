@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* vmpirun --procs K: the job as K OS processes of this machine, vmpirun their PMIx server.  Each process
+ * runs P PEs (-p is per process) and hosts a block of the N ranks: process k ranks k*N/K .. (k+1)*N/K-1 (the
+ * runtime computes the same from its PMIx rank and PMIX_JOB_SIZE).
+ *
+ * vmpirun starts the PMIx server library (libpmix's server API) in a private directory, registers the job
+ * (a namespace with the job-, node- and process-level information a PMIx client expects to PMIx_Get) and
+ * its K clients, and forks each with the environment PMIx_server_setup_fork gives (how the client finds
+ * the server) added to vmpirun's own.  The server answers the clients' calls on its own thread; vmpirun
+ * implements the upcalls a single node needs (its module below): connection and finalization (nothing to
+ * do), fences (every participant is local: the library has collected their data already; the blob goes
+ * straight back), aborts (the supervisor stops the job).  Then vmpirun waits as the job's parent
+ * (vmpirun_supervise in vmpirun_timeout.c): failures, PMIx_Abort, MPIEXEC_TIMEOUT and signals. */
+#include <errno.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <pmix.h>
+#include <pmix_server.h>
+#include "vmpirun.h"
+
+extern char **environ;
+
+#define REPLY_SECONDS 30 /* how long vmpirun waits for the PMIx server to answer a registration */
+
+/* ---- waiting for the server's asynchronous answers (its callbacks run on its thread) */
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool done;
+    pmix_status_t status;
+} reply;
+
+static void reply_init(reply *r)
+{
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->cond, NULL);
+    r->done = false;
+    r->status = PMIX_SUCCESS;
+}
+
+static void on_reply(pmix_status_t status, void *cbdata)
+{
+    reply *r = cbdata;
+    pthread_mutex_lock(&r->lock);
+    r->status = status;
+    r->done = true;
+    pthread_cond_signal(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* The answer to a call that returned rc (PMIX_SUCCESS: the answer comes by on_reply). */
+static pmix_status_t reply_wait(reply *r, pmix_status_t rc)
+{
+    if (rc == PMIX_OPERATION_SUCCEEDED)
+        return PMIX_SUCCESS;
+    if (rc != PMIX_SUCCESS)
+        return rc;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += REPLY_SECONDS;
+    pthread_mutex_lock(&r->lock);
+    while (!r->done && pthread_cond_timedwait(&r->cond, &r->lock, &until) != ETIMEDOUT) {
+    }
+    rc = r->done ? r->status : PMIX_ERR_TIMEOUT;
+    pthread_mutex_unlock(&r->lock);
+    return rc;
+}
+
+/* ---- the server module: the upcalls of a single-node host */
+static pmix_status_t on_connected(const pmix_proc_t *proc, void *server_object, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    return PMIX_OPERATION_SUCCEEDED; /* done here: libpmix answers the client (it may pass no cbfunc) */
+}
+
+static pmix_status_t on_finalized(const pmix_proc_t *proc, void *server_object, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    return PMIX_OPERATION_SUCCEEDED; /* also called when a client's connection drops: nothing to do */
+}
+
+static pmix_status_t on_abort(const pmix_proc_t *proc, void *server_object, int status, const char msg[],
+                              pmix_proc_t procs[], size_t nprocs, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    /* the whole job is stopped, whichever processes were named (MPI_Abort's practice); the request is
+     * recorded before the client is answered, so it is seen before the client's exit */
+    vmpirun_supervise_abort((int)proc->rank, status, msg);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo,
+                              char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    /* one node: every participant contributed to this server; the collected blob is the result (libpmix's
+     * callback moves to its own thread before using it) */
+    if (cbfunc)
+        cbfunc(PMIX_SUCCESS, data, ndata, cbdata, NULL, NULL);
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t on_dmodex(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
+                               pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED; /* every process is local: no other server to ask */
+}
+
+static pmix_server_module_t module = {
+    .client_connected = on_connected,
+    .client_finalized = on_finalized,
+    .abort = on_abort,
+    .fence_nb = on_fence,
+    .direct_modex = on_dmodex,
+};
+
+/* ---- the private directory of the server's files */
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void remove_tree(const char *dir)
+{
+    nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- the job's registration */
+static void add(void *list, const char *key, const void *value, pmix_data_type_t type)
+{
+    PMIx_Info_list_add(list, key, value, type);
+}
+
+/* The namespace's information: job level, node level (one node), and per process. */
+static pmix_status_t register_job(const char *nspace, int procs, const char *host)
+{
+    uint32_t k32 = (uint32_t)procs, zero = 0;
+    pmix_rank_t leader = 0;
+    size_t len = (size_t)procs * 12 + 1;
+    char *peers = malloc(len), *regex = NULL, *ppn = NULL;
+    if (peers == NULL)
+        return PMIX_ERR_NOMEM;
+    peers[0] = '\0';
+    for (int k = 0, at = 0; k < procs; k++)
+        at += snprintf(peers + at, len - (size_t)at, "%s%d", k ? "," : "", k);
+    pmix_status_t rc = PMIx_generate_regex(host, &regex);
+    if (rc == PMIX_SUCCESS)
+        rc = PMIx_generate_ppn(peers, &ppn);
+    if (rc != PMIX_SUCCESS) {
+        free(peers);
+        free(regex);
+        return rc;
+    }
+    void *list = PMIx_Info_list_start();
+    add(list, PMIX_JOBID, nspace, PMIX_STRING);
+    add(list, PMIX_JOB_SIZE, &k32, PMIX_UINT32);
+    add(list, PMIX_UNIV_SIZE, &k32, PMIX_UINT32);
+    add(list, PMIX_MAX_PROCS, &k32, PMIX_UINT32);
+    add(list, PMIX_JOB_NUM_APPS, &(uint32_t){1}, PMIX_UINT32);
+    add(list, PMIX_APP_SIZE, &k32, PMIX_UINT32);
+    add(list, PMIX_APPLDR, &leader, PMIX_PROC_RANK);
+    add(list, PMIX_NUM_NODES, &(uint32_t){1}, PMIX_UINT32);
+    add(list, PMIX_NODE_MAP, regex, PMIX_REGEX);
+    add(list, PMIX_PROC_MAP, ppn, PMIX_REGEX);
+    add(list, PMIX_HOSTNAME, host, PMIX_STRING);
+    add(list, PMIX_NODEID, &zero, PMIX_UINT32);
+    add(list, PMIX_LOCAL_SIZE, &k32, PMIX_UINT32);
+    add(list, PMIX_NODE_SIZE, &k32, PMIX_UINT32);
+    add(list, PMIX_LOCALLDR, &leader, PMIX_PROC_RANK);
+    add(list, PMIX_LOCAL_PEERS, peers, PMIX_STRING);
+    for (int k = 0; k < procs; k++) {
+        pmix_rank_t rank = (pmix_rank_t)k;
+        uint16_t local = (uint16_t)k;
+        void *p = PMIx_Info_list_start();
+        add(p, PMIX_RANK, &rank, PMIX_PROC_RANK);
+        add(p, PMIX_GLOBAL_RANK, &rank, PMIX_PROC_RANK);
+        add(p, PMIX_APP_RANK, &rank, PMIX_PROC_RANK);
+        add(p, PMIX_APPNUM, &zero, PMIX_UINT32);
+        add(p, PMIX_LOCAL_RANK, &local, PMIX_UINT16);
+        add(p, PMIX_NODE_RANK, &local, PMIX_UINT16);
+        add(p, PMIX_NODEID, &zero, PMIX_UINT32);
+        add(p, PMIX_HOSTNAME, host, PMIX_STRING);
+        pmix_data_array_t arr;
+        PMIx_Info_list_convert(p, &arr);
+        PMIx_Info_list_release(p);
+        add(list, PMIX_PROC_INFO_ARRAY, &arr, PMIX_DATA_ARRAY);
+        PMIx_Data_array_destruct(&arr);
+    }
+    pmix_data_array_t all;
+    rc = PMIx_Info_list_convert(list, &all);
+    PMIx_Info_list_release(list);
+    free(peers);
+    free(regex);
+    free(ppn);
+    if (rc != PMIX_SUCCESS)
+        return rc;
+    reply r;
+    reply_init(&r);
+    rc = reply_wait(&r, PMIx_server_register_nspace(nspace, procs, all.array, all.size, on_reply, &r));
+    PMIx_Data_array_destruct(&all);
+    return rc;
+}
+
+/* vmpirun's environment, in a form PMIx_server_setup_fork may change (each string allocated) */
+static char **environment(void)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 1, sizeof *env);
+    for (size_t i = 0; env && i < n; i++)
+        if ((env[i] = strdup(environ[i])) == NULL)
+            return NULL;
+    return env;
+}
+
+static void free_environment(char **env)
+{
+    for (size_t i = 0; env && env[i]; i++)
+        free(env[i]);
+    free(env);
+}
+
+static pid_t start(char **argv, char **env)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        execvpe(argv[0], argv, env);
+        fprintf(stderr, "vmpirun: cannot run '%s': %s\n", argv[0], strerror(errno));
+        _exit(errno == ENOENT ? 127 : 126);
+    }
+    return pid;
+}
+
+static void stop_started(vmpirun_child *kids, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (kids[k].pid > 0)
+            kill(kids[k].pid, SIGKILL);
+    for (int k = 0; k < n; k++)
+        if (kids[k].pid > 0)
+            while (waitpid(kids[k].pid, NULL, 0) < 0 && errno == EINTR) {
+            }
+}
+
+int vmpirun_procs(int procs, long ranks, char **argv, int seconds)
+{
+    char host[256] = "localhost", dir[4096], nspace[PMIX_MAX_NSLEN + 1];
+    gethostname(host, sizeof host - 1);
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/vmpirun.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (mkdtemp(dir) == NULL) { /* mode 0700 */
+        fprintf(stderr, "vmpirun: cannot create the PMIx server's directory %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    snprintf(nspace, sizeof nspace, "vmpirun.%ld", (long)getpid());
+    if (!vmpirun_supervise_prepare()) {
+        remove_tree(dir);
+        return 1;
+    }
+
+    /* the server: its files in our directory; no tool, system or session rendezvous; no connection from
+     * other machines (its listener is on the loopback interface) */
+    bool no = false;
+    void *list = PMIx_Info_list_start();
+    add(list, PMIX_SERVER_TMPDIR, dir, PMIX_STRING);
+    add(list, PMIX_SYSTEM_TMPDIR, dir, PMIX_STRING);
+    add(list, PMIX_SERVER_TOOL_SUPPORT, &no, PMIX_BOOL);
+    add(list, PMIX_SERVER_SYSTEM_SUPPORT, &no, PMIX_BOOL);
+    add(list, PMIX_SERVER_SESSION_SUPPORT, &no, PMIX_BOOL);
+    add(list, PMIX_SERVER_REMOTE_CONNECTIONS, &no, PMIX_BOOL);
+    pmix_data_array_t info;
+    PMIx_Info_list_convert(list, &info);
+    PMIx_Info_list_release(list);
+    /* the server's thread (created now) takes no signal: they reach the supervisor */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    pmix_status_t rc = PMIx_server_init(&module, info.array, info.size);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    PMIx_Data_array_destruct(&info);
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "vmpirun: cannot start the PMIx server for --procs %d: %s\n", procs, PMIx_Error_string(rc));
+        remove_tree(dir);
+        return 1;
+    }
+    rc = register_job(nspace, procs, host);
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "vmpirun: the PMIx server refused the job's registration: %s\n", PMIx_Error_string(rc));
+        PMIx_server_finalize();
+        remove_tree(dir);
+        return 1;
+    }
+
+    vmpirun_child *kids = calloc((size_t)procs, sizeof *kids);
+    int result = -1;
+    for (int k = 0; k < procs && kids && result < 0; k++) {
+        pmix_proc_t proc;
+        PMIX_LOAD_PROCID(&proc, nspace, (pmix_rank_t)k);
+        reply r;
+        reply_init(&r);
+        rc = reply_wait(&r, PMIx_server_register_client(&proc, getuid(), getgid(), NULL, on_reply, &r));
+        char **env = rc == PMIX_SUCCESS ? environment() : NULL;
+        if (rc == PMIX_SUCCESS && env)
+            rc = PMIx_server_setup_fork(&proc, &env);
+        if (rc != PMIX_SUCCESS || env == NULL) {
+            fprintf(stderr, "vmpirun: cannot prepare process %d for the PMIx server: %s\n", k,
+                    env ? PMIx_Error_string(rc) : strerror(ENOMEM));
+            result = 1;
+        } else if ((kids[k].pid = start(argv, env)) < 0) {
+            fprintf(stderr, "vmpirun: cannot start process %d of '%s': fork: %s\n", k, argv[0], strerror(errno));
+            kids[k].pid = 0;
+            result = 126;
+        } else {
+            long first = (long)(k * ranks / procs), last = (long)((k + 1) * ranks / procs) - 1;
+            char rk[64];
+            if (first == last)
+                snprintf(rk, sizeof rk, "rank %ld", first);
+            else
+                snprintf(rk, sizeof rk, "ranks %ld-%ld", first, last);
+            snprintf(kids[k].what, sizeof kids[k].what, "process %d (host %s, pid %ld, %s)", k, host,
+                     (long)kids[k].pid, rk);
+        }
+        free_environment(env);
+    }
+    if (kids == NULL) {
+        fprintf(stderr, "vmpirun: out of memory\n");
+        result = 1;
+    } else if (result >= 0) {
+        stop_started(kids, procs);
+    } else {
+        result = vmpirun_supervise(kids, procs, seconds);
+    }
+    free(kids);
+    PMIx_server_finalize();
+    remove_tree(dir);
+    return result;
+}
