@@ -91,7 +91,9 @@ static pmix_status_t on_abort(const pmix_proc_t *proc, void *server_object, int 
     /* the whole job is stopped, whichever processes were named (MPI_Abort's practice); the request is
      * recorded before the client is answered, so it is seen before the client's exit */
     vmpirun_supervise_abort((int)proc->rank, status, msg);
-    return PMIX_OPERATION_SUCCEEDED;
+    if (cbfunc)
+        cbfunc(PMIX_SUCCESS, cbdata); /* on the server's thread, as libpmix's own test host does */
+    return PMIX_SUCCESS;
 }
 
 static pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo,
@@ -338,7 +340,8 @@ int vmpirun_procs(int procs, long ranks, char **argv, int seconds)
         result = vmpirun_supervise(kids, procs, seconds);
     }
     free(kids);
-    PMIx_server_finalize();
+    /* No PMIx_server_finalize: vmpirun exits now, and libpmix 4.2.2 could crash in it, or hang joining its
+     * thread (deadlocked releasing a client), after a client's PMIx_Abort.  Its files are in our directory. */
     remove_tree(dir);
     return result;
 }
