@@ -89,7 +89,6 @@ static _Noreturn void unknown(const char *opt)
 int main(int argc, char **argv)
 {
     int i = 1, procs = 1;
-    const char *procs_opt = "--procs";
     for (; i < argc; i++) {
         const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -108,7 +107,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--procs")) {
             procs = procs_value(a, next), i++;
         } else if (!strncmp(a, "--procs=", 8)) {
-            procs = procs_value(a, a + 8), procs_opt = a;
+            procs = procs_value(a, a + 8);
         } else if (!strncmp(a, "--", 2) && a[2]) {
             char name[64];
             const char *eq = strchr(a, '=');
@@ -142,8 +141,8 @@ int main(int argc, char **argv)
         ranks = strtol(nr, NULL, 10);
     }
     if (procs > ranks)
-        bad("%s %d with %ld rank%s: a process would host no rank (at most one process per rank)", procs_opt,
-            procs, ranks, ranks == 1 ? "" : "s");
+        bad("--procs %d with %ld rank%s: a process would host no rank (at most one process per rank)", procs, ranks,
+            ranks == 1 ? "" : "s");
     /* AMPI-style +vp/+p after the program are left in argv: the runtime consumes them.  Without address
      * randomization (src/base/layout.c says why), unless --aslr 1; the program would turn it off itself,
      * at the cost of executing itself again. */

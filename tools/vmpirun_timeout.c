@@ -146,7 +146,8 @@ static void take_abort(job *j)
         fprintf(stderr, "vmpirun: %s called PMIx_Abort(%d)%s%s; stopping the job\n",
                 k < j->n && j->kids[k].what[0] ? j->kids[k].what : "a process", abort_status,
                 abort_msg[0] ? ": " : "", abort_msg);
-        decide(j, abort_status);
+        /* an exit status keeps 8 bits: a status they would turn into 0 (256...) gives 1 */
+        decide(j, (abort_status & 0xff) || abort_status == 0 ? abort_status & 0xff : 1);
     }
     stop_all(j);
 }
