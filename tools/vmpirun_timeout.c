@@ -73,8 +73,13 @@ bool vmpirun_supervise_prepare(void)
     sa.sa_sigaction = on_signal;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction was;
+        /* one ignored when vmpirun started (nohup, a background job's SIGINT) stays ignored, by the job too */
+        if (sigs[i] != SIGCHLD && sigs[i] != SIGALRM && sigaction(sigs[i], NULL, &was) == 0 && was.sa_handler == SIG_IGN)
+            continue;
         sigaction(sigs[i], &sa, NULL);
+    }
     return true;
 }
 
