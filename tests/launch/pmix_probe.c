@@ -81,6 +81,13 @@ int main(int argc, char **argv)
     }
     /* what a runtime asks: its place on the node, the node's peers, its host */
     uint32_t local = get_u32(&me, PMIX_LOCAL_RANK), lsize = get_u32(&job, PMIX_LOCAL_SIZE);
+    uint32_t nrank = get_u32(&me, PMIX_NODE_RANK), usize = get_u32(&job, PMIX_UNIV_SIZE);
+    uint32_t nodes = get_u32(&job, PMIX_NUM_NODES), nodeid = get_u32(&me, PMIX_NODEID);
+    if (nrank != me.rank || usize != size || nodes != 1 || nodeid != 0) {
+        fprintf(stderr, "probe %u: node rank %u, universe %u, nodes %u, node id %u\n", me.rank, nrank, usize, nodes,
+                nodeid);
+        return 1;
+    }
     char peers[4096], host[256], myhost[256] = "";
     get_string(&job, PMIX_LOCAL_PEERS, peers, sizeof peers);
     get_string(&me, PMIX_HOSTNAME, host, sizeof host);
