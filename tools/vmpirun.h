@@ -34,13 +34,17 @@ typedef struct {
     int status;     /* its wait status, once ended */
     char what[200]; /* how messages name it, e.g. "process 1 (host h, pid 42, ranks 4-7)"; "" for the
                        one-process job, whose end is passed on without a message */
+    _Atomic int pmix; /* set by the PMIx server's thread: VMPIRUN_PMIX_INIT once the process connected
+                         (PMIx_Init), VMPIRUN_PMIX_DONE once it finalized or its connection dropped */
 } vmpirun_child;
+enum { VMPIRUN_PMIX_NONE, VMPIRUN_PMIX_INIT, VMPIRUN_PMIX_DONE };
 
 /* Before the children are forked: installs the handlers of the signals the supervisor waits for (SIGCHLD,
  * SIGALRM, and those it forwards), so that none is lost between a fork and the wait.  Returns false (with a
  * message) when it cannot. */
 bool vmpirun_supervise_prepare(void);
-/* Waits for the n children: forwards SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 and a SIGINT or SIGQUIT sent by kill
+/* Waits for the n children: a process that ends (even with status 0) after PMIx_Init but before
+ * PMIx_Finalize is a failure (the others would wait for it forever).  Forwards SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 and a SIGINT or SIGQUIT sent by kill
  * (not the terminal's, which reach the children directly) to each; stops them all (SIGTERM, SIGKILL after a
  * grace time) after `seconds` (0: no limit), when one fails while others run, or on vmpirun_supervise_abort.
  * Returns vmpirun's exit status: 124 after the time limit, the abort's status, else the first failure's

@@ -12,9 +12,11 @@
  * straight back), aborts (the supervisor stops the job).  Then vmpirun waits as the job's parent
  * (vmpirun_supervise in vmpirun_timeout.c): failures, PMIx_Abort, MPIEXEC_TIMEOUT and signals. */
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,14 +77,54 @@ static pmix_status_t reply_wait(reply *r, pmix_status_t rc)
 }
 
 /* ---- the server module: the upcalls of a single-node host */
+/* the job's processes (never freed: the server's thread may call us until vmpirun exits) */
+static vmpirun_child *children;
+static int nchildren;
+
+static void mark(const pmix_proc_t *proc, int state)
+{
+    if (proc->rank < (pmix_rank_t)nchildren)
+        atomic_store(&children[proc->rank].pmix, state);
+}
+
 static pmix_status_t on_connected(const pmix_proc_t *proc, void *server_object, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
+    mark(proc, VMPIRUN_PMIX_INIT);
     return PMIX_OPERATION_SUCCEEDED; /* done here: libpmix answers the client (it may pass no cbfunc) */
+}
+
+/* Whether process pid is exiting or has exited: /proc/PID/stat shows it a zombie, or with PF_EXITING among its
+ * flags (set at the start of the kernel's exit, before the process's files, its PMIx connection among them,
+ * are closed). */
+static bool exiting(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return true;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return true;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* after the command's name, which may hold anything */
+    char state;
+    unsigned long flags;
+    if (p == NULL || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+        return true;
+    return state == 'Z' || state == 'X' || (flags & 0x4 /* PF_EXITING */);
 }
 
 static pmix_status_t on_finalized(const pmix_proc_t *proc, void *server_object, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-    return PMIX_OPERATION_SUCCEEDED; /* also called when a client's connection drops: nothing to do */
+    /* libpmix also calls this when a client's connection drops; a client calling PMIx_Finalize is alive,
+     * waiting for the answer.  A process found exiting did not finalize: it stays INIT, and the supervisor
+     * reports its exit, even with status 0, as a failure.  (Its pid not known yet: taken as finalized.) */
+    pid_t pid = proc->rank < (pmix_rank_t)nchildren ? children[proc->rank].pid : 0;
+    if (pid <= 0 || !exiting(pid))
+        mark(proc, VMPIRUN_PMIX_DONE);
+    return PMIX_OPERATION_SUCCEEDED;
 }
 
 static pmix_status_t on_abort(const pmix_proc_t *proc, void *server_object, int status, const char msg[],
@@ -301,6 +343,8 @@ int vmpirun_procs(int procs, long ranks, char **argv, int seconds)
     }
 
     vmpirun_child *kids = calloc((size_t)procs, sizeof *kids);
+    children = kids;
+    nchildren = kids ? procs : 0;
     int result = -1;
     for (int k = 0; k < procs && kids && result < 0; k++) {
         pmix_proc_t proc;
@@ -339,7 +383,6 @@ int vmpirun_procs(int procs, long ranks, char **argv, int seconds)
     } else {
         result = vmpirun_supervise(kids, procs, seconds);
     }
-    free(kids);
     /* No PMIx_server_finalize: vmpirun exits now, and libpmix 4.2.2 could crash in it, or hang joining its
      * thread (deadlocked releasing a client), after a client's PMIx_Abort.  Its files are in our directory. */
     remove_tree(dir);

@@ -16,6 +16,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,11 +167,18 @@ static void ended(job *j, int k, int st)
     j->live--;
     take_abort(j); /* an abort comes before the aborting process's exit: it decides */
     int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    if (code == 0 || j->decided)
+    /* PMIx_Finalize answers the client only after the server's upcall: a process that finalized is marked
+     * DONE before its exit.  INIT: it exited without PMIx_Finalize (vmpirun_procs.c) */
+    bool unfinished = code == 0 && atomic_load(&c->pmix) == VMPIRUN_PMIX_INIT;
+    if ((code == 0 && !unfinished) || j->decided)
         return;
+    if (unfinished)
+        code = 1;
     if (c->what[0]) {
         char how[64], name[32];
-        if (WIFEXITED(st))
+        if (unfinished)
+            snprintf(how, sizeof how, "exited with status 0 before PMIx_Finalize");
+        else if (WIFEXITED(st))
             snprintf(how, sizeof how, "exited with status %d", code);
         else
             snprintf(how, sizeof how, "was killed by signal %d (%s)", WTERMSIG(st), signame(WTERMSIG(st), name, sizeof name));

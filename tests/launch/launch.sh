@@ -47,6 +47,11 @@ exit)
     run "$vmpirun" --procs 3 -n 6 "$probe" 3 exit 1 3
     check "process 1 exits with status 3: the job ends with 3, the others stopped (rc $rc)" \
         '[ $rc -eq 3 ] && grep -q "^vmpirun: process 1 (host .*, pid [0-9]*, ranks 2-3) exited with status 3; stopping the job$" "$tmp/err" && none_left' ;;
+exit0) # a process that ends without PMIx_Finalize would leave the others waiting for it (they may also have
+       # finished: libpmix may complete their fence without it)
+    run "$vmpirun" --procs 3 -n 3 "$probe" 3 exit0 2
+    check "process 2 exits with status 0 without PMIx_Finalize: the job ends with 1, the others stopped (rc $rc)" \
+        '[ $rc -eq 1 ] && grep -Eq "^vmpirun: process 2 \(host .*, rank 2\) exited with status 0 before PMIx_Finalize(; stopping the job)?$" "$tmp/err" && none_left' ;;
 kill)
     run "$vmpirun" --procs 3 -n 6 "$probe" 3 kill 1
     check "process 1 killed by SIGKILL: exit 137, the others stopped (rc $rc)" \

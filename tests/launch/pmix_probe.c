@@ -5,6 +5,7 @@
  * process misbehave after the exchange, while the others wait in a second fence:
  *   pmix_probe K                   K processes expected: all succeed
  *   pmix_probe K exit R S          process R exits with status S
+ *   pmix_probe K exit0 R           process R exits with status 0, without PMIx_Finalize
  *   pmix_probe K kill R            process R kills itself with SIGKILL
  *   pmix_probe K abort R S MSG     process R calls PMIx_Abort(S, MSG)
  *   pmix_probe K sleep S           every process sleeps S seconds
@@ -129,6 +130,8 @@ int main(int argc, char **argv)
     uint32_t who = argc > 3 ? (uint32_t)atoi(argv[3]) : UINT32_MAX;
     if (!strcmp(act, "exit") && who == me.rank)
         exit(argc > 4 ? atoi(argv[4]) : 1);
+    if (!strcmp(act, "exit0") && who == me.rank)
+        _exit(0);
     if (!strcmp(act, "kill") && who == me.rank)
         raise(SIGKILL);
     if (!strcmp(act, "abort") && who == me.rank) {
