@@ -27,7 +27,7 @@ static void usage(FILE *f)
                "  +vpN                      same as -n N\n"
                "  +tcharm_stacksize SIZE    same as --stack-size SIZE\n"
                "  --procs K                 OS processes on this machine (default 1); each runs P PEs (-p is per\n"
-               "                            process); ranks are split in blocks: process k hosts ranks\n"
+               "                            process); the N ranks are split in blocks: process k hosts ranks\n"
                "                            k*N/K .. (k+1)*N/K-1.  vmpirun stays their parent and PMIx server\n"
                "  -h, --help                this text\n\n"
                "MPIEXEC_TIMEOUT=SECONDS in the environment stops the job after that time (exit status %d).\n\n"
@@ -132,15 +132,17 @@ int main(int argc, char **argv)
     }
     if (i >= argc)
         bad("no program given");
-    long ranks = 1;
-    const char *nr = getenv("VMPI_NRANKS");
+    long ranks = 1; /* the ranks' count for --procs (0: unknown, from a checkpoint) */
+    const char *nr = getenv("VMPI_NRANKS"), *restart = getenv("VMPI_RESTART");
     if (procs > 1 && nr && *nr) {
         const char *why = "";
         if (!vmpi_tunable_check(vmpi_tunable_find("ranks"), nr, &why))
             bad("bad value '%s' for VMPI_NRANKS: expected %s", nr, why);
         ranks = strtol(nr, NULL, 10);
+    } else if (procs > 1 && restart && *restart) {
+        ranks = 0;
     }
-    if (procs > ranks)
+    if (ranks > 0 && procs > ranks)
         bad("--procs %d with %ld rank%s: a process would host no rank (at most one process per rank)", procs, ranks,
             ranks == 1 ? "" : "s");
     /* AMPI-style +vp/+p after the program are left in argv: the runtime consumes them.  Without address

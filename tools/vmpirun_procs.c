@@ -366,11 +366,13 @@ int vmpirun_procs(int procs, long ranks, char **argv, int seconds)
         } else {
             long first = (long)(k * ranks / procs), last = (long)((k + 1) * ranks / procs) - 1;
             char rk[64];
-            if (first == last)
-                snprintf(rk, sizeof rk, "rank %ld", first);
+            if (ranks <= 0) /* unknown (a restart takes them from its checkpoint) */
+                rk[0] = '\0';
+            else if (first == last)
+                snprintf(rk, sizeof rk, ", rank %ld", first);
             else
-                snprintf(rk, sizeof rk, "ranks %ld-%ld", first, last);
-            snprintf(kids[k].what, sizeof kids[k].what, "process %d (host %s, pid %ld, %s)", k, host,
+                snprintf(rk, sizeof rk, ", ranks %ld-%ld", first, last);
+            snprintf(kids[k].what, sizeof kids[k].what, "process %d (host %s, pid %ld%s)", k, host,
                      (long)kids[k].pid, rk);
         }
         free_environment(env);
