@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -271,6 +272,29 @@ static void free_environment(char **env)
     free(env);
 }
 
+/* 0 if execvp would find name as an executable file, else why not (ENOENT, EACCES...) */
+static int runnable(const char *name)
+{
+    struct stat st;
+    if (strchr(name, '/'))
+        return access(name, X_OK) != 0 ? errno : stat(name, &st) == 0 && S_ISDIR(st.st_mode) ? EACCES : 0;
+    const char *path = getenv("PATH");
+    int why = ENOENT;
+    for (const char *p = path ? path : "/usr/local/bin:/usr/bin:/bin";; p++) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char full[4096];
+        snprintf(full, sizeof full, "%.*s%s%s", (int)n, p, n ? "/" : "", name);
+        if (access(full, X_OK) == 0 && stat(full, &st) == 0 && !S_ISDIR(st.st_mode))
+            return 0;
+        if (errno == EACCES)
+            why = EACCES;
+        if (end == NULL)
+            return why;
+        p = end;
+    }
+}
+
 static pid_t start(char **argv, char **env)
 {
     pid_t pid = fork();
@@ -295,6 +319,11 @@ static void stop_started(vmpirun_child *kids, int n)
 
 int vmpirun_procs(int procs, long ranks, char **argv, int seconds)
 {
+    int why = runnable(argv[0]);
+    if (why) { /* said once, before anything starts */
+        fprintf(stderr, "vmpirun: cannot run '%s': %s\n", argv[0], strerror(why));
+        return why == ENOENT ? 127 : 126;
+    }
     char host[256] = "localhost", dir[4096], nspace[PMIX_MAX_NSLEN + 1];
     gethostname(host, sizeof host - 1);
     const char *tmp = getenv("TMPDIR");

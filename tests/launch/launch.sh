@@ -91,6 +91,12 @@ bad) # refused before anything starts
     run env -u VMPIRUN_ANY_PROGRAM "$vmpirun" --procs 2 -n 2 "$probe" 2
     check "without VMPIRUN_ANY_PROGRAM, a program that is not a vmpi one is refused (rc $rc)" \
         '[ $rc -eq 126 ] && grep -q "is not a vmpi program" "$tmp/err" && [ ! -e "$tmp/pid.0" ]' ;;
+missing) # a program that is not there: said once, nothing started
+    run "$vmpirun" --procs 2 -n 2 "$tmp/nothere" 2
+    check "a missing program: exit 127, said once (rc $rc)" \
+        '[ $rc -eq 127 ] && [ "$(grep -c "cannot run .*nothere.: No such file or directory" "$tmp/err")" -eq 1 ]'
+    run "$vmpirun" --procs 2 -n 2 "$tmp" 2
+    check "a directory: exit 126 (rc $rc)" '[ $rc -eq 126 ] && grep -q "cannot run .*: Permission denied" "$tmp/err"' ;;
 noserver) # the server cannot start: said why, no hang
     run env TMPDIR="$tmp/none" "$vmpirun" --procs 2 -n 2 "$probe" 2
     check "no directory for the PMIx server: exit 1 with why (rc $rc)" \
