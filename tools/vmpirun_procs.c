@@ -295,13 +295,25 @@ static int runnable(const char *name)
     }
 }
 
-static pid_t start(char **argv, char **env)
+static void say(const char *s) { (void)!write(2, s, strlen(s)); }
+
+/* Forks and execs one process, with stdin from in (-1: vmpirun's).  Between fork and exec the child only
+ * calls async-signal-safe functions: the PMIx server's thread may hold a lock (malloc's) at the fork. */
+static pid_t start(char **argv, char **env, int in)
 {
     pid_t pid = fork();
     if (pid == 0) {
+        if (in >= 0)
+            dup2(in, 0);
         execvpe(argv[0], argv, env);
-        fprintf(stderr, "vmpirun: cannot run '%s': %s\n", argv[0], strerror(errno));
-        _exit(errno == ENOENT ? 127 : 126);
+        int e = errno;
+        const char *why = strerrordesc_np(e);
+        say("vmpirun: cannot run '");
+        say(argv[0]);
+        say("': ");
+        say(why ? why : "error");
+        say("\n");
+        _exit(e == ENOENT ? 127 : 126);
     }
     return pid;
 }
@@ -371,6 +383,8 @@ int vmpirun_procs(int procs, long ranks, char **argv, int seconds)
         return 1;
     }
 
+    /* stdin goes to process 0 (it hosts rank 0), as mpirun's does; the others read /dev/null */
+    int null_in = open("/dev/null", O_RDONLY | O_CLOEXEC);
     vmpirun_child *kids = calloc((size_t)procs, sizeof *kids);
     children = kids;
     nchildren = kids ? procs : 0;
@@ -388,7 +402,7 @@ int vmpirun_procs(int procs, long ranks, char **argv, int seconds)
             fprintf(stderr, "vmpirun: cannot prepare process %d for the PMIx server: %s\n", k,
                     env ? PMIx_Error_string(rc) : strerror(ENOMEM));
             result = 1;
-        } else if ((kids[k].pid = start(argv, env)) < 0) {
+        } else if ((kids[k].pid = start(argv, env, k ? null_in : -1)) < 0) {
             fprintf(stderr, "vmpirun: cannot start process %d of '%s': fork: %s\n", k, argv[0], strerror(errno));
             kids[k].pid = 0;
             result = 126;

@@ -43,6 +43,11 @@ procs2)
 procs3)
     run "$vmpirun" --procs=3 -n 3 "$probe" 3
     check "--procs=3: all three exchange their values (rc $rc)" '[ $rc -eq 0 ] && [ "$(oks 3)" -eq 3 ] && [ ! -s "$tmp/err" ]' ;;
+stdin) # stdin reaches process 0 only
+    echo "hello" | PROBE_STDIN=1 "$vmpirun" --procs 3 -n 3 "$probe" 3 >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "stdin to process 0, /dev/null to the others (rc $rc)" \
+        '[ $rc -eq 0 ] && grep -q "^probe 0 of 3: ok .*; stdin: hello$" "$tmp/out" && grep -q "^probe 1 of 3: ok .*; stdin: (none)$" "$tmp/out" && grep -q "^probe 2 of 3: ok .*; stdin: (none)$" "$tmp/out"' ;;
 exit)
     run "$vmpirun" --procs 3 -n 6 "$probe" 3 exit 1 3
     check "process 1 exits with status 3: the job ends with 3, the others stopped (rc $rc)" \

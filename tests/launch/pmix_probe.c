@@ -10,7 +10,8 @@
  *   pmix_probe K abort R S MSG     process R calls PMIx_Abort(S, MSG)
  *   pmix_probe K sleep S           every process sleeps S seconds
  * Started without a PMIx server (vmpirun --procs 1 execs the program), it says so, and succeeds if K is 1.
- * With PROBE_DIR set, each process writes its pid to PROBE_DIR/pid.RANK (the test checks none is left). */
+ * With PROBE_DIR set, each process writes its pid to PROBE_DIR/pid.RANK (the test checks none is left); with
+ * PROBE_STDIN set, it reads a line from stdin and shows it. */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -124,7 +125,12 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    printf("probe %u of %u: ok (%u values exchanged)\n", me.rank, size, size);
+    /* stdin: process 0 has vmpirun's, the others /dev/null */
+    char line[64] = "";
+    if (getenv("PROBE_STDIN") && fgets(line, sizeof line, stdin) == NULL)
+        strcpy(line, "(none)");
+    line[strcspn(line, "\n")] = '\0';
+    printf("probe %u of %u: ok (%u values exchanged)%s%s\n", me.rank, size, size, line[0] ? "; stdin: " : "", line);
     fflush(stdout);
 
     uint32_t who = argc > 3 ? (uint32_t)atoi(argv[3]) : UINT32_MAX;
