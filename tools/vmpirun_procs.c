@@ -122,7 +122,7 @@ static pmix_status_t on_finalized(const pmix_proc_t *proc, void *server_object, 
     /* libpmix also calls this when a client's connection drops; a client calling PMIx_Finalize is alive,
      * waiting for the answer.  A process found exiting did not finalize: it stays INIT, and the supervisor
      * reports its exit, even with status 0, as a failure.  (Its pid not known yet: taken as finalized.) */
-    pid_t pid = proc->rank < (pmix_rank_t)nchildren ? children[proc->rank].pid : 0;
+    pid_t pid = proc->rank < (pmix_rank_t)nchildren ? __atomic_load_n(&children[proc->rank].pid, __ATOMIC_ACQUIRE) : 0;
     if (pid <= 0 || !exiting(pid))
         mark(proc, VMPIRUN_PMIX_DONE);
     return PMIX_OPERATION_SUCCEEDED;
@@ -378,7 +378,6 @@ int vmpirun_procs(int procs, long ranks, char **argv, int seconds)
     rc = register_job(nspace, procs, host);
     if (rc != PMIX_SUCCESS) {
         fprintf(stderr, "vmpirun: the PMIx server refused the job's registration: %s\n", PMIx_Error_string(rc));
-        PMIx_server_finalize();
         remove_tree(dir);
         return 1;
     }
@@ -396,17 +395,19 @@ int vmpirun_procs(int procs, long ranks, char **argv, int seconds)
         reply_init(&r);
         rc = reply_wait(&r, PMIx_server_register_client(&proc, getuid(), getgid(), NULL, on_reply, &r));
         char **env = rc == PMIX_SUCCESS ? environment() : NULL;
-        if (rc == PMIX_SUCCESS && env)
+        if (rc == PMIX_SUCCESS && env == NULL)
+            rc = PMIX_ERR_NOMEM;
+        if (rc == PMIX_SUCCESS)
             rc = PMIx_server_setup_fork(&proc, &env);
-        if (rc != PMIX_SUCCESS || env == NULL) {
-            fprintf(stderr, "vmpirun: cannot prepare process %d for the PMIx server: %s\n", k,
-                    env ? PMIx_Error_string(rc) : strerror(ENOMEM));
+        pid_t pid = rc == PMIX_SUCCESS ? start(argv, env, k ? null_in : -1) : 0;
+        if (rc != PMIX_SUCCESS) {
+            fprintf(stderr, "vmpirun: cannot prepare process %d for the PMIx server: %s\n", k, PMIx_Error_string(rc));
             result = 1;
-        } else if ((kids[k].pid = start(argv, env, k ? null_in : -1)) < 0) {
+        } else if (pid < 0) {
             fprintf(stderr, "vmpirun: cannot start process %d of '%s': fork: %s\n", k, argv[0], strerror(errno));
-            kids[k].pid = 0;
             result = 126;
         } else {
+            __atomic_store_n(&kids[k].pid, pid, __ATOMIC_RELEASE); /* on_finalized may read it */
             long first = (long)(k * ranks / procs), last = (long)((k + 1) * ranks / procs) - 1;
             char rk[64];
             if (ranks <= 0) /* unknown (a restart takes them from its checkpoint) */
