@@ -25,7 +25,7 @@ JOBS ?= 2
 MPICH_SRC ?= $(CURDIR)/.deps/mpich
 DEPS = cmake ninja-build gcc g++ pkg-config libboost-context-dev libhwloc-dev libxxhash-dev mpich libmpich-dev \
        openmpi-bin libopenmpi-dev gfortran libmetis-dev python3 python3-matplotlib \
-       libarmci-mpi-dev autoconf dpkg-dev libpmix-dev libucx-dev ucx-utils
+       libarmci-mpi-dev autoconf dpkg-dev libucx-dev ucx-utils libpmix-dev
 
 .PHONY: all deps build demo test test-emul test-asan test-tsan bench clean
 
