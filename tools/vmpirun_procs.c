@@ -8,8 +8,8 @@
  * its K clients, and forks each with the environment PMIx_server_setup_fork gives (how the client finds
  * the server) added to vmpirun's own.  The server answers the clients' calls on its own thread; vmpirun
  * implements the upcalls a single node needs (its module below): connection and finalization (nothing to
- * do), fences (every participant is local: the library has collected their data already; the blob goes
- * straight back), aborts (the supervisor stops the job).  Then vmpirun waits as the job's parent
+ * do; a dropped connection tells an exit without PMIx_Finalize), fences (every participant is local: the
+ * blob the library collected goes straight back), aborts (the supervisor stops the job).  Then vmpirun waits as the job's parent
  * (vmpirun_supervise in vmpirun_timeout.c): failures, PMIx_Abort, MPIEXEC_TIMEOUT and signals. */
 #include <errno.h>
 #include <fcntl.h>
@@ -143,7 +143,8 @@ static pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs, const pm
                               char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
     /* one node: every participant contributed to this server; the collected blob is the result (libpmix's
-     * callback moves to its own thread before using it) */
+     * callback moves to its own thread before using it).  libpmix 4.2.2 completes a fence whose participants
+     * are all its clients without calling this: a pass-through for a library that would. */
     if (cbfunc)
         cbfunc(PMIX_SUCCESS, data, ndata, cbdata, NULL, NULL);
     return PMIX_SUCCESS;
