@@ -11,6 +11,7 @@
  * do; a dropped connection tells an exit without PMIx_Finalize), fences (every participant is local: the
  * blob the library collected goes straight back), aborts (the supervisor stops the job).  Then vmpirun waits as the job's parent
  * (vmpirun_supervise in vmpirun_timeout.c): failures, PMIx_Abort, MPIEXEC_TIMEOUT and signals. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -177,6 +178,38 @@ static void remove_tree(const char *dir)
     nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Directories left by a vmpirun that was killed (SIGKILL: no chance to remove them; libpmix's data segments
+ * there take 8 MB): ours (uid, mode 0700), named vmpirun.XXXXXX, holding the server's pmix_dstor_*_PID of a
+ * process that no longer exists.  Removed at the next start. */
+static void clean_stale(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "vmpirun.", 8) != 0 || strlen(e->d_name) != 14)
+            continue;
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
+        if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 0777) != 0700)
+            continue;
+        DIR *sub = opendir(path);
+        if (sub == NULL)
+            continue;
+        long pid = 0;
+        struct dirent *f;
+        while (pid <= 0 && (f = readdir(sub)) != NULL)
+            if (sscanf(f->d_name, "pmix_dstor_ds21_%ld", &pid) != 1 && sscanf(f->d_name, "pmix_dstor_ds12_%ld", &pid) != 1)
+                pid = 0;
+        closedir(sub);
+        if (pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+            remove_tree(path);
+    }
+    closedir(d);
+}
+
 /* ---- the job's registration */
 static void add(void *list, const char *key, const void *value, pmix_data_type_t type)
 {
@@ -340,7 +373,9 @@ int vmpirun_procs(int procs, long ranks, char **argv, int seconds)
     char host[256] = "localhost", dir[4096], nspace[PMIX_MAX_NSLEN + 1];
     gethostname(host, sizeof host - 1);
     const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/vmpirun.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    tmp = tmp && *tmp ? tmp : "/tmp";
+    clean_stale(tmp);
+    snprintf(dir, sizeof dir, "%s/vmpirun.XXXXXX", tmp);
     if (mkdtemp(dir) == NULL) { /* mode 0700 */
         fprintf(stderr, "vmpirun: cannot create the PMIx server's directory %s: %s\n", dir, strerror(errno));
         return 1;

@@ -102,6 +102,16 @@ missing) # a program that is not there: said once, nothing started
         '[ $rc -eq 127 ] && [ "$(grep -c "cannot run .*nothere.: No such file or directory" "$tmp/err")" -eq 1 ]'
     run "$vmpirun" --procs 2 -n 2 "$tmp" 2
     check "a directory: exit 126 (rc $rc)" '[ $rc -eq 126 ] && grep -q "cannot run .*: Permission denied" "$tmp/err"' ;;
+stale) # the directory of a killed vmpirun (its server's pid gone) is removed at the next start; others stay
+    mkdir -p "$tmp/t"
+    sh -c 'exit 0' &
+    dead=$! # a pid that no longer exists
+    wait $dead
+    mkdir -m 700 "$tmp/t/vmpirun.AAAAAA" "$tmp/t/vmpirun.BBBBBB" "$tmp/t/vmpirun.CCCCCC"
+    mkdir "$tmp/t/vmpirun.AAAAAA/pmix_dstor_ds21_$dead" "$tmp/t/vmpirun.BBBBBB/pmix_dstor_ds21_$$"
+    run env TMPDIR="$tmp/t" "$vmpirun" --procs 2 -n 2 "$probe" 2
+    check "a stale directory removed, a live job's and an unknown one kept, ours removed at the end (rc $rc)" \
+        '[ $rc -eq 0 ] && [ ! -e "$tmp/t/vmpirun.AAAAAA" ] && [ -d "$tmp/t/vmpirun.BBBBBB" ] && [ -d "$tmp/t/vmpirun.CCCCCC" ] && [ "$(ls "$tmp/t" | wc -l)" -eq 2 ]' ;;
 noserver) # the server cannot start: said why, no hang
     run env TMPDIR="$tmp/none" "$vmpirun" --procs 2 -n 2 "$probe" 2
     check "no directory for the PMIx server: exit 1 with why (rc $rc)" \
