@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* vmpirun: starts a vmpi program with V ranks on P PEs.  The ranks are user-level threads of one process,
  * so launching is setting the runtime's variables (the tunables table) and exec'ing the program: its exit
- * status is the job's. */
+ * status is the job's.  With --procs K the job is K processes, vmpirun their parent and PMIx server
+ * (vmpirun_procs.c). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +26,9 @@ static void usage(FILE *f)
                "  -p, --pes P, +pP          worker threads; default one per core, at most one per rank\n"
                "  +vpN                      same as -n N\n"
                "  +tcharm_stacksize SIZE    same as --stack-size SIZE\n"
+               "  --procs K                 OS processes on this machine (default 1); each runs P PEs (-p is per\n"
+               "                            process); the N ranks are split in blocks: process k hosts ranks\n"
+               "                            k*N/K .. (k+1)*N/K-1.  vmpirun stays their parent and PMIx server\n"
                "  -h, --help                this text\n\n"
                "MPIEXEC_TIMEOUT=SECONDS in the environment stops the job after that time (exit status %d).\n\n"
                "runtime settings (--NAME VALUE or --NAME=VALUE; or the environment variable):\n",
@@ -49,6 +53,19 @@ static _Noreturn VMPI_PRINTF(1, 2) void bad(const char *fmt, ...)
     exit(2);
 }
 
+/* --procs K: 1 to 1024 */
+static int procs_value(const char *opt, const char *value)
+{
+    char *end;
+    if (value == NULL)
+        bad("option '%s' needs a value", opt);
+    errno = 0;
+    long v = strtol(value, &end, 10);
+    if (end == value || *end != '\0' || errno || v < 1 || v > 1024)
+        bad("bad value '%s' for %s: expected a number of processes from 1 to 1024", value, opt);
+    return (int)v;
+}
+
 static void set(const char *name, const char *opt, const char *value)
 {
     const vmpi_tunable *t = vmpi_tunable_find(name);
@@ -71,7 +88,7 @@ static _Noreturn void unknown(const char *opt)
 
 int main(int argc, char **argv)
 {
-    int i = 1;
+    int i = 1, procs = 1;
     for (; i < argc; i++) {
         const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -87,6 +104,10 @@ int main(int argc, char **argv)
             a[2] ? set("pes", "+p", a + 2) : (set("pes", a, next), i++);
         } else if (!strcmp(a, "+tcharm_stacksize")) {
             set("stack-size", a, next), i++;
+        } else if (!strcmp(a, "--procs")) {
+            procs = procs_value(a, next), i++;
+        } else if (!strncmp(a, "--procs=", 8)) {
+            procs = procs_value(a, a + 8);
         } else if (!strncmp(a, "--", 2) && a[2]) {
             char name[64];
             const char *eq = strchr(a, '=');
@@ -111,6 +132,19 @@ int main(int argc, char **argv)
     }
     if (i >= argc)
         bad("no program given");
+    long ranks = 1; /* the ranks' count for --procs (0: unknown, from a checkpoint) */
+    const char *nr = getenv("VMPI_NRANKS"), *restart = getenv("VMPI_RESTART");
+    if (procs > 1 && nr && *nr) {
+        const char *why = "";
+        if (!vmpi_tunable_check(vmpi_tunable_find("ranks"), nr, &why))
+            bad("bad value '%s' for VMPI_NRANKS: expected %s", nr, why);
+        ranks = strtol(nr, NULL, 10);
+    } else if (procs > 1 && restart && *restart) {
+        ranks = 0;
+    }
+    if (ranks > 0 && procs > ranks)
+        bad("--procs %d with %ld rank%s: a process would host no rank (at most one process per rank)", procs, ranks,
+            ranks == 1 ? "" : "s");
     /* AMPI-style +vp/+p after the program are left in argv: the runtime consumes them.  Without address
      * randomization (src/base/layout.c says why), unless --aslr 1; the program would turn it off itself,
      * at the cost of executing itself again. */
@@ -121,7 +155,10 @@ int main(int argc, char **argv)
             personality((unsigned long)p | ADDR_NO_RANDOMIZE);
     }
     char path[4096];
-    switch (vmpirun_check(argc - i, &argv[i], path, sizeof path)) {
+    /* VMPIRUN_ANY_PROGRAM=1: the launcher's own tests (tests/launch) start plain PMIx programs */
+    const char *any = getenv("VMPIRUN_ANY_PROGRAM");
+    bool any_program = any && !strcmp(any, "1");
+    switch (any_program ? VMPIRUN_UNKNOWN : vmpirun_check(argc - i, &argv[i], path, sizeof path)) {
     case VMPIRUN_LIBVMPI:
         fprintf(stderr, "vmpirun: %s uses libvmpi but was not linked by vmpicc or vmpicxx: its main would run once, "
                         "outside any rank.  Link it with vmpicc/vmpicxx (or their -show flags, pkg-config vmpi, "
@@ -139,13 +176,16 @@ int main(int argc, char **argv)
         break;
     }
     const char *timeout = getenv("MPIEXEC_TIMEOUT");
+    int seconds = 0;
     if (timeout && *timeout) {
-        int seconds = vmpirun_timeout_parse(timeout);
+        seconds = vmpirun_timeout_parse(timeout);
         if (seconds < 0)
             bad("bad value '%s' for MPIEXEC_TIMEOUT: expected a number of seconds", timeout);
-        if (seconds > 0)
-            return vmpirun_exec_timeout(&argv[i], seconds);
     }
+    if (procs > 1)
+        return vmpirun_procs(procs, ranks, &argv[i], seconds);
+    if (seconds > 0)
+        return vmpirun_exec_timeout(&argv[i], seconds);
     execvp(argv[i], &argv[i]);
     fprintf(stderr, "vmpirun: cannot run '%s': %s\n", argv[i], strerror(errno));
     return errno == ENOENT ? 127 : 126;

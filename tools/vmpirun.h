@@ -3,7 +3,9 @@
 #ifndef VMPIRUN_H
 #define VMPIRUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* What the program vmpirun is asked to start is (vmpirun_prog.c). */
 typedef enum {
@@ -16,7 +18,7 @@ typedef enum {
 /* What the command argv[0..argc) is; `path` gets argv[0]'s file as execvp finds it. */
 vmpirun_kind vmpirun_check(int argc, char **argv, char *path, size_t len);
 
-/* MPIEXEC_TIMEOUT (vmpirun_timeout.c). */
+/* vmpirun as the job's parent: MPIEXEC_TIMEOUT, several processes (vmpirun_timeout.c). */
 /* the exit status of a job stopped by MPIEXEC_TIMEOUT (as coreutils' timeout) */
 #define VMPIRUN_TIMEOUT_EXIT 124
 
@@ -24,5 +26,36 @@ vmpirun_kind vmpirun_check(int argc, char **argv, char *path, size_t len);
 int vmpirun_timeout_parse(const char *s);
 /* runs argv as a child, stopped after `seconds`; returns the exit status vmpirun should end with */
 int vmpirun_exec_timeout(char **argv, int seconds);
+
+/* One process of the job, as the supervisor sees it. */
+typedef struct {
+    pid_t pid;
+    bool ended;
+    int status;     /* its wait status, once ended */
+    char what[200]; /* how messages name it, e.g. "process 1 (host h, pid 42, ranks 4-7)"; "" for the
+                       one-process job, whose end is passed on without a message */
+    _Atomic int pmix; /* set by the PMIx server's thread: VMPIRUN_PMIX_INIT once the process connected
+                         (PMIx_Init), VMPIRUN_PMIX_DONE once it finalized or its connection dropped */
+} vmpirun_child;
+enum { VMPIRUN_PMIX_NONE, VMPIRUN_PMIX_INIT, VMPIRUN_PMIX_DONE };
+
+/* Before the children are forked: installs the handlers of the signals the supervisor waits for (SIGCHLD,
+ * SIGALRM, and those it forwards), so that none is lost between a fork and the wait.  Returns false (with a
+ * message) when it cannot. */
+bool vmpirun_supervise_prepare(void);
+/* Waits for the n children: a process that ends (even with status 0) after PMIx_Init but before
+ * PMIx_Finalize is a failure (the others would wait for it forever).  Forwards SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 and a SIGINT or SIGQUIT sent by kill
+ * (not the terminal's, which reach the children directly) to each; stops them all (SIGTERM, SIGKILL after a
+ * grace time) after `seconds` (0: no limit), when one fails while others run, or on vmpirun_supervise_abort.
+ * Returns vmpirun's exit status: 124 after the time limit, the abort's status, else the first failure's
+ * (its exit status, 128+N for signal N), else 0. */
+int vmpirun_supervise(vmpirun_child *kids, int n, int seconds);
+/* From any thread (the PMIx server's): child k asked for the job to be stopped with `status`, with the
+ * message msg (NULL or "": none).  The first request counts. */
+void vmpirun_supervise_abort(int k, int status, const char *msg);
+
+/* --procs K: the job as K processes of this machine, vmpirun their PMIx server (vmpirun_procs.c); `ranks` the
+ * ranks' count for its messages (0: unknown).  Returns the exit status vmpirun should end with. */
+int vmpirun_procs(int procs, long ranks, char **argv, int seconds);
 
 #endif

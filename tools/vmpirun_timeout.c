@@ -1,11 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* MPIEXEC_TIMEOUT, the launcher convention MPICH's and Open MPI's mpiexec honour (MPICH's test suite sets
- * it for every test): the job gets that many seconds, then is stopped with a message and a non-zero exit.
- * vmpirun normally becomes the program (exec); with a timeout it stays as its parent, waits, and on expiry
- * sends SIGTERM (the runtime then writes out what the ranks printed), SIGKILL if that is not enough.
- * Otherwise the job's exit status is passed on as it would have been without vmpirun in between. */
+/* vmpirun as the job's parent.  vmpirun normally becomes the program (exec); it stays as its parent when it
+ * must watch it: MPIEXEC_TIMEOUT, and a job of several processes (--procs, vmpirun_procs.c).
+ *
+ * MPIEXEC_TIMEOUT, the launcher convention MPICH's and Open MPI's mpiexec honour (MPICH's test suite sets
+ * it for every test): the job gets that many seconds, then is stopped with a message and a non-zero exit:
+ * SIGTERM (the runtime then writes out what the ranks printed), SIGKILL if that is not enough.  A job of
+ * several processes is stopped the same way when one of them fails (a non-zero exit or a signal) while the
+ * others run, or asks for it (PMIx_Abort).  Otherwise a one-process job's exit status is passed on as it
+ * would have been without vmpirun in between (its signal too).
+ *
+ * Signal handlers only write the signal's number to a pipe; the supervisor waits on that pipe (poll), so a
+ * signal arriving just before the wait is not lost, and the PMIx server's thread wakes it the same way. */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,21 +26,29 @@
 #include "vmpirun.h"
 
 #define GRACE_SECONDS 5 /* from SIGTERM to SIGKILL */
+#define WAKE_ABORT 0    /* the byte vmpirun_supervise_abort writes (no signal has number 0) */
 
-static volatile sig_atomic_t alarm_rang;
-static volatile pid_t child;
+static int wake[2] = {-1, -1};
 
-static void on_alarm(int sig)
+/* the abort request (vmpirun_supervise_abort), taken by the supervisor once */
+static pthread_mutex_t abort_lock = PTHREAD_MUTEX_INITIALIZER;
+static int abort_k = -1, abort_status;
+static char abort_msg[512];
+static int abort_taken;
+
+/* Signals sent to vmpirun itself (a batch system's SIGTERM, kill -HUP) are meant for the job.  Terminal
+ * signals (SIGINT, SIGQUIT from the keyboard: si_code SI_KERNEL) reach the job directly, as it is in our
+ * process group: not delivered twice.  One sent with kill (si_code <= 0) is forwarded. */
+static void on_signal(int sig, siginfo_t *si, void *uc)
 {
-    (void)sig;
-    alarm_rang = 1;
-}
-
-/* a signal sent to vmpirun itself (a batch system's SIGTERM, kill -HUP) is meant for the job */
-static void forward(int sig)
-{
-    if (child > 0)
-        kill(child, sig);
+    (void)uc;
+    if ((sig == SIGINT || sig == SIGQUIT) && si && si->si_code > 0)
+        return;
+    int saved = errno;
+    unsigned char b = (unsigned char)sig;
+    if (write(wake[1], &b, 1) < 0) { /* pipe full: a wake-up is pending anyway */
+    }
+    errno = saved;
 }
 
 int vmpirun_timeout_parse(const char *s)
@@ -42,59 +61,184 @@ int vmpirun_timeout_parse(const char *s)
     return (int)v;
 }
 
-int vmpirun_exec_timeout(char **argv, int seconds)
+bool vmpirun_supervise_prepare(void)
 {
-    pid_t pid = fork();
-    if (pid < 0) {
-        fprintf(stderr, "vmpirun: cannot start '%s': fork: %s\n", argv[0], strerror(errno));
-        return 126;
+    if (wake[0] >= 0)
+        return true;
+    if (pipe2(wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+        fprintf(stderr, "vmpirun: cannot watch the job: pipe: %s\n", strerror(errno));
+        return false;
     }
-    if (pid == 0) {
-        execvp(argv[0], argv);
-        fprintf(stderr, "vmpirun: cannot run '%s': %s\n", argv[0], strerror(errno));
-        _exit(errno == ENOENT ? 127 : 126);
-    }
-    child = pid;
-    /* no SA_RESTART: the alarm must interrupt waitpid.  Terminal signals (SIGINT, SIGQUIT) reach the job
-     * directly, as it is in our process group: ignore them here rather than deliver them twice. */
+    static const int sigs[] = {SIGCHLD, SIGALRM, SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2};
     struct sigaction sa = {0};
-    sa.sa_handler = on_alarm;
-    sigaction(SIGALRM, &sa, NULL);
-    sa.sa_handler = forward;
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    sigaction(SIGUSR1, &sa, NULL);
-    sigaction(SIGUSR2, &sa, NULL);
-    signal(SIGINT, SIG_IGN);
-    signal(SIGQUIT, SIG_IGN);
-    alarm((unsigned)seconds);
-    int status, stage = 0;
-    for (;;) {
-        if (waitpid(pid, &status, 0) == pid)
-            break;
-        if (errno != EINTR) {
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction was;
+        /* one ignored when vmpirun started (nohup, a background job's SIGINT) stays ignored, by the job too */
+        if (sigs[i] != SIGCHLD && sigs[i] != SIGALRM && sigaction(sigs[i], NULL, &was) == 0 && was.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
+    return true;
+}
+
+void vmpirun_supervise_abort(int k, int status, const char *msg)
+{
+    pthread_mutex_lock(&abort_lock);
+    if (abort_k < 0) {
+        abort_k = k;
+        abort_status = status;
+        snprintf(abort_msg, sizeof abort_msg, "%s", msg ? msg : "");
+    }
+    pthread_mutex_unlock(&abort_lock);
+    unsigned char b = WAKE_ABORT;
+    if (write(wake[1], &b, 1) < 0) { /* pipe full: a wake-up is pending anyway */
+    }
+}
+
+typedef struct {
+    vmpirun_child *kids;
+    int n, live;
+    int seconds;
+    bool stopping; /* SIGTERM sent to all; the alarm now counts the grace time */
+    bool decided;  /* the exit status is known */
+    int result;
+} job;
+
+static void signal_all(job *j, int sig)
+{
+    for (int k = 0; k < j->n; k++)
+        if (!j->kids[k].ended)
+            kill(j->kids[k].pid, sig);
+}
+
+static void stop_all(job *j)
+{
+    if (j->stopping)
+        return;
+    j->stopping = true;
+    signal_all(j, SIGTERM);
+    alarm(GRACE_SECONDS);
+}
+
+static void decide(job *j, int status)
+{
+    if (!j->decided) {
+        j->decided = true;
+        j->result = status;
+    }
+}
+
+static const char *signame(int sig, char *buf, size_t len)
+{
+    const char *abbrev = sigabbrev_np(sig);
+    snprintf(buf, len, "SIG%s", abbrev ? abbrev : "?");
+    return buf;
+}
+
+/* The pending abort request, if any and not yet acted on: message, stop, status. */
+static void take_abort(job *j)
+{
+    pthread_mutex_lock(&abort_lock);
+    int k = abort_taken ? -1 : abort_k;
+    if (k >= 0)
+        abort_taken = 1;
+    pthread_mutex_unlock(&abort_lock);
+    if (k < 0)
+        return;
+    if (!j->decided) {
+        fprintf(stderr, "vmpirun: %s called PMIx_Abort(%d)%s%s; stopping the job\n",
+                k < j->n && j->kids[k].what[0] ? j->kids[k].what : "a process", abort_status,
+                abort_msg[0] ? ": " : "", abort_msg);
+        /* an exit status keeps 8 bits: a status they would turn into 0 (256...) gives 1 */
+        decide(j, (abort_status & 0xff) || abort_status == 0 ? abort_status & 0xff : 1);
+    }
+    stop_all(j);
+}
+
+/* Child k ended with wait status st. */
+static void ended(job *j, int k, int st)
+{
+    vmpirun_child *c = &j->kids[k];
+    c->ended = true;
+    c->status = st;
+    j->live--;
+    take_abort(j); /* an abort comes before the aborting process's exit: it decides */
+    int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    /* PMIx_Finalize answers the client only after the server's upcall: a process that finalized is marked
+     * DONE before its exit.  INIT: it exited without PMIx_Finalize (vmpirun_procs.c) */
+    bool unfinished = code == 0 && atomic_load(&c->pmix) == VMPIRUN_PMIX_INIT;
+    if ((code == 0 && !unfinished) || j->decided)
+        return;
+    if (unfinished)
+        code = 1;
+    if (c->what[0]) {
+        char how[64], name[32];
+        if (unfinished)
+            snprintf(how, sizeof how, "exited with status 0 before PMIx_Finalize");
+        else if (WIFEXITED(st))
+            snprintf(how, sizeof how, "exited with status %d", code);
+        else
+            snprintf(how, sizeof how, "was killed by signal %d (%s)", WTERMSIG(st), signame(WTERMSIG(st), name, sizeof name));
+        fprintf(stderr, "vmpirun: %s %s%s\n", c->what, how, j->live > 0 ? "; stopping the job" : "");
+    }
+    decide(j, code);
+    if (j->live > 0)
+        stop_all(j);
+}
+
+static void on_alarm(job *j)
+{
+    if (!j->stopping) {
+        fprintf(stderr, "vmpirun: the job ran out of its time limit (MPIEXEC_TIMEOUT=%d s): stopping it\n", j->seconds);
+        decide(j, VMPIRUN_TIMEOUT_EXIT);
+        stop_all(j);
+    } else {
+        fprintf(stderr, "vmpirun: the job did not end %d s after SIGTERM: killing it\n", GRACE_SECONDS);
+        signal_all(j, SIGKILL);
+    }
+}
+
+int vmpirun_supervise(vmpirun_child *kids, int n, int seconds)
+{
+    job j = {.kids = kids, .n = n, .live = 0, .seconds = seconds};
+    for (int k = 0; k < n; k++)
+        j.live += !kids[k].ended;
+    if (seconds > 0)
+        alarm((unsigned)seconds);
+    while (j.live > 0) {
+        struct pollfd p = {.fd = wake[0], .events = POLLIN};
+        if (poll(&p, 1, -1) < 0 && errno != EINTR) {
             fprintf(stderr, "vmpirun: waiting for the job: %s\n", strerror(errno));
+            signal_all(&j, SIGKILL);
             return 1;
         }
-        if (!alarm_rang)
-            continue;
-        alarm_rang = 0;
-        if (stage++ == 0) {
-            fprintf(stderr, "vmpirun: the job ran out of its time limit (MPIEXEC_TIMEOUT=%d s): stopping it\n",
-                    seconds);
-            kill(pid, SIGTERM);
-            alarm(GRACE_SECONDS);
-        } else {
-            fprintf(stderr, "vmpirun: the job did not end %d s after SIGTERM: killing it\n", GRACE_SECONDS);
-            kill(pid, SIGKILL);
-        }
+        unsigned char buf[64];
+        ssize_t r;
+        while ((r = read(wake[0], buf, sizeof buf)) > 0)
+            for (ssize_t i = 0; i < r; i++) {
+                if (buf[i] == SIGALRM)
+                    on_alarm(&j);
+                else if (buf[i] != SIGCHLD && buf[i] != WAKE_ABORT)
+                    signal_all(&j, buf[i]); /* forwarded */
+            }
+        take_abort(&j);
+        int st;
+        pid_t pid;
+        while (j.live > 0 && (pid = waitpid(-1, &st, WNOHANG)) > 0)
+            for (int k = 0; k < n; k++)
+                if (kids[k].pid == pid && !kids[k].ended)
+                    ended(&j, k, st);
     }
-    if (stage > 0)
-        return VMPIRUN_TIMEOUT_EXIT;
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    /* die of the job's signal, as the shell would have seen it without vmpirun (no core of vmpirun) */
-    int sig = WTERMSIG(status);
+    alarm(0);
+    return j.decided ? j.result : 0;
+}
+
+/* dies of the signal sig, as the shell would have seen the job die without vmpirun (no core of vmpirun) */
+static void die_of(int sig)
+{
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
     signal(sig, SIG_DFL);
@@ -103,5 +247,25 @@ int vmpirun_exec_timeout(char **argv, int seconds)
     sigaddset(&set, sig);
     sigprocmask(SIG_UNBLOCK, &set, NULL);
     raise(sig);
-    return 128 + sig;
+}
+
+int vmpirun_exec_timeout(char **argv, int seconds)
+{
+    if (!vmpirun_supervise_prepare())
+        return 1;
+    vmpirun_child c = {0};
+    c.pid = fork();
+    if (c.pid < 0) {
+        fprintf(stderr, "vmpirun: cannot start '%s': fork: %s\n", argv[0], strerror(errno));
+        return 126;
+    }
+    if (c.pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "vmpirun: cannot run '%s': %s\n", argv[0], strerror(errno));
+        _exit(errno == ENOENT ? 127 : 126);
+    }
+    int rc = vmpirun_supervise(&c, 1, seconds);
+    if (c.ended && WIFSIGNALED(c.status) && rc == 128 + WTERMSIG(c.status))
+        die_of(WTERMSIG(c.status));
+    return rc;
 }
