@@ -13,6 +13,9 @@ extern const vmpi_net_host *vmpi_net_host_;
 bool vmpi_wire_open(vmpi_net_job *job, char *why, size_t n);
 /* Every process gives `len` bytes and gets everyone's: out[k] (malloc'd, *lens[k] bytes) for process k. */
 void vmpi_wire_allgather(const char *key, const void *blob, size_t len, void **out, size_t *lens);
+/* The same in two steps: put and a fence not blocking (`done` set to 1 on PMIx's thread), then the reads. */
+void vmpi_wire_allgather_nb(const char *key, const void *blob, size_t len, _Atomic int *done);
+void vmpi_wire_allgather_get(const char *key, void **out, size_t *lens);
 /* A fence of every process, not blocking: `done` runs (on PMIx's thread) when all have reached it. */
 void vmpi_wire_fence_nb(void (*done)(void));
 void vmpi_wire_abort(int status, const char *msg);
@@ -29,5 +32,7 @@ bool vmpi_ucx_in_flight(void);
 void vmpi_ucx_local_done(void);
 void vmpi_ucx_finish(void);
 vmpi_xport_counts vmpi_ucx_counts(void);
+void vmpi_ucx_traffic(uint64_t *sent, uint64_t *received);
+void vmpi_ucx_hold(bool on);
 
 #endif

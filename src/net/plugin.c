@@ -40,6 +40,11 @@ static const vmpi_net net = {
     .finish = finish,
     .abort = vmpi_wire_abort,
     .counts = vmpi_ucx_counts,
+    .traffic = vmpi_ucx_traffic,
+    .allgather = vmpi_wire_allgather,
+    .allgather_nb = vmpi_wire_allgather_nb,
+    .allgather_get = vmpi_wire_allgather_get,
+    .hold = vmpi_ucx_hold,
 };
 
 __attribute__((visibility("default"))) const vmpi_net *vmpi_net_plugin(const vmpi_net_host *host)

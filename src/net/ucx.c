@@ -64,6 +64,7 @@ typedef struct pe_state {
     _Atomic long sends;      /* sends UCX still holds (they move only when this worker progresses) */
     _Atomic long ops;        /* one-sided operations begun and not completed */
     uint64_t n[7];           /* counts, in the order of vmpi_xport_counts */
+    uint64_t sent, received; /* messages to and from other processes (handled), for global quiescence */
     char pad[64];
 } pe_state;
 
@@ -80,6 +81,7 @@ static struct {
     int epfd, stopfd;
     pthread_t waker;
     _Atomic int stopping;
+    _Atomic int held;        /* vmpi_ucx_hold: no handler runs */
 } U;
 
 static uint64_t probe_word;
@@ -148,6 +150,7 @@ static void send_am(int l, ucp_ep_h ep, unsigned am, const void *hdr, size_t hle
 {
     pe_state *s = &U.pe[l];
     sendbuf *arg = (sendbuf *)hdr - 1;
+    __atomic_store_n(&s->sent, s->sent + 1, __ATOMIC_RELAXED);
     ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
                                               UCP_OP_ATTR_FIELD_FLAGS,
                               .cb.send = sent,
@@ -191,6 +194,7 @@ static ucs_status_t on_msg(void *arg, const void *header, size_t hlen, void *dat
         H->fatal("internal error: messages from PE %u to PE %d arrived out of order (%u, expected %u): UCX "
                  "delivered them on several lanes", h->src_pe, U.first + l, h->seq, *expect);
     (*expect)++;
+    __atomic_store_n(&U.pe[l].received, U.pe[l].received + 1, __ATOMIC_RELAXED);
     TRACE("vmpi net %d: PE %d <- PE %u: message %u, %zu bytes, seq %u\n", U.self, U.first + l, h->src_pe, h->id, len,
           h->seq);
     H->deliver(U.first + l, (int)h->src_pe, h->id, data, len);
@@ -307,6 +311,7 @@ static void received(void *req, ucs_status_t st, size_t len, void *arg)
     recv_into *r = arg;
     if (st != UCS_OK)
         H->fatal("process %d: receiving data from another process failed: %s", U.self, ucs_status_string(st));
+    __atomic_store_n(&U.pe[r->l].received, U.pe[r->l].received + 1, __ATOMIC_RELAXED);
     if (r->o)
         op_done(r->o);
     else
@@ -343,6 +348,9 @@ static ucs_status_t on_op(void *arg, const void *header, size_t hlen, void *data
     op_hdr h;
     if (hlen != sizeof h)
         H->fatal("internal error: a malformed one-sided operation from another process");
+    /* received once handled: data still coming (rendezvous) counts when it is in place (received()) */
+    if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))
+        __atomic_store_n(&U.pe[l].received, U.pe[l].received + 1, __ATOMIC_RELAXED);
     memcpy(&h, header, sizeof h);
     pending_op *o = (pending_op *)(uintptr_t)h.token;
     switch (am) {
@@ -417,7 +425,7 @@ static bool is_self(int pe) { return H->self_pe() == pe; }
 int vmpi_ucx_poll(struct vmpi_pe *pe)
 {
     int id = H->self_pe(), n = 0;
-    if (id < U.first || id >= U.first + U.npes)
+    if (id < U.first || id >= U.first + U.npes || atomic_load_explicit(&U.held, memory_order_relaxed))
         return 0;
     ucp_worker_h w = U.pe[id - U.first].w;
     while (ucp_worker_progress(w))
@@ -435,7 +443,7 @@ bool vmpi_ucx_backlog(int pe)
  * answered by a progress, as UCX has no cheaper test.  For another PE: what it has is its own business. */
 bool vmpi_ucx_work(int pe)
 {
-    if (!is_self(pe))
+    if (!is_self(pe) || atomic_load_explicit(&U.held, memory_order_relaxed))
         return false;
     return ucp_worker_progress(U.pe[local(pe)].w) != 0 || vmpi_ucx_backlog(pe);
 }
@@ -444,7 +452,7 @@ bool vmpi_ucx_work(int pe)
  * the waker thread will wake the PE when the network brings something. */
 bool vmpi_ucx_ready(int pe)
 {
-    if (!is_self(pe))
+    if (!is_self(pe) || atomic_load_explicit(&U.held, memory_order_relaxed))
         return false;
     pe_state *s = &U.pe[local(pe)];
     if (ucp_worker_progress(s->w))
@@ -461,8 +469,22 @@ bool vmpi_ucx_ready(int pe)
 }
 
 /* Messages may be on the wire between processes at any time: a job of several processes is never declared
- * deadlocked by one of them alone (the global check is still to come). */
-bool vmpi_ucx_in_flight(void) { return !atomic_load(&U.stopping); }
+ * deadlocked by one of them alone (the global check is still to come).  While held, what arrives waits: a
+ * stop of this process's world may go on. */
+bool vmpi_ucx_in_flight(void) { return !atomic_load(&U.stopping) && !atomic_load(&U.held); }
+
+void vmpi_ucx_hold(bool on) { atomic_store(&U.held, on); }
+
+void vmpi_ucx_traffic(uint64_t *sent, uint64_t *received)
+{
+    uint64_t s = 0, r = 0;
+    for (int l = 0; l < U.npes; l++) {
+        s += __atomic_load_n(&U.pe[l].sent, __ATOMIC_RELAXED);
+        r += __atomic_load_n(&U.pe[l].received, __ATOMIC_RELAXED);
+    }
+    *sent = s;
+    *received = r;
+}
 
 static void *waker(void *arg)
 {

@@ -4,6 +4,7 @@
  * addresses (put, commit, fence collecting the data, get: peers learn each other's addresses only this way),
  * a fence at the end, and abort. */
 #include <pmix.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,7 +62,7 @@ bool vmpi_wire_open(vmpi_net_job *job, char *why, size_t n)
     return true;
 }
 
-void vmpi_wire_allgather(const char *key, const void *blob, size_t len, void **out, size_t *lens)
+static void put(const char *key, const void *blob, size_t len)
 {
     pmix_value_t v = {.type = PMIX_BYTE_OBJECT};
     v.data.bo.bytes = (char *)blob;
@@ -70,15 +71,45 @@ void vmpi_wire_allgather(const char *key, const void *blob, size_t len, void **o
     if (rc == PMIX_SUCCESS)
         rc = PMIx_Commit();
     if (rc != PMIX_SUCCESS)
-        H->fatal("process %u: publishing its transport address through PMIx failed: %s", me.rank,
-                 PMIx_Error_string(rc));
+        H->fatal("process %u: publishing '%s' through PMIx failed: %s", me.rank, key, PMIx_Error_string(rc));
+}
+
+void vmpi_wire_allgather(const char *key, const void *blob, size_t len, void **out, size_t *lens)
+{
+    put(key, blob, len);
     pmix_info_t info;
     bool collect = true;
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
-    rc = PMIx_Fence(&all, 1, &info, 1);
+    pmix_status_t rc = PMIx_Fence(&all, 1, &info, 1);
     PMIX_INFO_DESTRUCT(&info);
     if (rc != PMIX_SUCCESS)
-        H->fatal("process %u: the PMIx fence of the wire-up failed: %s", me.rank, PMIx_Error_string(rc));
+        H->fatal("process %u: a PMIx fence failed: %s", me.rank, PMIx_Error_string(rc));
+    vmpi_wire_allgather_get(key, out, lens);
+}
+
+static void on_gathered(pmix_status_t status, void *cbdata)
+{
+    if (status != PMIX_SUCCESS)
+        H->fatal("process %u: a PMIx fence failed: %s", me.rank, PMIx_Error_string(status));
+    atomic_store((_Atomic int *)cbdata, 1);
+}
+
+void vmpi_wire_allgather_nb(const char *key, const void *blob, size_t len, _Atomic int *done)
+{
+    put(key, blob, len);
+    static pmix_info_t info; /* must live until the fence completes */
+    static bool collect = true;
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Fence_nb(&all, 1, &info, 1, on_gathered, (void *)done);
+    if (rc == PMIX_OPERATION_SUCCEEDED)
+        atomic_store(done, 1);
+    else if (rc != PMIX_SUCCESS)
+        H->fatal("process %u: a PMIx fence failed: %s", me.rank, PMIx_Error_string(rc));
+}
+
+void vmpi_wire_allgather_get(const char *key, void **out, size_t *lens)
+{
+    pmix_status_t rc;
     uint32_t nprocs = (uint32_t)get_num(&all, PMIX_JOB_SIZE, 0);
     for (uint32_t k = 0; k < nprocs; k++) {
         pmix_proc_t p;
@@ -86,7 +117,7 @@ void vmpi_wire_allgather(const char *key, const void *blob, size_t len, void **o
         PMIX_LOAD_PROCID(&p, me.nspace, k);
         rc = PMIx_Get(&p, key, NULL, 0, &r);
         if (rc != PMIX_SUCCESS || r == NULL || r->type != PMIX_BYTE_OBJECT)
-            H->fatal("process %u: no transport address of process %u through PMIx: %s", me.rank, k,
+            H->fatal("process %u: no value of '%s' from process %u through PMIx: %s", me.rank, key, k,
                      PMIx_Error_string(rc));
         out[k] = malloc(r->data.bo.size ? r->data.bo.size : 1);
         if (out[k] == NULL)

@@ -2,6 +2,7 @@
 /* A job of several OS processes: loads the network plugin (xport/net.h), gives it the host's functions, and
  * plugs its transport and progress source in. */
 #include <dlfcn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,56 @@ void vmpi_xport_net_start(int first, int npes, int job_npes, const void *geometr
 vmpi_xport *vmpi_xport_net(void) { return started ? net->xport : NULL; }
 
 vmpi_xport_counts vmpi_xport_net_counts(void) { return started ? net->counts() : (vmpi_xport_counts){0}; }
+
+static unsigned long gather_seq; /* keys of the all-gathers: the same sequence in every process */
+
+void vmpi_xport_net_allgather(const void *blob, size_t len, void **out, size_t *lens)
+{
+    char key[64];
+    snprintf(key, sizeof key, "vmpi.g.%lu", gather_seq++);
+    net->allgather(key, blob, len, out, lens);
+}
+
+void vmpi_xport_net_quiesce(void)
+{
+    uint64_t prev[2] = {UINT64_MAX, UINT64_MAX};
+    int K = job.nprocs;
+    void **out = malloc(sizeof(void *) * (size_t)K);
+    size_t *lens = malloc(sizeof(size_t) * (size_t)K);
+    if (out == NULL || lens == NULL)
+        vmpi_fatal("out of memory");
+    for (;;) {
+        uint64_t t[2], sum[2] = {0, 0};
+        net->traffic(&t[0], &t[1]);
+        char key[64];
+        snprintf(key, sizeof key, "vmpi.g.%lu", gather_seq++);
+        _Atomic int done = 0;
+        net->allgather_nb(key, t, sizeof t, &done);
+        while (!atomic_load(&done)) /* the PEs keep serving the network meanwhile */
+            vmpi_vp_yield();
+        net->allgather_get(key, out, lens);
+        for (int k = 0; k < K; k++) {
+            uint64_t u[2] = {0, 0};
+            memcpy(u, out[k], lens[k] < sizeof u ? lens[k] : sizeof u);
+            sum[0] += u[0];
+            sum[1] += u[1];
+            free(out[k]);
+        }
+        /* every message sent before the last round was received by this one, and none was sent since */
+        if (sum[0] == sum[1] && sum[0] == prev[0] && sum[1] == prev[1])
+            break;
+        prev[0] = sum[0];
+        prev[1] = sum[1];
+    }
+    free(out);
+    free(lens);
+}
+
+void vmpi_xport_net_hold(bool on)
+{
+    if (net && started)
+        net->hold(on);
+}
 
 void vmpi_xport_net_abort(int status, const char *msg)
 {

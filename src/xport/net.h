@@ -63,6 +63,18 @@ typedef struct vmpi_net {
     void (*abort)(int status, const char *msg);
     /* what this process carried to others, for VMPIX_Transport_counts_get */
     vmpi_xport_counts (*counts)(void);
+    /* Messages this process sent to others and received from them (handled) so far: their sums over the
+     * processes, equal and unchanged over two rounds, say nothing is on the wire (global quiescence). */
+    void (*traffic)(uint64_t *sent, uint64_t *received);
+    /* An all-gather through the launcher (no message of the transport): every process gives `len` bytes
+     * under `key` (a new key each time, the same sequence in every process).  Blocking, or started with
+     * done set to 1 (by another thread) once every process's bytes can be read with allgather_get. */
+    void (*allgather)(const char *key, const void *blob, size_t len, void **out, size_t *lens);
+    void (*allgather_nb)(const char *key, const void *blob, size_t len, _Atomic int *done);
+    void (*allgather_get)(const char *key, void **out, size_t *lens);
+    /* While held, the transport's progress source runs no handler (messages wait in the network): a stop
+     * of this process's world in a job-wide step, where nothing may touch the ranks meanwhile. */
+    void (*hold)(bool on);
 } vmpi_net;
 
 /* The plugin's one exported symbol. */

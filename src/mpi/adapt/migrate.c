@@ -12,6 +12,7 @@
 #include "mpi/coll/coll.h"
 #include "mpi/coll/shm.h"
 #include "msg/loc.h"
+#include "xport/netjob.h"
 #include "xport/procs.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
@@ -162,7 +163,8 @@ static bool build_graph(int n, vmpi_lb_graph *g, int **xadj, int **adj, double *
     edges E = {0};
     for (int r = 0; r < n && !E.nomem; r++) {
         E.src = r;
-        vmpi_commstat_each(&vmpi_msg_ep(r)->sent, add_edge, &E);
+        if (vmpi_msg_ep(r)) /* (another process's rank: its traffic is counted there) */
+            vmpi_commstat_each(&vmpi_msg_ep(r)->sent, add_edge, &E);
     }
     qsort(E.e, E.n, sizeof *E.e, by_pair);
     *xadj = calloc((size_t)n + 1, sizeof(int));
@@ -233,7 +235,7 @@ static void report(const vmpi_lb_problem *p, const double *load, const int *to, 
     for (int q = 0; q < npes; q++)
         before[q] = after[q] = 0;
     for (int r = 0; r < p->nobjs; r++) {
-        int from = vmpi_rank_get(r)->vp.pe->id;
+        int from = vmpi_loc_pe(r); /* (the world is stopped: nothing has moved yet) */
         before[from] += load[r];
         after[to[r]] += load[r];
         moves += to[r] != from;
@@ -283,7 +285,13 @@ static void rebalance(bool run)
         goto out;
     }
     double period = vmpi_sched_load_period();
+    int pe0 = vmpi_sched_local_first(), pe1 = pe0 + vmpi_sched_local_npes();
     for (int q = 0; q < npes; q++) {
+        if (q < pe0 || q >= pe1) { /* another process's PE: placed there, on its own measurements */
+            share[q] = 1;
+            bg[q] = 0;
+            continue;
+        }
         vmpi_pe *x = vmpi_sched_pe(q);
         double awake = period - tick * (double)x->slept, now = vmpi_sched_pe_cpu_seconds(q);
         double cpu = now >= 0 && x->cpu0 >= 0 ? now - x->cpu0 : awake;
@@ -300,6 +308,12 @@ static void rebalance(bool run)
         active[q] = q < nact;
     for (int r = 0; r < n; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
+        if (rk == NULL) { /* another process's rank: it stays where it is, as far as this process decides */
+            load[r] = 0;
+            pe[r] = vmpi_loc_pe(r);
+            movable[r] = false;
+            continue;
+        }
         int want = rk->adapt ? rk->adapt->want_pe : -1;
         load[r] = load_of(rk, tick, rk->vp.busy); /* the world is stopped: its busy ticks are final */
         if (!(rk->adapt && rk->adapt->has_user_load))
@@ -324,7 +338,8 @@ static void rebalance(bool run)
         if (build_graph(n, &g, &xadj, &adj, &bytes))
             p.graph = &g;
         for (int r = 0; r < n; r++)
-            vmpi_commstat_reset(&vmpi_msg_ep(r)->sent);
+            if (vmpi_msg_ep(r))
+                vmpi_commstat_reset(&vmpi_msg_ep(r)->sent);
     }
     double t_lb = vmpi_clock_now();
     /* ranks move within their process (between processes: not yet), so each process is placed alone */
@@ -341,6 +356,8 @@ static void rebalance(bool run)
     long moved = 0;
     for (int r = 0; r < n; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
+        if (rk == NULL)
+            continue;
         int to = pe[r];
         if (to != rk->vp.pe->id && rk->vp.state != VMPI_VP_DONE) {
             vmpi_loc_move(&rk->vp, to);
@@ -374,7 +391,7 @@ static void release_all(void)
 {
     for (int r = 0; r < vmpi_world_size(); r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
-        if (rk->adapt && rk->adapt->in_migrate) {
+        if (rk && rk->adapt && rk->adapt->in_migrate) {
             rk->adapt->in_migrate = false;
             vmpi_vp_wake(&rk->vp);
         }
@@ -405,13 +422,56 @@ static int checkpoint_agreed(vmpi_ckpt_kind *kind, const char **dir)
 
 typedef struct step_req {
     bool balance;
+    vmpi_ckpt_kind ckpt;     /* what the leader asked for (a job of several processes) */
 } step_req;
+
+/* A job of several OS processes: after this process's ranks were placed, every process learns where the
+ * others' ranks are now (through the launcher: no message of the transport moves while a world is stopped). */
+static void exchange_places(void)
+{
+    int n = vmpi_world_size(), K = vmpi_xport_nprocs(), self = vmpi_xport_self_proc();
+    int r0 = (int)((long)self * n / K), r1 = (int)((long)(self + 1) * n / K);
+    int *mine = malloc(sizeof(int) * (size_t)(r1 - r0 + 1));
+    void **out = malloc(sizeof(void *) * (size_t)K);
+    size_t *lens = malloc(sizeof(size_t) * (size_t)K);
+    if (!mine || !out || !lens)
+        vmpi_fatal("out of memory exchanging the ranks' places at a migration point");
+    for (int r = r0; r < r1; r++)
+        mine[r - r0] = vmpi_loc_pe(r);
+    vmpi_xport_net_allgather(mine, sizeof(int) * (size_t)(r1 - r0), out, lens);
+    for (int k = 0; k < K; k++) {
+        int a = (int)((long)k * n / K), b = (int)((long)(k + 1) * n / K);
+        if (k != self && lens[k] == sizeof(int) * (size_t)(b - a))
+            for (int r = a; r < b; r++)
+                vmpi_loc_set(r, ((int *)out[k])[r - a]);
+        else if (k != self)
+            vmpi_fatal("internal error: process %d gave %zu bytes of places for ranks %d..%d", k, lens[k], a, b - 1);
+        free(out[k]);
+    }
+    free(out);
+    free(lens);
+    free(mine);
+}
 
 static void step(void *arg)
 {
     const step_req *q = arg;
     vmpi_ckpt_kind kind;
     const char *dir;
+    if (vmpi_xport_net_job() && vmpi_xport_nprocs() > 1) {
+        /* a job of several processes: each places its own ranks (checkpoints: not yet) */
+        if (q->ckpt != VMPI_CKPT_NONE) {
+            vmpi_warn("AMPI_Migrate: checkpoints of a job of several processes are not supported yet; no "
+                      "checkpoint is taken");
+            A.ckpt_err = MPI_ERR_UNSUPPORTED_OPERATION;
+        } else {
+            A.ckpt_err = MPI_SUCCESS;
+        }
+        rebalance(q->balance);
+        exchange_places();
+        release_all();
+        return;
+    }
     A.ckpt_err = checkpoint_agreed(&kind, &dir);
     if (A.ckpt_err == MPI_SUCCESS && kind != VMPI_CKPT_NONE) {
         char err[512];
@@ -446,20 +506,36 @@ int vmpi_adapt_migrate(bool balance, vmpi_ckpt_kind ckpt, const char *dir)
      * rank 0 blocks until the last one tells it (a message, so a rank that never comes is reported by the
      * deadlock check), then stops the world, balances, and releases them there. */
     const vmpi_dtype *byte = vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE));
-    if (rk->world_rank != 0) {
+    /* In a job of several OS processes each process does the same with its own ranks (leader: its first),
+     * once no message between processes is in flight (the other processes' ranks are all at the migration
+     * point too), with the network's handlers held while its world is stopped. */
+    bool procs = vmpi_xport_net_job() && vmpi_xport_nprocs() > 1;
+    int leader = 0, nhere = n;
+    if (procs) {
+        int K = vmpi_xport_nprocs(), self = vmpi_xport_self_proc();
+        leader = (int)((long)self * n / K);
+        nhere = (int)((long)(self + 1) * n / K) - leader;
+    }
+    if (rk->world_rank != leader) {
         a->in_migrate = true;
-        if (atomic_fetch_add(&A.arrived, 1) + 1 == n - 1) /* the last one: word to rank 0, which blocks */
-            vmpi_send(NULL, 0, byte, 0, TAG_ARRIVED, &rk->world, 1, VMPI_SENDK_STD);
+        if (atomic_fetch_add(&A.arrived, 1) + 1 == nhere - 1) /* the last one: word to the leader, which blocks */
+            vmpi_send(NULL, 0, byte, leader, TAG_ARRIVED, &rk->world, 1, VMPI_SENDK_STD);
         while (a->in_migrate) /* a request completing meanwhile may wake it: only the release counts */
             vmpi_vp_block("AMPI_Migrate");
     } else {
-        err = n > 1 ? vmpi_recv(NULL, 0, byte, MPI_ANY_SOURCE, TAG_ARRIVED, &rk->world, 1, MPI_STATUS_IGNORE)
-                    : MPI_SUCCESS;
+        err = nhere > 1 ? vmpi_recv(NULL, 0, byte, MPI_ANY_SOURCE, TAG_ARRIVED, &rk->world, 1, MPI_STATUS_IGNORE)
+                        : MPI_SUCCESS;
         if (err)
             return err;
         atomic_store(&A.arrived, 0);
-        step_req q = {.balance = balance && vmpi_clock_now() - A.last >= vmpi_cfg.lb_period};
+        step_req q = {.balance = balance && vmpi_clock_now() - A.last >= vmpi_cfg.lb_period, .ckpt = ckpt};
+        if (procs) {
+            vmpi_xport_net_quiesce();
+            vmpi_xport_net_hold(true);
+        }
         vmpi_sched_stop_world(step, &q);
+        if (procs)
+            vmpi_xport_net_hold(false);
         if (ckpt == VMPI_CKPT_TO_FILE && A.ckpt_err == MPI_SUCCESS && !a->restarted)
             vmpi_ckpt_prune(dir); /* the previous checkpoint, once the others are on their way again */
         if (q.balance)
