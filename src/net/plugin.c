@@ -36,6 +36,7 @@ static const vmpi_net net = {
     .backlog = vmpi_ucx_backlog,
     .work = vmpi_ucx_work,
     .in_flight = vmpi_ucx_in_flight,
+    .idle = vmpi_ucx_idle,
     .local_done = vmpi_ucx_local_done,
     .finish = finish,
     .abort = vmpi_wire_abort,

@@ -26,7 +26,14 @@
 #include <unistd.h>
 #include "net/net_int.h"
 
-enum { AM_MSG, AM_ATOMIC, AM_ATOMIC_ANS, AM_GET, AM_GET_ANS, AM_PUT, AM_PUT_ANS, AM_COUNT };
+enum { AM_MSG, AM_ATOMIC, AM_ATOMIC_ANS, AM_GET, AM_GET_ANS, AM_PUT, AM_PUT_ANS, AM_CTRL, AM_COUNT };
+
+/* The job-wide deadlock check's messages (not counted in the traffic they check). */
+enum { C_IDLE, C_PROBE, C_STATE, C_REPORT, C_REPORTED };
+typedef struct ctrl_hdr {
+    uint32_t type, proc, round, unused;
+    uint64_t sent, received, live;
+} ctrl_hdr;
 
 typedef struct msg_hdr {
     uint32_t id, src_pe, seq, unused;
@@ -150,7 +157,8 @@ static void send_am(int l, ucp_ep_h ep, unsigned am, const void *hdr, size_t hle
 {
     pe_state *s = &U.pe[l];
     sendbuf *arg = (sendbuf *)hdr - 1;
-    __atomic_store_n(&s->sent, s->sent + 1, __ATOMIC_RELAXED);
+    if (am != AM_CTRL)
+        __atomic_store_n(&s->sent, s->sent + 1, __ATOMIC_RELAXED);
     ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
                                               UCP_OP_ATTR_FIELD_FLAGS,
                               .cb.send = sent,
@@ -399,6 +407,121 @@ static ucs_status_t on_op(void *arg, const void *header, size_t hlen, void *data
     return UCS_OK;
 }
 
+/* ---- the job-wide deadlock check ----
+ * A process whose PEs all sleep with nothing to do (its ranks blocked, or all done) tells process 0 its
+ * counts of messages sent to and received from other processes (IDLE, once per idle period).  Process 0,
+ * holding such a report from every process with as many messages received as sent, asks each process for
+ * its counts again (PROBE, STATE): if none changed since its report, every process was idle at its report
+ * and nothing moved since (the four-counter argument), so with ranks still live the job is deadlocked:
+ * every process prints where its ranks wait (REPORT, REPORTED), then process 0 ends the job.  All of it runs
+ * in handlers on process 0's first PE, and these messages are not counted in the traffic they check. */
+
+static struct {
+    uint64_t (*rep)[3];      /* [nprocs]: sent, received, live at the last IDLE */
+    bool *have;
+    int nhave, nstate, nreported;
+    uint32_t round;
+    bool probing, changed;
+    uint64_t last[2];        /* this process's counts at its last IDLE (any process) */
+    bool sent_idle;
+} Q;
+
+static int first_pe_of(int k) { return (int)((long)k * U.job_npes / U.nprocs); }
+
+static void ctrl_send(int l, int proc, uint32_t type, uint32_t round)
+{
+    uint64_t s, r;
+    vmpi_ucx_traffic(&s, &r);
+    ctrl_hdr *h = send_buf(l, sizeof *h);
+    *h = (ctrl_hdr){.type = type, .proc = (uint32_t)U.self, .round = round, .sent = s, .received = r,
+                    .live = (uint64_t)H->live()};
+    send_am(l, ep_of(l, first_pe_of(proc)), AM_CTRL, h, sizeof *h, NULL, 0, 0);
+}
+
+static void maybe_probe(int l)
+{
+    if (Q.probing || Q.nhave < U.nprocs)
+        return;
+    uint64_t s = 0, r = 0;
+    for (int k = 0; k < U.nprocs; k++)
+        s += Q.rep[k][0], r += Q.rep[k][1];
+    if (s != r)
+        return; /* messages on the wire: their receivers will report again */
+    Q.probing = true;
+    Q.changed = false;
+    Q.nstate = 0;
+    Q.round++;
+    for (int k = 0; k < U.nprocs; k++)
+        ctrl_send(l, k, C_PROBE, Q.round);
+}
+
+static ucs_status_t on_ctrl(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                            const ucp_am_recv_param_t *param)
+{
+    int l = (int)(intptr_t)arg;
+    ctrl_hdr h;
+    if (hlen != sizeof h)
+        H->fatal("internal error: a malformed control message from another process");
+    memcpy(&h, header, sizeof h);
+    int k = (int)h.proc;
+    switch (h.type) {
+    case C_IDLE:
+        if (!Q.have[k])
+            Q.nhave++;
+        Q.have[k] = true;
+        Q.rep[k][0] = h.sent, Q.rep[k][1] = h.received, Q.rep[k][2] = h.live;
+        maybe_probe(l);
+        break;
+    case C_PROBE:
+        ctrl_send(l, 0, C_STATE, h.round);
+        break;
+    case C_STATE:
+        if (!Q.probing || h.round != Q.round)
+            break;
+        if (!Q.have[k] || h.sent != Q.rep[k][0] || h.received != Q.rep[k][1]) {
+            Q.changed = true; /* it moved: it reports again when idle */
+            if (Q.have[k])
+                Q.nhave--;
+            Q.have[k] = false;
+        }
+        if (++Q.nstate < U.nprocs)
+            break;
+        Q.probing = false;
+        uint64_t live = 0;
+        for (int j = 0; j < U.nprocs; j++)
+            live += Q.rep[j][2];
+        if (Q.changed || live == 0) { /* (all done: the job ends by itself) */
+            maybe_probe(l);
+            break;
+        }
+        H->report_blocked((long)live);
+        Q.nreported = 1;
+        for (int j = 1; j < U.nprocs; j++)
+            ctrl_send(l, j, C_REPORT, Q.round);
+        break;
+    case C_REPORT:
+        H->report_blocked(0);
+        ctrl_send(l, 0, C_REPORTED, h.round);
+        break;
+    case C_REPORTED:
+        if (++Q.nreported == U.nprocs)
+            H->die(1);
+        break;
+    }
+    return UCS_OK;
+}
+
+void vmpi_ucx_idle(void)
+{
+    uint64_t s, r;
+    vmpi_ucx_traffic(&s, &r);
+    if (Q.sent_idle && s == Q.last[0] && r == Q.last[1])
+        return; /* reported already, and nothing moved since */
+    Q.sent_idle = true;
+    Q.last[0] = s, Q.last[1] = r;
+    ctrl_send(self_local(), 0, C_IDLE, 0);
+}
+
 static void ucx_flush(vmpi_xport *x, int pe)
 {
     int l = local(pe);
@@ -566,8 +689,9 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
                                                        UCP_AM_HANDLER_PARAM_FIELD_FLAGS | UCP_AM_HANDLER_PARAM_FIELD_ARG,
                                          .id = am,
                                          .flags = UCP_AM_FLAG_WHOLE_MSG,
-                                         .cb = am == AM_MSG ? on_msg : on_op,
-                                         .arg = am == AM_MSG ? (void *)(intptr_t)l : (void *)(((uintptr_t)l << 8) | am)};
+                                         .cb = am == AM_MSG ? on_msg : am == AM_CTRL ? on_ctrl : on_op,
+                                         .arg = am == AM_MSG || am == AM_CTRL ? (void *)(intptr_t)l
+                                                                              : (void *)(((uintptr_t)l << 8) | am)};
             if ((st = ucp_worker_set_am_recv_handler(s->w, &hp)) != UCS_OK)
                 H->fatal("process %d: cannot set a UCX handler: %s", U.self, ucs_status_string(st));
         }
@@ -633,6 +757,10 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
     }
     free(lens);
     cma_probe();
+    Q.rep = calloc((size_t)U.nprocs, sizeof *Q.rep);
+    Q.have = calloc((size_t)U.nprocs, sizeof *Q.have);
+    if (!Q.rep || !Q.have)
+        H->fatal("out of memory");
     /* eager messages only: a handler has its bytes in place */
     U.am_max = 8192 - sizeof(msg_hdr);
     if (pthread_create(&U.waker, NULL, waker, NULL) != 0)

@@ -393,12 +393,15 @@ static void (*wait_describer)(const vmpi_vp *vp, char *out, size_t n);
 
 void vmpi_sched_set_wait_describer(void (*fn)(const vmpi_vp *vp, char *out, size_t n)) { wait_describer = fn; }
 
-static void report_deadlock(void)
+long vmpi_sched_live(void) { return atomic_load(&job.live); }
+
+void vmpi_sched_report_blocked(long job_live)
 {
     long live = atomic_load(&job.live);
     char line[512], what[400];
     vmpi_log_run_die_hook(); /* the ranks' output first, then the report */
-    vmpi_warn("deadlock: all %ld live rank(s) are blocked and no message is in flight", live);
+    if (job_live > 0)
+        vmpi_warn("deadlock: all %ld live rank(s) are blocked and no message is in flight", job_live);
     int shown = 0;
     for (int i = 0; i < job.nvps && shown < 16; i++) {
         vmpi_vp *vp = job.vps[i];
@@ -414,19 +417,36 @@ static void report_deadlock(void)
     }
     if (live > shown)
         vmpi_warn("  ... and %ld more", live - shown);
+}
+
+static void report_deadlock(void)
+{
+    vmpi_sched_report_blocked(atomic_load(&job.live));
     vmpi_die(1);
+}
+
+/* Every PE of this process is idle and only a source's in_flight() is left: the sources' job-wide checks. */
+static void progress_idle(void)
+{
+    for (int i = 0; i < prog.n; i++)
+        if (prog.src[i]->idle)
+            prog.src[i]->idle();
 }
 
 /* Called by a PE that just counted itself asleep with nothing to do: if every PE is asleep, every channel is
  * empty and no PE moved in between, nothing can ever happen again. */
 static void check_deadlock(uint64_t before)
 {
-    if ((uint32_t)before != (uint32_t)job.npes || atomic_load(&job.done) || atomic_load(&job.live) == 0)
+    if ((uint32_t)before != (uint32_t)job.npes || atomic_load(&job.done))
         return;
     for (int i = 0; i < job.npes; i++)
         if (!vmpi_list_empty(&job.pes[i].runq) || progress_ready(job.first + i) || progress_backlog(job.first + i))
             return;
-    if (progress_in_flight())
+    if (progress_in_flight()) { /* a network's messages: the job-wide check (this process may be done) */
+        progress_idle();
+        return;
+    }
+    if (atomic_load(&job.live) == 0)
         return;
     if (atomic_load(&job.sleepers) == before)
         report_deadlock();

@@ -167,12 +167,22 @@ typedef struct vmpi_progress_source {
     bool (*backlog)(int pe);
     bool (*work)(int pe);
     bool (*in_flight)(void);
+    /* optional: every PE of this process is asleep with nothing ready or queued (its ranks blocked or all
+     * done), and only this source's in_flight() keeps the job from being declared deadlocked: the source
+     * may find out job-wide (and report with vmpi_sched_report_blocked) */
+    void (*idle)(void);
 } vmpi_progress_source;
 /* The in-process transport's source, defined by that layer (xport/chan.c) and bound at link time, not through
  * the registry: the scheduler's spin loops call it on every pass, and through a pointer (not inlined) the
  * calls cost 12% of the cross-PE message latency.  Weak: a program without it (a unit test of the scheduler
  * alone) has only registered sources. */
 extern const vmpi_progress_source vmpi_progress_builtin __attribute__((weak));
+/* The deadlock report of this process's blocked ranks; with `job_live` > 0 first its header line ("deadlock:
+ * all N live rank(s) ...", N = job_live).  A source's job-wide check calls it once the whole job is found
+ * deadlocked. */
+void vmpi_sched_report_blocked(long job_live);
+/* This process's VPs not yet done. */
+long vmpi_sched_live(void);
 /* Adds a source (before the PEs run); at most VMPI_PROGRESS_MAX. */
 #define VMPI_PROGRESS_MAX 4
 void vmpi_sched_progress_add(const vmpi_progress_source *src);

@@ -36,6 +36,9 @@ static const vmpi_net_host host = {
     .wake = vmpi_sched_wake,
     .local_atomic = vmpi_xport_local_atomic,
     .end = vmpi_sched_end,
+    .report_blocked = vmpi_sched_report_blocked,
+    .live = vmpi_sched_live,
+    .die = vmpi_die,
 };
 
 /* UCX's defaults that would take over what vmpi does itself: its handlers of fatal signals (vmpi's crash
@@ -101,7 +104,8 @@ static void local_done(void) { net->local_done(); }
 void vmpi_xport_net_start(int first, int npes, int job_npes, const void *geometry, size_t glen)
 {
     net->start(first, npes, job_npes, geometry, glen);
-    source = (vmpi_progress_source){"network", net->poll, net->ready, net->backlog, net->work, net->in_flight};
+    source = (vmpi_progress_source){"network", net->poll,      net->ready,     net->backlog,
+                                    net->work,  net->in_flight, net->idle};
     vmpi_sched_progress_add(&source);
     vmpi_sched_set_local_done(local_done);
     started = true;

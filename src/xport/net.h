@@ -27,6 +27,9 @@ typedef struct vmpi_net_host {
     void (*wake)(int pe);                              /* a sleeping PE of this process: work came for it */
     uint64_t (*local_atomic)(vmpi_xport_aop op, void *addr, int size, uint64_t operand, uint64_t compare);
     void (*end)(void);                                 /* every process's ranks are done: the job may end */
+    void (*report_blocked)(long job_live);             /* the deadlock report of this process's ranks */
+    long (*live)(void);                                /* this process's ranks not yet done */
+    void (*die)(int code) __attribute__((noreturn));   /* ends this process (and, through abort, the job) */
 } vmpi_net_host;
 
 /* What the job looks like from this process (filled by the plugin's open). */
@@ -53,6 +56,7 @@ typedef struct vmpi_net {
     bool (*backlog)(int pe);
     bool (*work)(int pe);
     bool (*in_flight)(void);
+    void (*idle)(void);
     /* This process's ranks are all done: the job ends (host->end) once every process's are, meanwhile the
      * PEs go on serving the others' operations. */
     void (*local_done)(void);
