@@ -75,16 +75,18 @@ test-emul: build
 	MT_EMULATE_PROCS=3 tools/run-tests $(BUILD) $(JOBS) -E '$(EMUL_EXCLUDE)'
 
 # The suite as jobs of several OS processes (vmpirun --procs K: UCX between them, wired up through PMIx),
-# each process with the test's PEs: 2 processes, then 3; then 2 over TCP on the loopback interface (as between
-# nodes) and 2 started by Open MPI's mpirun (its PMIx server).  PROCS_EXCLUDE: what does not work between
-# processes yet (docs/ARCHITECTURE.md, limits), each with its reason in tests/procs-exclude.
-PROCS_TESTS ?= ^(pt2pt|coll|comm|attr|datatype|init)/
+# each process with the test's PEs: 2 processes; 3 for the areas whose protocols differ between processes;
+# 2 over TCP on the loopback interface (UCX_TLS=tcp,self, as between nodes) and 2 started by Open MPI's mpirun
+# (its PMIx server) for point-to-point.  PROCS_EXCLUDE: what does not run between processes yet, each with
+# its reason in tests/procs-exclude.
+PROCS_TESTS ?= ^(pt2pt|coll|comm|attr|datatype|init|errors)/
+PROCS3_TESTS ?= ^(pt2pt|coll|comm)/
 PROCS_EXCLUDE ?= $(or $(shell grep -v '^\#' tests/procs-exclude | cut -d' ' -f1 | paste -sd'|'),^none$$)
 test-procs: build
 	MT_PROCS=2 tools/run-tests $(BUILD) $(JOBS) -R '$(PROCS_TESTS)' -E '$(PROCS_EXCLUDE)'
-	MT_PROCS=3 tools/run-tests $(BUILD) $(JOBS) -R '$(PROCS_TESTS)' -E '$(PROCS_EXCLUDE)'
-	MT_PROCS=2 UCX_TLS=tcp,self tools/run-tests $(BUILD) $(JOBS) -R '^(pt2pt|coll)/' -E '$(PROCS_EXCLUDE)'
-	MT_PROCS=2 MT_LAUNCHER=openmpi tools/run-tests $(BUILD) $(JOBS) -R '^(pt2pt|coll)/' -E '$(PROCS_EXCLUDE)'
+	MT_PROCS=3 tools/run-tests $(BUILD) $(JOBS) -R '$(PROCS3_TESTS)' -E '$(PROCS_EXCLUDE)'
+	MT_PROCS=2 UCX_TLS=tcp,self tools/run-tests $(BUILD) $(JOBS) -R '^pt2pt/' -E '$(PROCS_EXCLUDE)'
+	MT_PROCS=2 MT_LAUNCHER=openmpi tools/run-tests $(BUILD) $(JOBS) -R '^(pt2pt|errors)/' -E '$(PROCS_EXCLUDE)'
 
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DVMPI_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DVMPI_MPICH_TESTS=OFF >/dev/null

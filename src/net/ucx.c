@@ -72,6 +72,7 @@ typedef struct pe_state {
     _Atomic long ops;        /* one-sided operations begun and not completed */
     uint64_t n[7];           /* counts, in the order of vmpi_xport_counts */
     uint64_t sent, received; /* messages to and from other processes (handled), for global quiescence */
+    int flush;               /* at the end: 1 flushing, 2 flushed */
     char pad[64];
 } pe_state;
 
@@ -89,6 +90,8 @@ static struct {
     pthread_t waker;
     _Atomic int stopping;
     _Atomic int held;        /* vmpi_ucx_hold: no handler runs */
+    _Atomic int ending, nflushed; /* vmpi_ucx_local_done */
+    _Atomic int ended;       /* every process is done */
 } U;
 
 static uint64_t probe_word;
@@ -133,7 +136,8 @@ static void sent(void *req, ucs_status_t st, void *arg)
 {
     sendbuf *b = arg;
     pe_state *s = b->s;
-    if (st != UCS_OK)
+    /* (once every process is done, a deadlock check's message to a process that has ended may fail) */
+    if (st != UCS_OK && !atomic_load(&U.ended))
         H->fatal("process %d: a message to another process failed: %s", U.self, ucs_status_string(st));
     free(b);
     atomic_fetch_sub_explicit(&s->sends, 1, memory_order_relaxed);
@@ -168,8 +172,10 @@ static void send_am(int l, ucp_ep_h ep, unsigned am, const void *hdr, size_t hle
     if (r == NULL) {
         free(arg);
     } else if (UCS_PTR_IS_ERR(r)) {
-        H->fatal("process %d: sending a message to another process failed: %s", U.self,
-                 ucs_status_string(UCS_PTR_STATUS(r)));
+        free(arg);
+        if (!atomic_load(&U.ended))
+            H->fatal("process %d: sending a message to another process failed: %s", U.self,
+                     ucs_status_string(UCS_PTR_STATUS(r)));
     } else {
         atomic_fetch_add_explicit(&s->sends, 1, memory_order_relaxed);
     }
@@ -513,6 +519,8 @@ static ucs_status_t on_ctrl(void *arg, const void *header, size_t hlen, void *da
 
 void vmpi_ucx_idle(void)
 {
+    if (atomic_load(&U.ended))
+        return;
     uint64_t s, r;
     vmpi_ucx_traffic(&s, &r);
     if (Q.sent_idle && s == Q.last[0] && r == Q.last[1])
@@ -543,6 +551,8 @@ vmpi_xport vmpi_ucx_xport = {&ucx_ops, "ucx"};
 
 /* ---- progress ---- */
 
+static void start_flush(int l);
+
 static bool is_self(int pe) { return H->self_pe() == pe; }
 
 int vmpi_ucx_poll(struct vmpi_pe *pe)
@@ -551,6 +561,8 @@ int vmpi_ucx_poll(struct vmpi_pe *pe)
     if (id < U.first || id >= U.first + U.npes || atomic_load_explicit(&U.held, memory_order_relaxed))
         return 0;
     ucp_worker_h w = U.pe[id - U.first].w;
+    if (__builtin_expect(atomic_load_explicit(&U.ending, memory_order_relaxed), 0) && U.pe[id - U.first].flush == 0)
+        start_flush(id - U.first);
     while (ucp_worker_progress(w))
         n++;
     return n;
@@ -559,6 +571,12 @@ int vmpi_ucx_poll(struct vmpi_pe *pe)
 bool vmpi_ucx_backlog(int pe)
 {
     pe_state *s = &U.pe[local(pe)];
+    /* held (a stop of the world after the job-wide quiescence): every message sent was received, only its
+     * local completion may lag (TCP), and it can wait */
+    if (atomic_load_explicit(&U.held, memory_order_relaxed))
+        return false;
+    if (atomic_load_explicit(&U.ending, memory_order_relaxed) && s->flush != 2)
+        return true; /* its flush must move on (or start) */
     return atomic_load_explicit(&s->sends, memory_order_relaxed) != 0;
 }
 
@@ -767,9 +785,47 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
         H->fatal("process %d: cannot start the transport's waker thread", U.self);
 }
 
-static void ended(void) { H->end(); }
+static void ended(void)
+{
+    atomic_store(&U.ended, 1);
+    H->end();
+}
 
-void vmpi_ucx_local_done(void) { vmpi_wire_fence_nb(ended); }
+/* This process's ranks are done.  What its PEs sent must have reached the other processes before it may
+ * end (UCX's send completion only frees the buffer: a process that ended with a connection still being made
+ * to it would refuse it): each PE flushes its worker (vmpi_ucx_poll starts it), then a fence of every
+ * process says all are done, and the job ends. */
+void vmpi_ucx_local_done(void)
+{
+    atomic_store(&U.ending, 1);
+    for (int l = 0; l < U.npes; l++)
+        H->wake(U.first + l);
+}
+
+static void flushed(void *req, ucs_status_t st, void *arg)
+{
+    pe_state *s = arg;
+    s->flush = 2;
+    if (req)
+        ucp_request_free(req);
+    if (atomic_fetch_add(&U.nflushed, 1) + 1 == U.npes)
+        vmpi_wire_fence_nb(ended);
+}
+
+static void start_flush(int l)
+{
+    pe_state *s = &U.pe[l];
+    s->flush = 1;
+    ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+                              .cb.send = flushed,
+                              .user_data = s};
+    ucs_status_ptr_t r = ucp_worker_flush_nbx(s->w, &rp);
+    if (UCS_PTR_IS_ERR(r))
+        H->fatal("process %d: flushing the messages of PE %d failed: %s", U.self, U.first + l,
+                 ucs_status_string(UCS_PTR_STATUS(r)));
+    if (r == NULL)
+        flushed(NULL, UCS_OK, s);
+}
 
 static void wait_req(pe_state *s, ucs_status_ptr_t r)
 {

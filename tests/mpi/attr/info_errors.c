@@ -76,7 +76,8 @@ int main(int argc, char **argv)
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
         MPI_Comm_size(MPI_COMM_WORLD, &size);
         int peer = rank ^ 1;
-        if (peer < size && !MT_MPICH_BUGS) { /* processes: a number from another one may name one's own */
+        /* (processes, MPICH's or vmpi's between its OS processes: a number from another one may name one's own) */
+        if (peer < size && !MT_MPICH_BUGS && mt_proc_of(peer, NULL) == mt_proc_of(rank, NULL)) {
             MPI_Info theirs = MPI_INFO_NULL;
             MT_CHECK_RC(errs, MPI_Sendrecv(&info, 1, MPI_INT, peer, 0, &theirs, 1, MPI_INT, peer, 0, MPI_COMM_WORLD,
                                            MPI_STATUS_IGNORE));
