@@ -52,6 +52,8 @@ demo: build
 	$(BUILD)/bin/vmpirun -n 64 -p 2 $(BUILD)/ring
 	$(BUILD)/bin/vmpirun +p2 $(BUILD)/ring +vp64
 	$(BUILD)/bin/vmpirun -n 10000 -p 2 $(BUILD)/ring
+	@echo "the same program as a job of 2 OS processes (UCX between them, vmpirun their PMIx server):"
+	$(BUILD)/bin/vmpirun --procs 2 -n 64 -p 1 $(BUILD)/ring
 	$(BUILD)/bin/vmpicc -O2 -o $(BUILD)/am_search examples/am_search.c
 	$(BUILD)/bin/vmpirun -n 1000 -p 2 $(BUILD)/am_search
 	@echo "ARMCI: a load-imbalanced LU (lu-block.c's distribution) on 64 ARMCI processes, balanced by ARMCI_Migrate"
@@ -85,7 +87,7 @@ PROCS_EXCLUDE ?= $(or $(shell grep -v '^\#' tests/procs-exclude | cut -d' ' -f1 
 test-procs: build
 	MT_PROCS=2 tools/run-tests $(BUILD) $(JOBS) -R '$(PROCS_TESTS)' -E '$(PROCS_EXCLUDE)'
 	MT_PROCS=3 tools/run-tests $(BUILD) $(JOBS) -R '$(PROCS3_TESTS)' -E '$(PROCS_EXCLUDE)'
-	MT_PROCS=2 UCX_TLS=tcp,self tools/run-tests $(BUILD) $(JOBS) -R '^pt2pt/' -E '$(PROCS_EXCLUDE)'
+	MT_PROCS=2 UCX_TLS=tcp,self UCX_NET_DEVICES=lo tools/run-tests $(BUILD) $(JOBS) -R '^pt2pt/' -E '$(PROCS_EXCLUDE)'
 	MT_PROCS=2 MT_LAUNCHER=openmpi tools/run-tests $(BUILD) $(JOBS) -R '^(pt2pt|errors)/' -E '$(PROCS_EXCLUDE)'
 
 test-asan: deps
