@@ -37,6 +37,7 @@ static struct {
     vmpi_vp *stop_vp;
     bool measure;            /* measure VPs' busy ticks (a balancer is on) */
     void (*local_done)(void); /* this process's VPs are done (vmpi_sched_set_local_done) */
+    bool oversub;            /* more PE threads on this node than cores (vmpi_sched_set_oversubscribed) */
     double reset_at;         /* clock of the last vmpi_sched_reset_load */
     double t0;               /* clock and ticks at the start, to calibrate ticks */
     unsigned long long ticks0;
@@ -200,6 +201,7 @@ void vmpi_sched_adopt_vp(vmpi_vp *vp, int pe)
 }
 
 void vmpi_sched_set_local_done(void (*fn)(void)) { job.local_done = fn; }
+void vmpi_sched_set_oversubscribed(bool on) { job.oversub = on; }
 
 void vmpi_sched_end(void)
 {
@@ -298,6 +300,8 @@ static bool block_in_place(vmpi_vp *vp, vmpi_pe *pe)
     bool resumed = false;
     unsigned long long t0 = job.measure ? vmpi_ticks() : 0;
     for (unsigned i = 0; i < 4096 && !resumed; i++) {
+        if (VMPI_UNLIKELY(job.oversub) && i > 0)
+            sched_yield(); /* another PE thread may need this core for what we wait for */
         if (!vmpi_list_empty(&pe->runq) || stop_pending(pe))
             break;
         if (progress_work(pe->id)) {
@@ -474,7 +478,10 @@ static void idle_wait(vmpi_pe *pe)
     for (unsigned i = 1;; i++) {
         if (progress_work(pe->id) || atomic_load_explicit(&job.done, memory_order_relaxed) || stop_pending(pe))
             return;
-        __builtin_ia32_pause();
+        if (VMPI_UNLIKELY(job.oversub))
+            sched_yield();
+        else
+            __builtin_ia32_pause();
         if ((i & 63) == 0 && vmpi_clock_now() > until)
             break;
     }

@@ -249,6 +249,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     if (K > 1) {
         int self = net->self, per = (int)(p / K);
         vmpi_sched_init(self * per, per, (int)p);
+        vmpi_sched_set_oversubscribed((long)per * (net->local_size > 0 ? net->local_size : 1) > vmpi_pin_ncores());
         /* what must be the same in every process: compared at the wire-up */
         struct {
             long n, p, iso_base, slot_size, stack_size, eager_max, channel_size;
