@@ -38,9 +38,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     if (!err)
         err = vmpi_chk_ptr(&ck, request, "request");
     if (!err)
-        err = vmpi_comm_idup(c, newcomm);
-    if (!err) /* the duplicate is ready already: the request is born complete */
-        *request = vmpi_mreq_new_complete(comm);
+        err = vmpi_comm_idup(c, newcomm, request);
     return err ? vmpi_fail(comm, err, "MPI_Comm_idup", &ck) : MPI_SUCCESS;
 }
 

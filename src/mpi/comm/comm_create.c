@@ -2,12 +2,12 @@
 /* Context ids are agreed on by letting one rank take them from the process-wide counter and telling the
  * others (ranks share the process, so an id taken once is unique).  Internal messages use the parent's
  * collective context with negative tags, which user collectives never use. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ckpt/ckpt.h"
 #include "dtype/dtype.h"
 #include "mpi/coll/coll.h"
+#include "mpi/coll/coll_build.h"
+#include "mpi/coll/csched.h"
 #include "mpi/comm/comm_create.h"
 #include "mpi/comm/group_ops.h"
 #include "mpi/comm/topo.h"
@@ -161,65 +161,70 @@ int vmpi_comm_dup_with_info(vmpi_comm *c, bool own_info, MPI_Info info, MPI_Comm
 
 /* ---- idup ---- */
 
-/* Comm_idup agrees on contexts without a message: the n-th Comm_idup on a communicator is the same call on
- * every rank (MPI orders collectives), so the first rank to make its n-th call takes the contexts from the
- * process-wide counter and leaves them here for the others; the entry goes when every rank took it. */
-typedef struct idup_entry {
-    struct idup_entry *next;
-    int pctx;
-    unsigned seq;
-    int ctx, lctx;
-    int left;
-} idup_entry;
-
-static pthread_mutex_t idup_lock = PTHREAD_MUTEX_INITIALIZER;
-static idup_entry *idup_list;
-VMPI_CKPT_STATIC(idup_list)
-
-static int idup_contexts(vmpi_comm *c, int *ctx, int *lctx)
+/* Comm_idup returns the duplicate at once, its context still unknown on most ranks, and a request: a
+ * schedule on the parent (its collective context and sequence number) that brings the context and fills it
+ * into the duplicate, which the program may use only once the request is complete.  Rank 0 takes the
+ * context and broadcasts it.  On an intercommunicator the leader with the lower world rank takes it and
+ * sends it to the other leader; each leader takes its group's internal context (both groups may have the
+ * same: they never talk on it) and broadcasts both over its group.  Messages only, so it works the same
+ * between processes (each has its own context counter) as within one. */
+int vmpi_comm_idup(vmpi_comm *c, MPI_Comm *out, MPI_Request *req)
 {
-    unsigned seq = c->idup_seq++;
-    int members = c->size + (vmpi_comm_is_inter(c) ? c->peer_size : 0);
-    pthread_mutex_lock(&idup_lock);
-    idup_entry **p = &idup_list;
-    while (*p && ((*p)->pctx != c->ctx || (*p)->seq != seq))
-        p = &(*p)->next;
-    idup_entry *e = *p;
-    if (e == NULL) {
-        e = malloc(sizeof *e);
-        if (e == NULL) {
-            pthread_mutex_unlock(&idup_lock);
-            return MPI_ERR_NO_MEM;
-        }
-        /* both groups of an intercommunicator may share the internal context: they never talk on it */
-        *e = (idup_entry){idup_list, c->ctx, seq, vmpi_comm_ctx_alloc(), vmpi_comm_ctx_alloc(), members};
-        idup_list = e;
-        p = &idup_list;
-    }
-    *ctx = e->ctx;
-    *lctx = e->lctx;
-    if (--e->left == 0) {
-        *p = e->next;
-        free(e);
-    }
-    pthread_mutex_unlock(&idup_lock);
-    return MPI_SUCCESS;
-}
-
-int vmpi_comm_idup(vmpi_comm *c, MPI_Comm *out)
-{
-    int ctx, lctx, err = idup_contexts(c, &ctx, &lctx);
+    const vmpi_dtype *t = INT();
+    vmpi_comm *n;
+    int err;
     *out = MPI_COMM_NULL;
-    if (err)
-        return err;
     if (vmpi_comm_is_inter(c)) {
-        err = publish(new_inter(c->group, c->remote, ctx, lctx, c), out);
+        n = new_inter(c->group, c->remote, -1, -1, c);
     } else {
         vmpi_group *g = vmpi_comm_group(c);
-        err = g ? publish(vmpi_comm_new_intra(g, ctx, c), out) : MPI_ERR_NO_MEM;
+        n = g ? vmpi_comm_new_intra(g, -1, c) : NULL;
         vmpi_group_unref(g);
     }
-    return err ? err : dup_finish(c, out, false, MPI_INFO_NULL);
+    err = publish(n, out);
+    if (!err)
+        err = dup_finish(c, out, false, MPI_INFO_NULL);
+    if (err)
+        return err;
+    vmpi_csched *s = vmpi_cs_new(c);
+    if (s == NULL) {
+        vmpi_comm_release(n);
+        *out = MPI_COMM_NULL;
+        return MPI_ERR_NO_MEM;
+    }
+    if (vmpi_comm_is_inter(c)) {
+        int *v = vmpi_cs_tmp(s, 2, t);
+        if (v == NULL) {
+            vmpi_cs_nomem(s);
+        } else {
+            bool takes = c->group->world[0] < c->remote->world[0];
+            if (c->rank == 0) {
+                v[0] = takes ? vmpi_comm_ctx_alloc() : -1;
+                v[1] = vmpi_comm_ctx_alloc();
+                vmpi_cs_local(s, false);
+                if (takes)
+                    vmpi_cs_send(s, v, 1, t, 0);
+                else
+                    vmpi_cs_recv(s, v, 1, t, 0);
+                vmpi_cs_round(s);
+            }
+            vmpi_cs_local(s, true);
+            vmpi_build_bcast(s, v, 2, t, 0, c->size, c->rank);
+            vmpi_cs_copy(s, &v[0], 1, t, &n->ctx, 1, t);
+            vmpi_cs_copy(s, &v[1], 1, t, &n->local->ctx, 1, t);
+            vmpi_cs_round(s);
+        }
+    } else {
+        if (c->rank == 0)
+            n->ctx = vmpi_comm_ctx_alloc();
+        vmpi_build_bcast(s, &n->ctx, 1, t, 0, c->size, c->rank);
+    }
+    err = vmpi_cs_run(s, req, "MPI_Comm_idup");
+    if (err) {
+        vmpi_comm_release(n);
+        *out = MPI_COMM_NULL;
+    }
+    return err;
 }
 
 /* ---- groups in messages ----

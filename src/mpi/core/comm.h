@@ -25,7 +25,6 @@ typedef struct vmpi_comm {
     struct vmpi_comm *local;   /* intercommunicator: an intracommunicator over the local group (internal) */
     struct vmpi_topo *topo;    /* process topology, or NULL */
     MPI_Info info;             /* a private copy of the hints set on it, or MPI_INFO_NULL */
-    unsigned idup_seq;         /* Comm_idup calls on it so far (they pair up across ranks by number) */
     unsigned coll_seq;     /* collectives this rank started on it: the tag of the next one (coll area) */
     void *coll_shm;        /* cache of its shared collective state (coll area, mpi/coll/shm.c) */
     signed char coll_span; /* whether its ranks live in several processes: 0 not known yet (mpi/coll/span.h) */

@@ -11,6 +11,8 @@
 #include "mpi/core/handle.h"
 #include "mpi/core/info.h"
 #include "mpi/core/rank.h"
+#include "sched/sched.h"
+#include "xport/procs.h"
 
 typedef struct kv {
     char *key, *val;
@@ -145,12 +147,27 @@ static int self_rank(void)
     return rk ? rk->world_rank : -1;
 }
 
+/* A job of K processes (real or emulated): slot i (>= FIRST_USER) of process p has handle index i K + p, so a
+ * handle made in another process names nothing here (each real process has its own table, which would
+ * otherwise give the same numbers to different objects), as another rank's names nothing in its process. */
+static int nprocs(void) { return vmpi_xport_nprocs() > 1 && vmpi_pe_self() ? vmpi_xport_nprocs() : 1; }
+static int self_proc(void) { return nprocs() > 1 ? vmpi_xport_self_proc() : 0; }
+static int index_of_slot(int i) { return i < FIRST_USER ? i : i * nprocs() + self_proc(); }
+/* The slot of handle index `idx` in this process's table, or -1. */
+static int slot_of_index(int idx)
+{
+    if (idx < FIRST_USER)
+        return idx;
+    int k = nprocs(), i = idx / k;
+    return i >= FIRST_USER && idx % k == self_proc() ? i : -1;
+}
+
 /* The calling rank's object of handle `h`, or NULL; called with the mutex held. */
 static vmpi_info *lookup(MPI_Info h)
 {
     if (VMPI_HANDLE_KIND(h) != VMPI_KIND_INFO)
         return NULL;
-    int i = VMPI_HANDLE_INDEX(h);
+    int i = slot_of_index(VMPI_HANDLE_INDEX(h));
     if (i == ENV_INDEX && (i >= T.n || T.obj[i] == NULL)) {
         if (ensure_slots(FIRST_USER) != MPI_SUCCESS)
             return NULL;
@@ -176,7 +193,7 @@ static int insert(vmpi_info *o, MPI_Info *out)
     }
     o->owner = self_rank();
     T.obj[i] = o;
-    *out = VMPI_HANDLE(VMPI_KIND_INFO, i);
+    *out = VMPI_HANDLE(VMPI_KIND_INFO, index_of_slot(i));
     return MPI_SUCCESS;
 }
 
@@ -331,7 +348,7 @@ int vmpi_info_free(MPI_Info *h)
     if (o == NULL || o->readonly) {
         err = MPI_ERR_INFO;
     } else {
-        int i = VMPI_HANDLE_INDEX(*h);
+        int i = slot_of_index(VMPI_HANDLE_INDEX(*h));
         T.obj[i] = NULL;
         T.freed[T.nfreed++] = i;
         info_destroy(o);
