@@ -45,7 +45,11 @@ static inline bool vmpi_rma_is_remote(const vmpi_win *w, int rank)
 
 /* At window creation, after every rank has published its part: the per-rank copy (a job of one process:
  * nothing).  Closing waits for nothing: the epochs are over. */
-int vmpi_rma_remote_open(vmpi_win *w);
+typedef struct vmpi_rma_pub { /* what each rank tells every other at creation (MPI_Aint each) */
+    uint64_t win, base, lock; /* its vmpi_win, window base and window lock: addresses in its process */
+    MPI_Aint size, disp_unit;
+} vmpi_rma_pub;
+int vmpi_rma_remote_open(vmpi_win *w, const vmpi_rma_pub *all);
 void vmpi_rma_remote_close(vmpi_win *w);
 
 /* The target address of (disp, t) at remote `rank`, range-checked against the creation-time copy. */
