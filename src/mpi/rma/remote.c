@@ -59,7 +59,7 @@ int vmpi_rma_remote_open(vmpi_win *w, const vmpi_rma_pub *all)
     }
     for (int r = 0; r < w->size; r++) /* the creation-time exchange (win.c), by message */
         p[r] = (vmpi_rma_peer){all[r].win, (char *)(uintptr_t)all[r].base, all[r].size, (int)all[r].disp_unit,
-                               w->comm->group->world[r], all[r].lock, 0};
+                               w->comm->group->world[r], all[r].lock, all[r].target, 0};
     rm->peer = p;
     w->rm = rm;
     return MPI_SUCCESS;

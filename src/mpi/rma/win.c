@@ -169,7 +169,8 @@ static int win_publish(vmpi_win *w, void *base, MPI_Aint size, int disp_unit, MP
         err = vmpi_coll_barrier(w->comm, NULL);
     else { /* every rank's part, by message (MPICH's and Open MPI's exchange at creation): the origins of
             * other processes cannot read this process's state */
-        vmpi_rma_pub mine = {t->win, (uint64_t)(uintptr_t)base, (uint64_t)(uintptr_t)&t->lock, size, disp_unit},
+        vmpi_rma_pub mine = {t->win, (uint64_t)(uintptr_t)base, (uint64_t)(uintptr_t)&t->lock,
+                             (uint64_t)(uintptr_t)t, size, disp_unit},
                      *all = malloc(sizeof *all * (size_t)w->size);
         err = all ? vmpi_coll_allgather(&mine, sizeof mine / sizeof(MPI_Aint), AINT(), all,
                                         sizeof mine / sizeof(MPI_Aint), AINT(), w->comm, NULL)
