@@ -61,7 +61,8 @@ typedef struct armci_group {
 /* An allocation the calling process took part in. */
 typedef struct armci_alloc {
     MPI_Win win;
-    vmpi_win_shared *sh;
+    int id;                   /* the window's context: the same in every process */
+    bool lists_far;           /* this rank listed the members of other processes in its process's tables */
     char *base;               /* the process's own block, NULL when it asked for 0 bytes */
     int group;
 } armci_alloc;
@@ -75,7 +76,10 @@ typedef struct vmpi_armci {
     bool own_mpi;             /* ARMCI_Init initialized MPI: ARMCI_Finalize finalizes it */
     bool errors_return;       /* VMPI_ARMCI_ERRORS=return */
     int me, nprocs;
-    armci_job *job;
+    armci_job *job;           /* this process's (a job heap is per process: another's is not readable) */
+    bool job_owner;           /* this rank made it (the lowest rank of its process) and frees it */
+    uint64_t *mtx;            /* [nprocs]: every process's mutexes (addresses in its process), by message */
+    int *nmtx;                /* [nprocs]: how many */
     MPI_Comm sync;            /* the ARMCI world's private context: mutex grants, notifications */
     vmpi_comm *sync_c;
     unsigned calls;           /* every 16th call lets the PE run others (armci_poll) */

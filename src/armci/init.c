@@ -10,6 +10,8 @@
 #include "base/tunables.h"
 #include "iso/iso.h"
 #include "mpi/core/comm.h"
+#include "msg/loc.h"
+#include "xport/procs.h"
 
 int armci_fail(const char *fn, int cls, const char *fmt, ...)
 {
@@ -56,11 +58,18 @@ void armci_poll(vmpi_armci *a)
         vmpi_vp_yield();
 }
 
-/* The shared state: made by process 0 in the job heap, its address broadcast. */
+/* The shared state: one per OS process (and per process group of the emulated mode), made by the lowest rank
+ * there in its job heap; the leaders' addresses are gathered so that one short of memory fails everyone.
+ * Each process's table lists its own ranks' segments and, copied at ARMCI_Malloc, those of other processes. */
 static int job_open(vmpi_armci *a)
 {
     MPI_Aint p = 0;
-    if (a->me == 0) {
+    int leader = 0;
+    if (vmpi_xport_nprocs() > 1)
+        while (!vmpi_loc_same_proc(leader, a->me))
+            leader++;
+    a->job_owner = a->me == leader;
+    if (a->job_owner) {
         size_t bytes = sizeof(armci_job) + (size_t)a->nprocs * sizeof(armci_proc);
         armci_job *j = vmpi_iso_job_memalign(VMPI_CACHELINE, bytes);
         if (j) {
@@ -69,9 +78,18 @@ static int job_open(vmpi_armci *a)
         }
         p = (MPI_Aint)j;
     }
-    int err = PMPI_Bcast(&p, 1, MPI_AINT, 0, a->sync);
-    if (err == MPI_SUCCESS && p == 0)
-        err = MPI_ERR_NO_MEM;
+    MPI_Aint *all = malloc(sizeof *all * (size_t)a->nprocs), mine = a->job_owner ? p : 1;
+    int err = all ? PMPI_Allgather(&mine, 1, MPI_AINT, all, 1, MPI_AINT, a->sync) : MPI_ERR_NO_MEM;
+    for (int r = 0; err == MPI_SUCCESS && r < a->nprocs; r++)
+        if (all[r] == 0)
+            err = MPI_ERR_NO_MEM;
+    if (err == MPI_SUCCESS)
+        p = all[leader];
+    else if (a->job_owner) {
+        free((void *)p);
+        p = 0;
+    }
+    free(all);
     a->job = (armci_job *)p;
     return err;
 }
@@ -134,8 +152,14 @@ void ARMCI_Finalize(void)
     armci_groups_free(a);
     free(a->job->p[a->me].segs); /* this process's segment table: empty now */
     PMPI_Barrier(a->sync);
-    if (a->me == 0)
+    if (a->job_owner) {
+        for (int r = 0; r < a->nprocs; r++) /* the tables of other processes' ranks (copies): empty now */
+            if (!vmpi_loc_same_proc(r, a->me))
+                free(a->job->p[r].segs);
         free(a->job);
+    }
+    free(a->mtx);
+    free(a->nmtx);
     PMPI_Comm_free(&a->sync);
     free(a->allocs);
     free(a->held);

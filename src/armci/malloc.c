@@ -11,6 +11,7 @@
 #include "armci/armci_impl.h"
 #include "base/spin.h"
 #include "iso/iso.h"
+#include "mpi/rma/remote.h"
 
 /* ---- the segment tables ---- */
 
@@ -136,6 +137,18 @@ static int alloc_add(vmpi_armci *a, const armci_alloc *al)
     return MPI_SUCCESS;
 }
 
+/* Takes the segments of the members of other processes out of this process's tables (`lists`: the caller put
+ * them there). */
+static void unlist_far(vmpi_armci *a, vmpi_win *w, bool lists)
+{
+    for (int i = 0; lists && w && i < w->size; i++) {
+        const vmpi_rma_peer *p = &w->rm->peer[i];
+        if (vmpi_rma_is_remote(w, i) && p->size > 0)
+            seg_remove(&a->job->p[p->world], p->base);
+    }
+    armci_uncache(a);
+}
+
 static int malloc_group(vmpi_armci *a, const char *fn, void *ptr_arr[], armci_size_t bytes, int gi)
 {
     armci_group *g = &a->groups[gi];
@@ -166,10 +179,22 @@ static int malloc_group(vmpi_armci *a, const char *fn, void *ptr_arr[], armci_si
     }
     vmpi_win *w = vmpi_win_get(win);
     vmpi_win_shared *sh = w->sh;
-    armci_alloc al = {win, sh, bytes > 0 ? base : NULL, gi};
+    /* the members of other processes are listed in this process's tables (copies of what the window's
+     * creation exchanged) by its lowest member, and unlisted by it at ARMCI_Free */
+    int first = 0;
+    while (w->rm && vmpi_rma_is_remote(w, first))
+        first++;
+    armci_alloc al = {win, w->comm->ctx, w->rm != NULL && first == w->rank, bytes > 0 ? base : NULL, gi};
     if (bytes > 0) {
         armci_seg s = {base, (MPI_Aint)bytes, &sh->t[w->rank]};
         err = seg_insert(&a->job->p[a->me], &s);
+    }
+    for (int i = 0; al.lists_far && i < g->size && err == MPI_SUCCESS; i++) {
+        const vmpi_rma_peer *p = &w->rm->peer[i];
+        if (vmpi_rma_is_remote(w, i) && p->size > 0) {
+            armci_seg s = {p->base, p->size, (vmpi_win_target *)(uintptr_t)p->target};
+            err = seg_insert(&a->job->p[p->world], &s);
+        }
     }
     if (err == MPI_SUCCESS)
         err = alloc_add(a, &al);
@@ -178,6 +203,7 @@ static int malloc_group(vmpi_armci *a, const char *fn, void *ptr_arr[], armci_si
     if (all) {
         if (bytes > 0)
             seg_remove(&a->job->p[a->me], base);
+        unlist_far(a, w, al.lists_far);
         if (err == MPI_SUCCESS)
             a->nallocs--;
         PMPI_Win_free(&win);
@@ -186,11 +212,13 @@ static int malloc_group(vmpi_armci *a, const char *fn, void *ptr_arr[], armci_si
     }
     bool any = false;
     for (int i = 0; i < g->size; i++) {
-        ptr_arr[i] = sh->t[i].size > 0 ? sh->t[i].base : NULL;
+        MPI_Aint sz = w->rm ? w->rm->peer[i].size : sh->t[i].size; /* members of other processes: by message */
+        ptr_arr[i] = sz > 0 ? (w->rm ? w->rm->peer[i].base : sh->t[i].base) : NULL;
         any |= ptr_arr[i] != NULL;
     }
     if (!any) { /* nobody asked for memory: nothing to free later (armci-mpi does the same) */
         a->nallocs--;
+        unlist_far(a, w, al.lists_far);
         PMPI_Win_free(&win);
     }
     return 0;
@@ -216,7 +244,7 @@ static void alloc_release(vmpi_armci *a, int i)
     a->nallocs--;
     if (al.base)
         seg_remove(&a->job->p[a->me], al.base);
-    armci_uncache(a);
+    unlist_far(a, vmpi_win_get(al.win), al.lists_far);
     PMPI_Win_free(&al.win); /* its barrier: no member frees memory another still reads */
     free(al.base);
 }
@@ -230,7 +258,7 @@ static int free_group(vmpi_armci *a, const char *fn, void *ptr, int gi)
         if (a->allocs[k].base == ptr && a->allocs[k].group == gi)
             i = k;
     bool bad = ptr && i < 0;
-    MPI_Aint mine[2] = {i >= 0 ? (MPI_Aint)a->allocs[i].sh : 0, bad}, all[2] = {0, 0};
+    MPI_Aint mine[2] = {i >= 0 ? (MPI_Aint)a->allocs[i].id + 1 : 0, bad}, all[2] = {0, 0};
     PMPI_Allreduce(mine, all, 2, MPI_AINT, MPI_MAX, g->comm); /* also: every member's last access is over */
     MPI_Aint which = all[0];
     if (all[1])
@@ -239,9 +267,9 @@ static int free_group(vmpi_armci *a, const char *fn, void *ptr, int gi)
     if (which == 0)
         return 0; /* every process passed NULL: an allocation of 0 bytes everywhere */
     for (int k = 0; k < a->nallocs && i < 0; k++)
-        if ((MPI_Aint)a->allocs[k].sh == which && a->allocs[k].group == gi)
+        if ((MPI_Aint)a->allocs[k].id + 1 == which && a->allocs[k].group == gi)
             i = k;
-    if (i < 0 || (MPI_Aint)a->allocs[i].sh != which)
+    if (i < 0 || (MPI_Aint)a->allocs[i].id + 1 != which)
         return armci_fail(fn, MPI_ERR_BASE, "the processes free different allocations");
     alloc_release(a, i);
     return 0;

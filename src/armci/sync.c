@@ -105,7 +105,22 @@ int ARMCI_Create_mutexes(int num)
             p->mutexes[i] = (armci_mutex){0};
         p->nmutexes = num;
     }
-    PMPI_Barrier(armci_world(a)); /* every process's mutexes exist before anyone locks one */
+    /* every process's mutexes exist before anyone locks one, and every process learns where they are (an
+     * address in their owner's process) by message */
+    if (a->mtx == NULL)
+        a->mtx = malloc(sizeof *a->mtx * (size_t)a->nprocs);
+    if (a->nmtx == NULL)
+        a->nmtx = malloc(sizeof *a->nmtx * (size_t)a->nprocs);
+    MPI_Aint mine[2] = {(MPI_Aint)(uintptr_t)p->mutexes, p->nmutexes}, *all = malloc(sizeof mine * (size_t)a->nprocs);
+    int e = all ? PMPI_Allgather(mine, 2, MPI_AINT, all, 2, MPI_AINT, armci_world(a)) : MPI_ERR_NO_MEM;
+    if (e == MPI_SUCCESS && a->mtx && a->nmtx)
+        for (int r = 0; r < a->nprocs; r++) {
+            a->mtx[r] = (uint64_t)all[2 * r];
+            a->nmtx[r] = (int)all[2 * r + 1];
+        }
+    else if (err == MPI_SUCCESS)
+        err = armci_fail(fn, e ? e : MPI_ERR_NO_MEM, "could not learn where the mutexes are");
+    free(all);
     return err;
 }
 
@@ -124,6 +139,10 @@ int ARMCI_Destroy_mutexes(void)
     free(p->mutexes);
     p->mutexes = NULL;
     p->nmutexes = 0;
+    for (int r = 0; a->nmtx && r < a->nprocs; r++) { /* every process destroys its own at once */
+        a->mtx[r] = 0;
+        a->nmtx[r] = 0;
+    }
     return 0;
 }
 
@@ -140,16 +159,18 @@ static armci_mutex *mutex_get(vmpi_armci *a, const char *fn, int mutex, int proc
 {
     if (armci_check_proc(a, fn, proc))
         return NULL;
-    armci_proc *p = &a->job->p[proc];
-    if (p->mutexes == NULL && p->nmutexes == 0) {
+    /* what ARMCI_Create_mutexes gathered: the mutexes of another process are an address there */
+    uint64_t m = a->mtx ? a->mtx[proc] : 0;
+    int n = a->nmtx ? a->nmtx[proc] : 0;
+    if (m == 0 && n == 0) {
         armci_fail(fn, MPI_ERR_RMA_SYNC, "process %d has no mutexes (ARMCI_Create_mutexes)", proc);
         return NULL;
     }
-    if (mutex < 0 || mutex >= p->nmutexes) {
-        armci_fail(fn, MPI_ERR_ARG, "mutex %d does not exist at process %d (it has %d)", mutex, proc, p->nmutexes);
+    if (mutex < 0 || mutex >= n) {
+        armci_fail(fn, MPI_ERR_ARG, "mutex %d does not exist at process %d (it has %d)", mutex, proc, n);
         return NULL;
     }
-    return &p->mutexes[mutex];
+    return (armci_mutex *)(uintptr_t)m + mutex;
 }
 
 void ARMCI_Lock(int mutex, int proc)

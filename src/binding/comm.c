@@ -3,6 +3,7 @@
 #include <string.h>
 #include "binding/check.h"
 #include "mpi/comm/comm_create.h"
+#include "xport/procs.h"
 
 /* A rank's check that the communicator argument is valid, and optionally an intracommunicator. */
 static int comm_arg(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, bool intra)
@@ -126,9 +127,10 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
         snprintf(ck.why, sizeof ck.why, "unknown split type %d", split_type);
         err = MPI_ERR_ARG;
     }
-    /* every rank of this process shares memory: MPI_COMM_TYPE_SHARED keeps them all together */
+    /* the ranks of one process share memory, those of two do not (nor do the emulated mode's process
+     * groups): MPI_COMM_TYPE_SHARED splits by process */
     if (!err)
-        err = vmpi_comm_split(c, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : 0, key, newcomm);
+        err = vmpi_comm_split(c, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : vmpi_xport_self_proc(), key, newcomm);
     return err ? vmpi_fail(comm, err, "MPI_Comm_split_type", &ck) : MPI_SUCCESS;
 }
 

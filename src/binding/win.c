@@ -5,6 +5,8 @@
 #include <string.h>
 #include "binding/check.h"
 #include "iso/iso.h"
+#include "msg/loc.h"
+#include "xport/procs.h"
 
 static int create_args(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, MPI_Info info, MPI_Win *win)
 {
@@ -53,6 +55,26 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
     return MPI_SUCCESS;
 }
 
+/* A shared-memory window needs ranks that share memory, those of one process (MPI_COMM_TYPE_SHARED's
+ * groups): over a communicator spanning processes it fails, the same at every rank (MPI-3.1 11.2.3 makes
+ * such a communicator the user's error; MPICH and Open MPI fail too). */
+static int one_proc(vmpi_chk *ck, const vmpi_comm *c)
+{
+    if (vmpi_xport_nprocs() == 1)
+        return MPI_SUCCESS;
+    int p0 = vmpi_xport_proc_of_pe(vmpi_loc_pe(vmpi_comm_world_rank(c, 0)));
+    for (int r = 1; r < c->size; r++) {
+        int p = vmpi_xport_proc_of_pe(vmpi_loc_pe(vmpi_comm_world_rank(c, r)));
+        if (p != p0) {
+            snprintf(ck->why, sizeof ck->why,
+                     "the communicator spans processes %d and %d, which share no memory (split it with "
+                     "MPI_COMM_TYPE_SHARED first)", p0, p);
+            return MPI_ERR_RMA_SHARED;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
 VMPI_WEAK(Win_allocate_shared)
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
@@ -60,7 +82,7 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
     vmpi_comm *c;
     int err;
     if ((err = create_args(&ck, comm, &c, info, win)) || (err = size_args(&ck, size, disp_unit)) ||
-        (err = vmpi_chk_ptr(&ck, baseptr, "baseptr")) ||
+        (err = vmpi_chk_ptr(&ck, baseptr, "baseptr")) || (err = one_proc(&ck, c)) ||
         (err = vmpi_win_allocate_shared(size, disp_unit, info, c, (void **)baseptr, win)))
         return vmpi_fail(comm, err, "MPI_Win_allocate_shared", &ck);
     return MPI_SUCCESS;

@@ -47,7 +47,7 @@ typedef struct ans_rec {
 
 static uint32_t id_op, id_ans;
 
-int vmpi_rma_remote_open(vmpi_win *w)
+int vmpi_rma_remote_open(vmpi_win *w, const vmpi_rma_pub *all)
 {
     if (vmpi_xport_nprocs() == 1)
         return MPI_SUCCESS;
@@ -57,11 +57,9 @@ int vmpi_rma_remote_open(vmpi_win *w)
         free(rm);
         return MPI_ERR_NO_MEM;
     }
-    for (int r = 0; r < w->size; r++) { /* the creation-time exchange: never read again */
-        const vmpi_win_target *t = &w->sh->t[r];
-        p[r] = (vmpi_rma_peer){t->win, t->base, t->size, t->disp_unit, w->comm->group->world[r],
-                               (uint64_t)(uintptr_t)&t->lock, 0};
-    }
+    for (int r = 0; r < w->size; r++) /* the creation-time exchange (win.c), by message */
+        p[r] = (vmpi_rma_peer){all[r].win, (char *)(uintptr_t)all[r].base, all[r].size, (int)all[r].disp_unit,
+                               w->comm->group->world[r], all[r].lock, all[r].target, 0};
     rm->peer = p;
     w->rm = rm;
     return MPI_SUCCESS;

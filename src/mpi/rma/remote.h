@@ -27,6 +27,7 @@ typedef struct vmpi_rma_peer {
     int disp_unit;
     int world;
     uint64_t lock;            /* its window lock: an address in its process */
+    uint64_t target;          /* its vmpi_win_target: an address in its process (ARMCI's accumulates) */
     unsigned pending;         /* messages to it not answered yet */
 } vmpi_rma_peer;
 
@@ -45,7 +46,12 @@ static inline bool vmpi_rma_is_remote(const vmpi_win *w, int rank)
 
 /* At window creation, after every rank has published its part: the per-rank copy (a job of one process:
  * nothing).  Closing waits for nothing: the epochs are over. */
-int vmpi_rma_remote_open(vmpi_win *w);
+typedef struct vmpi_rma_pub { /* what each rank tells every other at creation (MPI_Aint each) */
+    uint64_t win, base, lock; /* its vmpi_win, window base and window lock: addresses in its process */
+    uint64_t target;          /* its vmpi_win_target (accumulate lock, bulk flag): an address in its process */
+    MPI_Aint size, disp_unit;
+} vmpi_rma_pub;
+int vmpi_rma_remote_open(vmpi_win *w, const vmpi_rma_pub *all);
 void vmpi_rma_remote_close(vmpi_win *w);
 
 /* The target address of (disp, t) at remote `rank`, range-checked against the creation-time copy. */

@@ -14,6 +14,8 @@
 #include "mpi/rma/am.h"
 #include "mpi/rma/remote.h"
 #include "mpi/rma/win.h"
+#include "msg/loc.h"
+#include "xport/procs.h"
 
 static const vmpi_dtype *AINT(void) { return vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_AINT)); }
 
@@ -76,8 +78,14 @@ static void win_destroy(vmpi_win *w)
     free(w);
 }
 
+/* The process of window rank `r` of `c` (ranks move only within their process). */
+static int proc_of(const vmpi_comm *c, int r) { return vmpi_xport_proc_of_pe(vmpi_loc_pe(vmpi_comm_world_rank(c, r))); }
+
 /* The collective part every flavor shares: the window's internal communicator (a context of its own, for
- * the synchronization messages and barriers) and its shared state, made by rank 0 in the job heap. */
+ * the synchronization messages and barriers) and its shared state, one per process in that process's job
+ * heap (a job heap is per process: the state another process made is not readable here, and the emulated
+ * mode keeps one per process group too, so that it takes the same paths), made by the lowest rank of the
+ * window in each process. */
 static int win_open(vmpi_comm *c, int flavor, MPI_Info info, vmpi_win **out)
 {
     vmpi_win *w = calloc(1, sizeof *w);
@@ -88,8 +96,12 @@ static int win_open(vmpi_comm *c, int flavor, MPI_Info info, vmpi_win **out)
     vmpi_group *g = vmpi_comm_group(c);
     vmpi_comm *wc = g && w ? vmpi_comm_new_intra(g, ctx, c) : NULL;
     vmpi_group_unref(g);
+    bool many = vmpi_xport_nprocs() > 1;
+    int leader = 0, me = many ? proc_of(c, c->rank) : 0;
+    while (many && proc_of(c, leader) != me)
+        leader++;
     MPI_Aint shp = 0;
-    if (c->rank == 0) {
+    if (c->rank == leader) {
         size_t bytes = sizeof(vmpi_win_shared) + (size_t)c->size * sizeof(vmpi_win_target);
         vmpi_win_shared *sh = vmpi_iso_job_memalign(VMPI_CACHELINE, bytes);
         if (sh) {
@@ -99,9 +111,24 @@ static int win_open(vmpi_comm *c, int flavor, MPI_Info info, vmpi_win **out)
         }
         shp = (MPI_Aint)sh;
     }
-    err = vmpi_coll_bcast(&shp, 1, AINT(), 0, c, NULL);
+    if (!many)
+        err = vmpi_coll_bcast(&shp, 1, AINT(), 0, c, NULL);
+    else { /* every process's leader's pointer (the others give 1): a leader short of memory fails everyone */
+        MPI_Aint *all = malloc(sizeof *all * (size_t)c->size), mine = c->rank == leader ? shp : 1;
+        err = all ? vmpi_coll_allgather(&mine, 1, AINT(), all, 1, AINT(), c, NULL) : MPI_ERR_NO_MEM;
+        bool ok = err == MPI_SUCCESS;
+        for (int r = 0; ok && r < c->size; r++)
+            ok = all[r] != 0;
+        if (ok)
+            shp = all[leader];
+        else {
+            free((void *)shp); /* a leader that got its state while another did not */
+            shp = 0;
+        }
+        free(all);
+    }
     if (err == MPI_SUCCESS && (shp == 0 || wc == NULL))
-        err = MPI_ERR_NO_MEM; /* rank 0's failure is everyone's; a rank short of memory fails alone */
+        err = MPI_ERR_NO_MEM; /* a leader's failure is everyone's; a rank short of memory fails alone */
     if (err) {
         if (wc)
             vmpi_comm_release(wc);
@@ -110,6 +137,7 @@ static int win_open(vmpi_comm *c, int flavor, MPI_Info info, vmpi_win **out)
     }
     w->comm = wc;
     w->sh = (vmpi_win_shared *)shp;
+    w->sh_owner = c->rank == leader;
     w->rank = c->rank;
     w->size = c->size;
     w->flavor = flavor;
@@ -136,9 +164,21 @@ static int win_publish(vmpi_win *w, void *base, MPI_Aint size, int disp_unit, MP
     w->attr_base = base;
     w->attr_size = size;
     w->attr_disp_unit = disp_unit;
-    int err = vmpi_coll_barrier(w->comm, NULL);
-    if (err == MPI_SUCCESS)
-        err = vmpi_rma_remote_open(w);
+    int err;
+    if (vmpi_xport_nprocs() == 1)
+        err = vmpi_coll_barrier(w->comm, NULL);
+    else { /* every rank's part, by message (MPICH's and Open MPI's exchange at creation): the origins of
+            * other processes cannot read this process's state */
+        vmpi_rma_pub mine = {t->win, (uint64_t)(uintptr_t)base, (uint64_t)(uintptr_t)&t->lock,
+                             (uint64_t)(uintptr_t)t, size, disp_unit},
+                     *all = malloc(sizeof *all * (size_t)w->size);
+        err = all ? vmpi_coll_allgather(&mine, sizeof mine / sizeof(MPI_Aint), AINT(), all,
+                                        sizeof mine / sizeof(MPI_Aint), AINT(), w->comm, NULL)
+                  : MPI_ERR_NO_MEM;
+        if (err == MPI_SUCCESS)
+            err = vmpi_rma_remote_open(w, all);
+        free(all);
+    }
     if (err == MPI_SUCCESS && win_register(w) == MPI_WIN_NULL)
         err = MPI_ERR_NO_MEM;
     if (err)
@@ -163,7 +203,7 @@ static int win_agree(vmpi_win *w, int err, void *base)
                                 w->comm, NULL);
     if (e == MPI_SUCCESS && all == MPI_SUCCESS)
         return MPI_SUCCESS;
-    if (w->rank == 0 && e == MPI_SUCCESS)
+    if (w->sh_owner && e == MPI_SUCCESS)
         free(w->sh); /* nobody publishes into it */
     win_destroy(w);
     free(base);
@@ -343,7 +383,7 @@ int vmpi_win_free(vmpi_win *w)
     err = err ? err : e;
     free(regions);
     free(mine);
-    if (w->rank == 0) { /* nobody reads the shared state after the barrier */
+    if (w->sh_owner) { /* nobody reads this process's shared state after the barrier */
         for (int r = 0; r < w->size; r++) {
             free(w->sh->t[r].ubufs);
         }

@@ -68,7 +68,8 @@ typedef struct vmpi_win_held { /* a lock this rank holds */
 typedef struct vmpi_win {
     MPI_Win handle;
     vmpi_comm *comm;          /* internal, over the window's group, with a context of its own */
-    vmpi_win_shared *sh;
+    vmpi_win_shared *sh;      /* this process's (each process has its own: remote ranks' parts are empty) */
+    bool sh_owner;            /* this rank made it (the window's lowest rank in the process) and frees it */
     int rank, size, flavor;
     MPI_Errhandler errh;
     MPI_Info info;            /* hints set at creation or with Win_set_info (private copy), or MPI_INFO_NULL */

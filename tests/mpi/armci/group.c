@@ -156,17 +156,25 @@ int main(int argc, char **argv)
 #ifdef ARMCI_VMPI
     /* vmpi: a process outside the group (odd rank r + 1) puts into member r's block (its last int), with the
      * address member r sent it: any process may address any ARMCI allocation */
-    if (member && rank + 1 < size) {
+    /* In a job of several processes only within a process: an allocation's segments are listed in the
+     * processes of its group's members (the window's creation tells them), and rank r + 1's process may hold
+     * none. */
+    int pa = 0, pb = 0, np = 1;
+    int lo = member ? rank : rank - 1; /* the member of the pair */
+    if (lo + 1 < size)
+        VMPIX_Proc_of(lo, &pa, &np), VMPIX_Proc_of(lo + 1, &pb, &np);
+    int near = pa == pb;
+    if (member && rank + 1 < size && near) {
         int *addr = gp[myg] + 8 * (myg + 1);
         MPI_Send(&addr, sizeof addr, MPI_BYTE, rank + 1, 21, MPI_COMM_WORLD);
-    } else if (!member) {
+    } else if (!member && near) {
         int *addr = NULL, v = 5000 + rank;
         MPI_Recv(&addr, sizeof addr, MPI_BYTE, rank - 1, 21, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MT_CHECK_INT(errs, "ARMCI_Put by a non-member into a group allocation", 0, ARMCI_Put(&v, addr, sizeof v, rank - 1));
     }
     ARMCI_Barrier();
     if (member)
-        MT_CHECK_INT(errs, "group allocation's last int (put by a non-member)", rank + 1 < size ? 5001 + rank : -1,
+        MT_CHECK_INT(errs, "group allocation's last int (put by a non-member)", rank + 1 < size && near ? 5001 + rank : -1,
                      gp[myg][8 * (myg + 1)]);
 #endif
     if (member)

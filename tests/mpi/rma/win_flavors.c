@@ -172,11 +172,21 @@ static int test_no_locks(void)
 static MPI_Aint shsize(int r) { return r % 3 == 0 ? 0 : 8 * (MPI_Aint)(r % 5 + 1); }
 static int shdu(int r) { return r % 2 ? 1 : 4; }
 
+/* Shared-memory windows are made over the ranks that share memory (MPI_COMM_TYPE_SHARED): MPI_COMM_WORLD
+ * in a job of one process, a part of it in a job of several processes (MPI-3.1 11.2.3). */
+static MPI_Comm shared_comm(void)
+{
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    return node;
+}
+
 static int test_shared(int noncontig)
 {
     int errs = 0, rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm node = shared_comm();
+    MPI_Comm_rank(node, &rank);
+    MPI_Comm_size(node, &size);
     const char *what = noncontig ? "Win_allocate_shared(noncontig)" : "Win_allocate_shared";
     MPI_Info info = MPI_INFO_NULL;
     if (noncontig) {
@@ -185,7 +195,7 @@ static int test_shared(int noncontig)
     }
     int *mine = NULL;
     MPI_Win win;
-    MT_CHECK_RC(errs, MPI_Win_allocate_shared(shsize(rank), shdu(rank), info, MPI_COMM_WORLD, &mine, &win));
+    MT_CHECK_RC(errs, MPI_Win_allocate_shared(shsize(rank), shdu(rank), info, node, &mine, &win));
     if (info != MPI_INFO_NULL)
         MPI_Info_free(&info);
     check_attrs(&errs, win, what, mine, shsize(rank), shdu(rank), MPI_WIN_FLAVOR_SHARED, shsize(rank) > 0);
@@ -238,7 +248,7 @@ static int test_shared(int noncontig)
     for (int i = nr / 2; i < nr; i++)
         seg[right][i] = val(right, rank, i);
     MT_CHECK_RC(errs, MPI_Win_sync(win));
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(node);
     MT_CHECK_RC(errs, MPI_Win_sync(win));
     for (int r = 0; r < size; r++) {
         int nn = (int)(shsize(r) / sizeof(int)), left = (r + size - 1) % size;
@@ -262,6 +272,7 @@ static int test_shared(int noncontig)
     free(seg);
     MT_CHECK_RC(errs, MPI_Win_free(&win));
     MT_CHECK(errs, win == MPI_WIN_NULL, "Win_free did not set the handle to MPI_WIN_NULL");
+    MPI_Comm_free(&node);
     return errs;
 }
 
@@ -273,13 +284,26 @@ static int test_shared_empty(void)
     MPI_Aint qs = -1;
     int qdu = -1;
     MPI_Win win;
-    MT_CHECK_RC(errs, MPI_Win_allocate_shared(0, 8, MPI_INFO_NULL, MPI_COMM_WORLD, &p, &win));
+    MPI_Comm node = shared_comm();
+    MT_CHECK_RC(errs, MPI_Win_allocate_shared(0, 8, MPI_INFO_NULL, node, &p, &win));
     MT_CHECK_RC(errs, MPI_Win_shared_query(win, MPI_PROC_NULL, &qs, &qdu, &q));
     MT_CHECK(errs, qs == 0, "empty shared window: query(MPI_PROC_NULL) size %lld, expected 0", (long long)qs);
     MT_CHECK_RC(errs, MPI_Win_shared_query(win, 0, &qs, &qdu, &q));
     MT_CHECK(errs, qs == 0 && qdu == 8, "empty shared window: query(0) size %lld disp_unit %d, expected 0 and 8",
              (long long)qs, qdu);
     MT_CHECK_RC(errs, MPI_Win_free(&win));
+    /* a communicator spanning processes shares no memory: the window fails at every rank */
+    int nsize, wsize;
+    MPI_Comm_size(node, &nsize);
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    if (nsize < wsize) {
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        int rc = MPI_Win_allocate_shared(8, 8, MPI_INFO_NULL, MPI_COMM_WORLD, &p, &win), cls = MPI_SUCCESS;
+        MPI_Error_class(rc, &cls);
+        MT_CHECK_INT(errs, "Win_allocate_shared over processes that share no memory", MPI_ERR_RMA_SHARED, cls);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    }
+    MPI_Comm_free(&node);
     return errs;
 }
 

@@ -25,7 +25,14 @@ int main(int argc, char **argv)
     MPI_Info info;
     MPI_Info_create(&info);
     MPI_Info_set(info, "alloc_shared_noncontig", "true");
-    err = MPI_Win_allocate_shared(rank == 0 ? huge : 64, 1, info, MPI_COMM_WORLD, &base, &win);
+    /* over the ranks that share memory (all of them in a job of one process) */
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
+    int nrank;
+    MPI_Comm_rank(node, &nrank);
+    err = MPI_Win_allocate_shared(nrank == 0 ? huge : 64, 1, info, node, &base, &win);
+    MPI_Comm_free(&node);
     MPI_Error_class(err, &cls);
 #if !MT_MPICH_BUGS
     MT_CHECK_INT(errs, "MPI_Win_allocate_shared's error class with one rank short of memory", MPI_ERR_NO_MEM, cls);
