@@ -4,7 +4,7 @@
  *     original even with MPI_ANY_SOURCE/MPI_ANY_TAG posted first;
  *   - split by rank % 3 with keys that reverse the order; MPI_UNDEFINED gives MPI_COMM_NULL; point-to-point
  *     around a ring and Bcast/Allreduce inside each part give the expected values;
- *   - nested splits down to single ranks; split_type SHARED keeps every rank (one process);
+ *   - nested splits down to single ranks; split_type SHARED keeps the ranks of the caller's process;
  *   - create from the even ranks' group (odd ranks get MPI_COMM_NULL) and create_group by the odd ranks
  *     only, twice with different tags;
  *   - names: default empty for user communicators, set/get round trip, predefined names;
@@ -123,10 +123,13 @@ int main(int argc, char **argv)
     }
     MPI_Comm_free(&cur);
 
-    /* split_type: everyone shares this process's memory */
+    /* split_type: the ranks of this process share its memory (every rank in a one-process job) */
     MPI_Comm shm;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
-    errs += ring_and_sum(shm, size, "split_type shared");
+    int mine = 0, me = mt_proc_of(rank, NULL);
+    for (int r = 0; r < size; r++)
+        mine += mt_proc_of(r, NULL) == me;
+    errs += ring_and_sum(shm, mine, "split_type shared");
     MPI_Comm_free(&shm);
 
     /* create from the evens' group; create_group by the odds only, with two tags */

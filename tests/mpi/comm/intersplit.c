@@ -249,25 +249,30 @@ int main(int argc, char **argv)
     MPI_Comm_rank(inter, &lr);
     MPI_Comm_size(inter, &ls);
     MPI_Comm_remote_size(inter, &rs);
-    MPI_Comm_split_type(inter, MPI_COMM_TYPE_SHARED, -lr, MPI_INFO_NULL, &shm);
+    /* one process: one shared-memory domain, both whole sides.  Between processes each process is one
+     * (its ranks of each side): not what the checks below expect, so a job of several skips them. */
+    bool one_proc = mt_nprocs() == 1;
+    MPI_Comm_split_type(inter, one_proc ? MPI_COMM_TYPE_SHARED : MPI_UNDEFINED, -lr, MPI_INFO_NULL, &shm);
     MPI_Comm_split_type(inter, MPI_UNDEFINED, 0, MPI_INFO_NULL, &none);
     if (none != MPI_COMM_NULL)
         MT_ERR(errs, "Comm_split_type(MPI_UNDEFINED) on an intercommunicator did not give MPI_COMM_NULL");
-    MPI_Comm_rank(shm, &sr);
-    MPI_Comm_size(shm, &ss);
-    MPI_Comm_remote_size(shm, &srs);
-    if (ss != ls || srs != rs || sr != ls - 1 - lr)
-        MT_ERR(errs, "split_type shared: rank %d of %d, remote %d; expected %d of %d, remote %d", sr, ss, srs,
-               ls - 1 - lr, ls, rs);
-    for (int w = 0; w < size; w++)
-        if (side_of(w) != side_of(wrank)) {
-            want += w;
-            nA++;
-        }
-    MPI_Allreduce(&wrank, &rsum, 1, MPI_INT, MPI_SUM, shm);
-    if (rsum != want || nA != rs)
-        MT_ERR(errs, "split_type shared: allreduce gave %d, expected the other side's sum %d", rsum, want);
-    MPI_Comm_free(&shm);
+    if (one_proc) {
+        MPI_Comm_rank(shm, &sr);
+        MPI_Comm_size(shm, &ss);
+        MPI_Comm_remote_size(shm, &srs);
+        if (ss != ls || srs != rs || sr != ls - 1 - lr)
+            MT_ERR(errs, "split_type shared: rank %d of %d, remote %d; expected %d of %d, remote %d", sr, ss, srs,
+                   ls - 1 - lr, ls, rs);
+        for (int w = 0; w < size; w++)
+            if (side_of(w) != side_of(wrank)) {
+                want += w;
+                nA++;
+            }
+        MPI_Allreduce(&wrank, &rsum, 1, MPI_INT, MPI_SUM, shm);
+        if (rsum != want || nA != rs)
+            MT_ERR(errs, "split_type shared: allreduce gave %d, expected the other side's sum %d", rsum, want);
+        MPI_Comm_free(&shm);
+    }
 
     errs += check_create(inter, wrank, size, false, "create");
     errs += check_create(inter, wrank, size, true, "create, B empty");
