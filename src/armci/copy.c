@@ -6,6 +6,7 @@
  * waited for. */
 #include <string.h>
 #include "armci/armci_impl.h"
+#include "mpi/rma/far.h"
 #include "mpi/rma/remote.h"
 
 /* A copy of one run, `remote` the proc's side: through the transport when it lives in another process. */
@@ -273,7 +274,10 @@ static int set_flag(const char *fn, int *flag, int val, int proc)
         return err;
     if ((uintptr_t)flag % sizeof *flag)
         return armci_fail(fn, MPI_ERR_ARG, "the flag %p is not aligned for an int", (void *)flag);
-    __atomic_store_n(flag, val, __ATOMIC_RELEASE);
+    if (vmpi_loc_path(proc) == VMPI_PATH_REMOTE) /* after the data (complete): one atomic swap at the target */
+        (void)vmpi_rma_far_rmw(proc, VMPI_XPORT_SWAP, flag, (int)sizeof *flag, (uint64_t)(unsigned)val);
+    else
+        __atomic_store_n(flag, val, __ATOMIC_RELEASE);
     return 0;
 }
 

@@ -614,7 +614,14 @@ bool vmpi_ucx_ready(int pe)
  * stop of this process's world may go on. */
 bool vmpi_ucx_in_flight(void) { return !atomic_load(&U.stopping) && !atomic_load(&U.held); }
 
-void vmpi_ucx_hold(bool on) { atomic_store(&U.held, on); }
+/* A PE that went to sleep while held did not arm its worker (vmpi_ucx_ready): when the hold ends every PE is
+ * woken, to progress and arm again, or what arrives afterwards would never wake it. */
+void vmpi_ucx_hold(bool on)
+{
+    atomic_store(&U.held, on);
+    for (int l = 0; !on && l < U.npes; l++)
+        H->wake(U.first + l);
+}
 
 void vmpi_ucx_traffic(uint64_t *sent, uint64_t *received)
 {
