@@ -81,7 +81,7 @@ test-emul: build
 # 2 over TCP on the loopback interface (UCX_TLS=tcp,self, as between nodes) and 2 started by Open MPI's mpirun
 # (its PMIx server) for point-to-point.  PROCS_EXCLUDE: what does not run between processes yet, each with
 # its reason in tests/procs-exclude.
-PROCS_TESTS ?= ^(pt2pt|coll|comm|attr|datatype|init|errors)/
+PROCS_TESTS ?= ^(pt2pt|coll|comm|attr|datatype|init|errors|rma|armci)/
 PROCS3_TESTS ?= ^(pt2pt|coll|comm)/
 PROCS_EXCLUDE ?= $(or $(shell grep -v '^\#' tests/procs-exclude | cut -d' ' -f1 | paste -sd'|'),^none$$)
 test-procs: build
