@@ -9,9 +9,10 @@
  * context wakes it), so a rank waiting for a lock lets the holder, maybe on the same PE, run; and a lock
  * never released is reported by the deadlock detector like a lost message.
  *
- * A window is one shared object in the job heap (vmpi_win_shared: every rank's base, size and displacement
- * unit, lock words and waiter queues, attached regions) and, per rank, a vmpi_win in the rank's slot (its
- * handle, epoch state and attributes).  Window memory is the owner's: Win_allocate takes it from the rank's
+ * A window is one shared object per process in that process's job heap (vmpi_win_shared, made by the
+ * window's lowest rank there: its local ranks' base, size and displacement unit, lock words and waiter
+ * queues, attached regions; the ranks of other processes are known by the creation-time exchange, remote.h)
+ * and, per rank, a vmpi_win in the rank's slot (its handle, epoch state and attributes).  Window memory is the owner's: Win_allocate takes it from the rank's
  * slot, so it moves with the rank; a contiguous Win_allocate_shared window is one block of the job heap.
  * Nothing here depends on the PE a rank runs on, so migration needs nothing, and checkpoints save both. */
 #ifndef VMPI_MPI_RMA_WIN_H
