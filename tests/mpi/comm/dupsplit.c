@@ -126,10 +126,7 @@ int main(int argc, char **argv)
     /* split_type: the ranks of this process share its memory (every rank in a one-process job) */
     MPI_Comm shm;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
-    int mine = 0, me = mt_proc_of(rank, NULL);
-    for (int r = 0; r < size; r++)
-        mine += mt_proc_of(r, NULL) == me;
-    errs += ring_and_sum(shm, mine, "split_type shared");
+    errs += ring_and_sum(shm, mt_proc_ranks(rank, size, NULL), "split_type shared");
     MPI_Comm_free(&shm);
 
     /* create from the evens' group; create_group by the odds only, with two tags */

@@ -151,6 +151,19 @@ static inline int mt_proc_of(int world_rank, int *nprocs)
     return proc;
 }
 
+/* The world ranks sharing world rank r's process, as MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) groups them:
+ * their number, and the sum of their ranks in *sum (every rank in a one-process job). */
+static inline int mt_proc_ranks(int r, int size, int *sum)
+{
+    int n = 0, s = 0, me = mt_proc_of(r, NULL);
+    for (int q = 0; q < size; q++)
+        if (mt_proc_of(q, NULL) == me)
+            n++, s += q;
+    if (sum)
+        *sum = s;
+    return n;
+}
+
 /* The number of processes of the job (1 unless emulated). */
 static inline int mt_nprocs(void)
 {
