@@ -51,8 +51,9 @@ typedef struct op_hdr {
  * the buffer is freed, at the send's completion. */
 typedef struct sendbuf {
     struct pe_state *s;
-    uint64_t unused;         /* keeps the header behind it 16-byte aligned */
+    uint64_t small;          /* from the PE's cache of small buffers (and keeps the header 16-byte aligned) */
 } sendbuf;
+#define SMALL_BUF 512        /* the cached size: headers and small messages */
 
 typedef struct pending_op {
     vmpi_xport_comp *c;
@@ -73,6 +74,7 @@ typedef struct pe_state {
     uint64_t n[7];           /* counts, in the order of vmpi_xport_counts */
     uint64_t sent, received; /* messages to and from other processes (handled), for global quiescence */
     int flush;               /* at the end: 1 flushing, 2 flushed */
+    void *small_free;        /* cached send buffers of SMALL_BUF bytes (only this PE's thread touches it) */
     char pad[64];
 } pe_state;
 
@@ -132,6 +134,18 @@ static void count(int l, int what, uint64_t by)
 
 /* ---- active messages ---- */
 
+/* Back to its PE's cache (send completions run on the sending PE, in its worker's progress). */
+static void buf_free(sendbuf *b)
+{
+    if (b->small) {
+        pe_state *s = b->s;
+        *(void **)b = s->small_free; /* (over b->s: read first) */
+        s->small_free = b;
+    } else {
+        free(b);
+    }
+}
+
 static void sent(void *req, ucs_status_t st, void *arg)
 {
     sendbuf *b = arg;
@@ -139,7 +153,7 @@ static void sent(void *req, ucs_status_t st, void *arg)
     /* (once every process is done, a deadlock check's message to a process that has ended may fail) */
     if (st != UCS_OK && !atomic_load(&U.ended))
         H->fatal("process %d: a message to another process failed: %s", U.self, ucs_status_string(st));
-    free(b);
+    buf_free(b);
     atomic_fetch_sub_explicit(&s->sends, 1, memory_order_relaxed);
     ucp_request_free(req);
 }
@@ -147,10 +161,16 @@ static void sent(void *req, ucs_status_t st, void *arg)
 /* A buffer of `bytes` behind its sendbuf, freed when the send completes. */
 static void *send_buf(int l, size_t bytes)
 {
-    sendbuf *b = malloc(sizeof *b + bytes);
-    if (b == NULL)
+    pe_state *s = &U.pe[l];
+    sendbuf *b;
+    bool small = sizeof *b + bytes <= SMALL_BUF;
+    if (small && s->small_free) { /* a send is a malloc and a free otherwise (from the running rank's heap) */
+        b = s->small_free;
+        s->small_free = *(void **)b;
+    } else if ((b = malloc(small ? SMALL_BUF : sizeof *b + bytes)) == NULL) {
         H->fatal("out of memory sending %zu bytes to another process", bytes);
-    *b = (sendbuf){&U.pe[l], 0};
+    }
+    *b = (sendbuf){s, small};
     return b + 1;
 }
 
@@ -170,9 +190,9 @@ static void send_am(int l, ucp_ep_h ep, unsigned am, const void *hdr, size_t hle
                               .flags = flags};
     ucs_status_ptr_t r = ucp_am_send_nbx(ep, am, hdr, hlen, data, len, &rp);
     if (r == NULL) {
-        free(arg);
+        buf_free(arg);
     } else if (UCS_PTR_IS_ERR(r)) {
-        free(arg);
+        buf_free(arg);
         if (!atomic_load(&U.ended))
             H->fatal("process %d: sending a message to another process failed: %s", U.self,
                      ucs_status_string(UCS_PTR_STATUS(r)));
@@ -860,6 +880,10 @@ void vmpi_ucx_finish(void)
                 wait_req(s, ucp_ep_close_nbx(s->ep[d], &cp));
             }
         ucp_worker_destroy(s->w);
+        for (void *b = s->small_free, *n; b; b = n) {
+            n = *(void **)b;
+            free(b);
+        }
         free(s->ep);
         free(s->seq_out);
         free(s->seq_in);
