@@ -28,6 +28,11 @@ static const vmpi_tunable table[] = {
      "emulated multi-process mode: split the PEs into this many process groups in one process, every "
      "operation between groups going through the remote transport's protocols (tests the transport seam); "
      "at most the PEs", .min = 1, .max = 1024},
+    {"net-cma", "VMPI_NET_CMA", VMPI_TUNABLE_BOOL, "1",
+     "a job of several processes: get and put between processes of one node by the kernel's copy "
+     "(process_vm_readv/writev); 0: by messages, as between nodes"},
+    {"net-trace", "VMPI_NET_TRACE", VMPI_TUNABLE_BOOL, "0",
+     "a job of several processes: print every message between processes on stderr (debugging)"},
     {"pin", "VMPI_PIN", VMPI_TUNABLE_BOOL, "1", "pin each PE to a core (hwloc)"},
     {"idle-spin-us", "VMPI_IDLE_SPIN_US", VMPI_TUNABLE_INT, "200",
      "microseconds an idle PE polls before it sleeps", .max = 10000000},

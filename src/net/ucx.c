@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/uio.h>
@@ -99,6 +100,15 @@ static struct {
 static uint64_t probe_word;
 static bool trace; /* VMPI_NET_TRACE=1: every message between processes on stderr (debugging) */
 #define TRACE(...) (trace ? fprintf(stderr, __VA_ARGS__) : 0) /* read by the others at wire-up: can the kernel copy from this process? */
+
+/* A boolean setting of the tunables table (base/tunables.c: the plugin reads the environment itself). */
+static bool env_bool(const char *name, bool def)
+{
+    const char *v = getenv(name);
+    if (v == NULL || *v == '\0')
+        return def;
+    return !(!strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off"));
+}
 
 static inline int local(int pe) { return pe - U.first; }
 static inline int proc_of(int pe) { return (int)((long)pe * U.nprocs / U.job_npes); }
@@ -340,27 +350,45 @@ typedef struct recv_into {
     pending_op *o;           /* get: the origin's record */
 } recv_into;
 
+/* Data of a get's answer (into the origin's buffer, `o`) or of a put (into the target's memory, request `h`)
+ * is in place: the get completes, the put is acknowledged. */
+static void landed(int l, pending_op *o, const op_hdr *h)
+{
+    if (o)
+        op_done(o);
+    else
+        answer(l, h, AM_PUT_ANS, 0, NULL, 0);
+}
+
 static void received(void *req, ucs_status_t st, size_t len, void *arg)
 {
     recv_into *r = arg;
     if (st != UCS_OK)
         H->fatal("process %d: receiving data from another process failed: %s", U.self, ucs_status_string(st));
     __atomic_store_n(&U.pe[r->l].received, U.pe[r->l].received + 1, __ATOMIC_RELAXED);
-    if (r->o)
-        op_done(r->o);
-    else
-        answer(r->l, &r->h, AM_PUT_ANS, 0, NULL, 0);
+    landed(r->l, r->o, &r->h);
     free(r);
-    ucp_request_free(req);
+    if (req)
+        ucp_request_free(req);
 }
 
-/* Data for `to` that came with a message: in place, or to be fetched (UCX's rendezvous: zero copy). */
-static ucs_status_t take_data(int l, void *data, size_t len, const ucp_am_recv_param_t *param, void *to, recv_into *r)
+/* Data for `to` that came with a message: in place (copied), or fetched by UCX's rendezvous straight into
+ * `to` (zero copy); then landed(). */
+static ucs_status_t take_data(int l, void *data, size_t len, const ucp_am_recv_param_t *param, void *to,
+                              pending_op *o, const op_hdr *h)
 {
     if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
         memcpy(to, data, len);
+        landed(l, o, h);
         return UCS_OK;
     }
+    recv_into *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        H->fatal("out of memory receiving from another process");
+    r->l = l;
+    r->o = o;
+    if (h)
+        r->h = *h;
     ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
                               .cb.recv_am = received,
                               .user_data = r};
@@ -400,32 +428,10 @@ static ucs_status_t on_op(void *arg, const void *header, size_t hlen, void *data
     case AM_GET:
         answer(l, &h, AM_GET_ANS, 0, (const void *)(uintptr_t)h.remote, h.len);
         return UCS_OK;
-    case AM_GET_ANS: {
-        if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
-            memcpy(o->local, data, len);
-            op_done(o);
-            return UCS_OK;
-        }
-        recv_into *r = calloc(1, sizeof *r);
-        if (r == NULL)
-            H->fatal("out of memory receiving from another process");
-        r->l = l;
-        r->o = o;
-        return take_data(l, data, len, param, o->local, r);
-    }
-    case AM_PUT: {
-        if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
-            memcpy((void *)(uintptr_t)h.remote, data, len);
-            answer(l, &h, AM_PUT_ANS, 0, NULL, 0);
-            return UCS_OK;
-        }
-        recv_into *r = calloc(1, sizeof *r);
-        if (r == NULL)
-            H->fatal("out of memory receiving from another process");
-        r->l = l;
-        r->h = h;
-        return take_data(l, data, len, param, (void *)(uintptr_t)h.remote, r);
-    }
+    case AM_GET_ANS:
+        return take_data(l, data, len, param, o->local, o, NULL);
+    case AM_PUT:
+        return take_data(l, data, len, param, (void *)(uintptr_t)h.remote, NULL, &h);
     case AM_PUT_ANS:
         op_done(o);
         return UCS_OK;
@@ -674,13 +680,16 @@ typedef struct blob_hdr {
     int32_t node, npes, first, unused;
 } blob_hdr;
 
+/* VMPI_NET_CMA=0: get and put by messages between processes of one node too (as between nodes: tests
+ * and measures that path). */
 static void cma_probe(void)
 {
+    bool allowed = env_bool("VMPI_NET_CMA", true);
     for (int k = 0; k < U.nprocs; k++) {
         blob_hdr b;
         memcpy(&b, U.blobs[k], sizeof b);
         U.cma[k] = false;
-        if (k == U.self || U.node_of[k] != U.node)
+        if (!allowed || k == U.self || U.node_of[k] != U.node)
             continue;
         uint64_t v = 0;
         struct iovec lv = {&v, sizeof v}, rv = {(void *)(uintptr_t)b.probe_addr, sizeof v};
@@ -696,7 +705,7 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
     U.nprocs = job->nprocs;
     U.self = job->self;
     U.node = job->node;
-    trace = getenv("VMPI_NET_TRACE") && atoi(getenv("VMPI_NET_TRACE")) > 0;
+    trace = env_bool("VMPI_NET_TRACE", false);
     ucp_params_t pp = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                                      UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
                        .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
