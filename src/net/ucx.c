@@ -26,6 +26,7 @@
 #include <ucp/api/ucp.h>
 #include <unistd.h>
 #include "net/net_int.h"
+#include "sched/sched.h"
 
 enum { AM_MSG, AM_ATOMIC, AM_ATOMIC_ANS, AM_GET, AM_GET_ANS, AM_PUT, AM_PUT_ANS, AM_CTRL, AM_COUNT };
 
@@ -583,7 +584,7 @@ static bool is_self(int pe) { return H->self_pe() == pe; }
 
 int vmpi_ucx_poll(struct vmpi_pe *pe)
 {
-    int id = H->self_pe(), n = 0;
+    int id = pe->id, n = 0;
     if (id < U.first || id >= U.first + U.npes || atomic_load_explicit(&U.held, memory_order_relaxed))
         return 0;
     ucp_worker_h w = U.pe[id - U.first].w;
