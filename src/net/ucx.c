@@ -499,6 +499,10 @@ static ucs_status_t on_ctrl(void *arg, const void *header, size_t hlen, void *da
     int k = (int)h.proc;
     switch (h.type) {
     case C_IDLE:
+        /* it moved since the counts this round compares with (a process reports again only when its counts
+         * changed): comparing its answer with these new counts would miss what it sent before them */
+        if (Q.probing)
+            Q.changed = true;
         if (!Q.have[k])
             Q.nhave++;
         Q.have[k] = true;
