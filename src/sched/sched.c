@@ -202,6 +202,7 @@ void vmpi_sched_adopt_vp(vmpi_vp *vp, int pe)
 
 void vmpi_sched_set_local_done(void (*fn)(void)) { job.local_done = fn; }
 void vmpi_sched_set_oversubscribed(bool on) { job.oversub = on; }
+bool vmpi_sched_oversubscribed(void) { return job.oversub; }
 
 void vmpi_sched_end(void)
 {
@@ -296,12 +297,14 @@ static inline bool stop_pending(const vmpi_pe *pe)
  * saves two context switches and a pass through the scheduler on the cross-PE message path. */
 static bool block_in_place(vmpi_vp *vp, vmpi_pe *pe)
 {
+    /* more PE threads than cores: the core is better given up at once, to a thread that may be the one
+     * this VP waits for (a spin, even with sched_yield, holds it until the kernel's tick) */
+    if (VMPI_UNLIKELY(job.oversub))
+        return false;
     atomic_store_explicit(&pe->waiting, true, memory_order_relaxed);
     bool resumed = false;
     unsigned long long t0 = job.measure ? vmpi_ticks() : 0;
     for (unsigned i = 0; i < 4096 && !resumed; i++) {
-        if (VMPI_UNLIKELY(job.oversub) && i > 0)
-            sched_yield(); /* another PE thread may need this core for what we wait for */
         if (!vmpi_list_empty(&pe->runq) || stop_pending(pe))
             break;
         if (progress_work(pe->id)) {
@@ -474,14 +477,12 @@ static void idle_wait(vmpi_pe *pe)
             sched_yield();
         return;
     }
-    double until = vmpi_clock_now() + 1e-6 * (double)vmpi_cfg.idle_spin_us;
+    /* more PE threads than cores: sleep at once (see block_in_place) */
+    double until = vmpi_clock_now() + (VMPI_UNLIKELY(job.oversub) ? 0 : 1e-6 * (double)vmpi_cfg.idle_spin_us);
     for (unsigned i = 1;; i++) {
         if (progress_work(pe->id) || atomic_load_explicit(&job.done, memory_order_relaxed) || stop_pending(pe))
             return;
-        if (VMPI_UNLIKELY(job.oversub))
-            sched_yield();
-        else
-            __builtin_ia32_pause();
+        __builtin_ia32_pause();
         if ((i & 63) == 0 && vmpi_clock_now() > until)
             break;
     }

@@ -90,9 +90,11 @@ void vmpi_sched_fini(void);
  * several processes the others may still need this process's PEs (their operations on its memory); the
  * transport calls vmpi_sched_end once every process is done.  Without it the loops end at once. */
 void vmpi_sched_set_local_done(void (*fn)(void));
-/* More PE threads on this node than cores (several processes on one node): waits give the core away
- * (sched_yield) instead of spinning on it, as the thread that would end them may be waiting for it. */
+/* More PE threads on this node than cores: waits give the core away (the PE sleeps) instead of spinning
+ * on it, as the thread that would end them may be waiting for it, and a spin holds the core until the
+ * kernel's tick (sched_yield does not hand it over on this project's kernels: measured, see PERFORMANCE). */
 void vmpi_sched_set_oversubscribed(bool on);
+bool vmpi_sched_oversubscribed(void);
 /* Ends the PEs' loops (any thread). */
 void vmpi_sched_end(void);
 /* The job's PEs, over every process. */

@@ -262,6 +262,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
         vmpi_xport_set_geometry(&g, sizeof g);
     } else {
         vmpi_sched_init(0, (int)p, (int)p);
+        vmpi_sched_set_oversubscribed(p > vmpi_pin_ncores());
     }
     vmpi_sched_set_wait_describer(vmpi_waits_describe);
     vmpi_msg_init((int)n, (int)p, (int)nprocs);

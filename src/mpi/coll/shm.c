@@ -2,6 +2,7 @@
 #include "mpi/coll/shm.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "mpi/pt2pt/pt2pt.h"
 #include "msg/loc.h"
 #include "sched/pin.h"
+#include "sched/sched.h"
 
 typedef struct slot {        /* what one rank publishes for the collective in progress */
     /* first line: what small collectives read */
@@ -325,7 +327,11 @@ static void fold_claim(shm *s, const steps *st);
  * the waiter and the releaser takes the `sleeping` flag back, so a message is sent iff it is awaited.
  * The flag holds the generation awaited: a releaser that is late (descheduled after its release) cannot
  * take the flag its peer set for the next generation and wake it early. */
-enum { SPIN_POLLS = 16000 };
+enum { SPIN_POLLS = 16000, SPIN_POLLS_OVERSUB = 32 };
+
+/* How long a wait spins: with more PE threads than cores, a few passes (the PE's other ranks still get
+ * their turn), as a spin holds the core the awaited leader's thread may need until the kernel's tick. */
+static inline int spin_polls(void) { return vmpi_sched_oversubscribed() ? SPIN_POLLS_OVERSUB : SPIN_POLLS; }
 
 /* One pass of a spin: other ranks of the PE get their turn at once (what we wait for may be theirs);
  * alone, mostly a pause, and every 8th pass a poll of the PE's channels. */
@@ -341,7 +347,7 @@ static int wait_release(shm *s, group *g, unsigned gen, vmpi_comm *c, const step
 {
     vmpi_vp_wait_begin(); /* spinning is waiting, not load */
     bool released = false;
-    for (int i = 0; i < SPIN_POLLS && !released; i++) {
+    for (int i = 0, polls = spin_polls(); i < polls && !released; i++) {
         released = atomic_load_explicit(&s->gen, memory_order_acquire) != gen;
         if (!released && st && st->split && atomic_load_explicit(&s->fold_go, memory_order_acquire) == gen + 1 &&
             atomic_load_explicit(&s->fold_next, memory_order_relaxed) < s->fold_slices)
@@ -386,7 +392,10 @@ static int sync_all(shm *s, vmpi_comm *c, steps *st, const char *why)
             atomic_store_explicit(&s->fold_go, gen + 1, memory_order_release);
             fold_claim(s, st);
             while (atomic_load_explicit(&s->fold_done, memory_order_acquire) < s->fold_slices)
-                __builtin_ia32_pause(); /* only leaders awake and folding a slice are waited for */
+                if (vmpi_sched_oversubscribed())
+                    sched_yield(); /* only leaders awake and folding a slice are waited for */
+                else
+                    __builtin_ia32_pause();
         }
         atomic_store(&s->gen, gen + 1);
         for (int k = 0; k < s->ngroups; k++) { /* a message only to the leaders that stopped spinning */
@@ -686,12 +695,12 @@ static bool bcast_read(shm *s, unsigned i)
  * the last. */
 static int bcast_wait_read(shm *s, unsigned i, vmpi_comm *c)
 {
-    int n = 0;
+    int n = 0, polls = spin_polls();
     vmpi_vp_wait_begin(); /* spinning is waiting, not load */
-    while (!bcast_read(s, i) && n++ < SPIN_POLLS)
+    while (!bcast_read(s, i) && n++ < polls)
         spin_once(n);
     vmpi_vp_wait_end();
-    if (n <= SPIN_POLLS)
+    if (n <= polls)
         return MPI_SUCCESS;
     ebox *e = &s->eb[i % BCAST_RING];
     for (;;) {
@@ -725,12 +734,12 @@ static int bcast_need(shm *s, slot *sl, unsigned need, unsigned ahead, unsigned 
 /* A reader's wait for broadcast k's data. */
 static int bcast_wait_data(shm *s, ebox *e, unsigned k, int root, vmpi_comm *c)
 {
-    int n = 0;
+    int n = 0, polls = spin_polls();
     vmpi_vp_wait_begin();
-    while (atomic_load_explicit(&e->seq, memory_order_acquire) != k + 1 && n++ < SPIN_POLLS)
+    while (atomic_load_explicit(&e->seq, memory_order_acquire) != k + 1 && n++ < polls)
         spin_once(n);
     vmpi_vp_wait_end();
-    if (n <= SPIN_POLLS)
+    if (n <= polls)
         return MPI_SUCCESS;
     slot *sl = &s->slots[c->rank]; /* the root is late: sleep until it sends word */
     atomic_store(&sl->bwait, k + 1);
