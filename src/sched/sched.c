@@ -461,6 +461,14 @@ static void check_deadlock(uint64_t before)
 
 static void idle_wait(vmpi_pe *pe);
 
+/* After a PE announced it sleeps: what it must still see to (a source's check may run handlers that wake
+ * a VP here, so the run queue is asked too). */
+static bool wake_reason(vmpi_pe *pe)
+{
+    return progress_ready(pe->id) || !vmpi_list_empty(&pe->runq) || atomic_load(&job.done) ||
+           atomic_load(&job.stop_req) != pe->stop_seen;
+}
+
 static void idle(vmpi_pe *pe)
 {
     atomic_store_explicit(&pe->waiting, true, memory_order_relaxed);
@@ -480,7 +488,8 @@ static void idle_wait(vmpi_pe *pe)
     /* more PE threads than cores: sleep at once (see block_in_place) */
     double until = vmpi_clock_now() + (VMPI_UNLIKELY(job.oversub) ? 0 : 1e-6 * (double)vmpi_cfg.idle_spin_us);
     for (unsigned i = 1;; i++) {
-        if (progress_work(pe->id) || atomic_load_explicit(&job.done, memory_order_relaxed) || stop_pending(pe))
+        if (progress_work(pe->id) || !vmpi_list_empty(&pe->runq) ||
+            atomic_load_explicit(&job.done, memory_order_relaxed) || stop_pending(pe))
             return;
         __builtin_ia32_pause();
         if ((i & 63) == 0 && vmpi_clock_now() > until)
@@ -489,13 +498,14 @@ static void idle_wait(vmpi_pe *pe)
     uint64_t now = atomic_fetch_add(&job.sleepers, (1ull << 32) + 1) + (1ull << 32) + 1;
     atomic_store(&pe->sleeping, 1);
     atomic_thread_fence(memory_order_seq_cst); /* pairs with the fence of a channel commit */
-    if (progress_ready(pe->id) || atomic_load(&job.done) || atomic_load(&job.stop_req) != pe->stop_seen) {
+    /* The deadlock check asks every source (this PE's network worker among them, whose progress may run
+     * handlers that wake a VP here) and may send: so the reasons to stay awake are looked at again after
+     * it (a rank left ready on a sleeping PE was the hang of pt2pt/halo over TCP). */
+    if (wake_reason(pe) || (vmpi_cfg.deadlock_check && (check_deadlock(now), wake_reason(pe)))) {
         if (atomic_exchange(&pe->sleeping, 0))
             atomic_fetch_add(&job.sleepers, (1ull << 32) - 1);
         return;
     }
-    if (vmpi_cfg.deadlock_check)
-        check_deadlock(now);
     unsigned long long t0 = job.measure ? vmpi_ticks() : 0;
     if (job.measure)
         vmpi_runwait_renew(pe, t0); /* idle: free; a wait before this was nobody's run */
