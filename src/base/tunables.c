@@ -36,6 +36,10 @@ static const vmpi_tunable table[] = {
     {"pin", "VMPI_PIN", VMPI_TUNABLE_BOOL, "1", "pin each PE to a core (hwloc)"},
     {"idle-spin-us", "VMPI_IDLE_SPIN_US", VMPI_TUNABLE_INT, "200",
      "microseconds an idle PE polls before it sleeps", .max = 10000000},
+    {"pe-wait", "VMPI_PE_WAIT", VMPI_TUNABLE_STRING, "auto",
+     "how a PE with nothing to run waits: spin (polls for idle-spin-us, then sleeps), sleep (at once, giving the "
+     "core away: for PEs that share cores), or auto (sleep when this node has more PE threads than cores)",
+     "auto|spin|sleep"},
     {"deadlock-check", "VMPI_DEADLOCK_CHECK", VMPI_TUNABLE_BOOL, "1",
      "report and stop a job whose live ranks are all blocked with no message in flight"},
     {"balancer", "VMPI_BALANCER", VMPI_TUNABLE_STRING, "Null",
@@ -298,6 +302,9 @@ void vmpi_tunables_load(void)
     parse_long(value_of(vmpi_tunable_find("emulate-procs")), &vmpi_cfg.emulate_procs);
     parse_bool(value_of(vmpi_tunable_find("pin")), &vmpi_cfg.pin);
     parse_long(value_of(vmpi_tunable_find("idle-spin-us")), &vmpi_cfg.idle_spin_us);
+    const char *w = value_of(vmpi_tunable_find("pe-wait"));
+    vmpi_cfg.pe_wait = !strcmp(w, "spin") ? VMPI_PE_WAIT_SPIN : !strcmp(w, "sleep") ? VMPI_PE_WAIT_SLEEP
+                                                                                  : VMPI_PE_WAIT_AUTO;
     parse_bool(value_of(vmpi_tunable_find("deadlock-check")), &vmpi_cfg.deadlock_check);
     vmpi_cfg.balancer = value_of(vmpi_tunable_find("balancer"));
     long ms = 0;

@@ -46,6 +46,7 @@ typedef struct vmpi_config {
     long emulate_procs;      /* process groups of the emulated multi-process mode (1: off; xport/emul.c) */
     bool pin;
     long idle_spin_us;
+    enum { VMPI_PE_WAIT_AUTO, VMPI_PE_WAIT_SPIN, VMPI_PE_WAIT_SLEEP } pe_wait;
     bool deadlock_check;
     const char *balancer;    /* load-balancing strategy chain, e.g. "Greedy,Refine" (lb/lb.h) */
     double lb_period;        /* seconds: AMPI_Migrate balances at most this often */

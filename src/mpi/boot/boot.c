@@ -182,6 +182,15 @@ static void rank_init(vmpi_rank *rk, int r, int n, int pe, int argc, char **argv
     vmpi_msg_ep_init(&rk->ep, r, &rk->vp, pe);
 }
 
+/* Whether waiting PEs sleep at once (--pe-wait): by default when `threads` PE threads share this node's
+ * cores, as a spinning thread holds a core another PE's thread needs until the kernel's tick. */
+static bool pe_wait_sleeps(long threads)
+{
+    if (vmpi_cfg.pe_wait != VMPI_PE_WAIT_AUTO)
+        return vmpi_cfg.pe_wait == VMPI_PE_WAIT_SLEEP;
+    return threads > vmpi_pin_ncores();
+}
+
 int vmpi_boot_image(int argc, char **argv, vmpi_main_fn main, int method)
 {
     R.priv = method == 2 ? VMPI_PRIV_TLS : VMPI_PRIV_AUTO;
@@ -249,7 +258,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     if (K > 1) {
         int self = net->self, per = (int)(p / K);
         vmpi_sched_init(self * per, per, (int)p);
-        vmpi_sched_set_oversubscribed((long)per * (net->local_size > 0 ? net->local_size : 1) > vmpi_pin_ncores());
+        vmpi_sched_set_oversubscribed(pe_wait_sleeps((long)per * (net->local_size > 0 ? net->local_size : 1)));
         /* what must be the same in every process: compared at the wire-up */
         struct {
             long n, p, iso_base, slot_size, stack_size, eager_max, channel_size;
@@ -262,7 +271,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
         vmpi_xport_set_geometry(&g, sizeof g);
     } else {
         vmpi_sched_init(0, (int)p, (int)p);
-        vmpi_sched_set_oversubscribed(p > vmpi_pin_ncores());
+        vmpi_sched_set_oversubscribed(pe_wait_sleeps(p));
     }
     vmpi_sched_set_wait_describer(vmpi_waits_describe);
     vmpi_msg_init((int)n, (int)p, (int)nprocs);
