@@ -29,7 +29,7 @@ bool vmpi_ucx_ready(int pe);
 bool vmpi_ucx_backlog(int pe);
 bool vmpi_ucx_work(int pe);
 bool vmpi_ucx_in_flight(void);
-void vmpi_ucx_idle(void);
+void vmpi_ucx_idle(bool (*still_idle)(void));
 void vmpi_ucx_local_done(void);
 void vmpi_ucx_finish(void);
 vmpi_xport_counts vmpi_ucx_counts(void);

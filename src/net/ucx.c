@@ -53,8 +53,9 @@ typedef struct op_hdr {
  * the buffer is freed, at the send's completion. */
 typedef struct sendbuf {
     struct pe_state *s;
-    uint64_t small;          /* from the PE's cache of small buffers (and keeps the header 16-byte aligned) */
-} sendbuf;
+    uint32_t small;          /* from the PE's cache of small buffers */
+    uint32_t ctrl;           /* a deadlock check's message: its failure is no error (below) */
+} sendbuf;                   /* (16 bytes: keeps the header 16-byte aligned) */
 #define SMALL_BUF 512        /* the cached size: headers and small messages */
 
 typedef struct pending_op {
@@ -122,7 +123,8 @@ static int self_local(void)
     return pe - U.first;
 }
 
-static ucp_ep_h ep_of(int l, int dst)
+/* Local PE l's endpoint to PE dst, made at first use; NULL (and *st) when it cannot be made. */
+static ucp_ep_h ep_try(int l, int dst, ucs_status_t *st)
 {
     pe_state *s = &U.pe[l];
     if (__builtin_expect(s->ep[dst] != NULL, 1))
@@ -130,11 +132,19 @@ static ucp_ep_h ep_of(int l, int dst)
     ucp_ep_params_t p = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
                          .address = U.addr[dst],
                          .err_mode = UCP_ERR_HANDLING_MODE_NONE};
-    ucs_status_t st = ucp_ep_create(s->w, &p, &s->ep[dst]);
-    if (st != UCS_OK)
+    if ((*st = ucp_ep_create(s->w, &p, &s->ep[dst])) != UCS_OK)
+        s->ep[dst] = NULL; /* tried again at the next use */
+    return s->ep[dst];
+}
+
+static ucp_ep_h ep_of(int l, int dst)
+{
+    ucs_status_t st = UCS_OK;
+    ucp_ep_h ep = ep_try(l, dst, &st);
+    if (ep == NULL)
         H->fatal("process %d: cannot connect PE %d to PE %d of process %d through UCX: %s", U.self, U.first + l, dst,
                  proc_of(dst), ucs_status_string(st));
-    return s->ep[dst];
+    return ep;
 }
 
 /* only the PE itself writes its counts */
@@ -161,8 +171,7 @@ static void sent(void *req, ucs_status_t st, void *arg)
 {
     sendbuf *b = arg;
     pe_state *s = b->s;
-    /* (once every process is done, a deadlock check's message to a process that has ended may fail) */
-    if (st != UCS_OK && !atomic_load(&U.ended))
+    if (st != UCS_OK && !atomic_load(&U.ended) && !b->ctrl)
         H->fatal("process %d: a message to another process failed: %s", U.self, ucs_status_string(st));
     buf_free(b);
     atomic_fetch_sub_explicit(&s->sends, 1, memory_order_relaxed);
@@ -181,7 +190,7 @@ static void *send_buf(int l, size_t bytes)
     } else if ((b = malloc(small ? SMALL_BUF : sizeof *b + bytes)) == NULL) {
         H->fatal("out of memory sending %zu bytes to another process", bytes);
     }
-    *b = (sendbuf){s, small};
+    *b = (sendbuf){s, small, 0};
     return b + 1;
 }
 
@@ -204,7 +213,7 @@ static void send_am(int l, ucp_ep_h ep, unsigned am, const void *hdr, size_t hle
         buf_free(arg);
     } else if (UCS_PTR_IS_ERR(r)) {
         buf_free(arg);
-        if (!atomic_load(&U.ended))
+        if (!atomic_load(&U.ended) && am != AM_CTRL)
             H->fatal("process %d: sending a message to another process failed: %s", U.self,
                      ucs_status_string(UCS_PTR_STATUS(r)));
     } else {
@@ -461,14 +470,28 @@ static struct {
 
 static int first_pe_of(int k) { return (int)((long)k * U.job_npes / U.nprocs); }
 
+/* A check's message may find its target process gone (the job ends: process 0 tears its workers down once
+ * every process reached the end's fence, before this one has seen the fence pass) or refusing connections:
+ * it is dropped, as a process really lost ends the job through the launcher anyway. */
+/* With this process's counts of messages sent and received (read by the caller). */
+static void ctrl_send_counts(int l, int proc, uint32_t type, uint32_t round, uint64_t s, uint64_t r)
+{
+    ucs_status_t st;
+    ucp_ep_h ep = ep_try(l, first_pe_of(proc), &st);
+    if (ep == NULL)
+        return;
+    ctrl_hdr *h = send_buf(l, sizeof *h);
+    ((sendbuf *)h - 1)->ctrl = 1;
+    *h = (ctrl_hdr){.type = type, .proc = (uint32_t)U.self, .round = round, .sent = s, .received = r,
+                    .live = (uint64_t)H->live()};
+    send_am(l, ep, AM_CTRL, h, sizeof *h, NULL, 0, 0);
+}
+
 static void ctrl_send(int l, int proc, uint32_t type, uint32_t round)
 {
     uint64_t s, r;
     vmpi_ucx_traffic(&s, &r);
-    ctrl_hdr *h = send_buf(l, sizeof *h);
-    *h = (ctrl_hdr){.type = type, .proc = (uint32_t)U.self, .round = round, .sent = s, .received = r,
-                    .live = (uint64_t)H->live()};
-    send_am(l, ep_of(l, first_pe_of(proc)), AM_CTRL, h, sizeof *h, NULL, 0, 0);
+    ctrl_send_counts(l, proc, type, round, s, r);
 }
 
 static void maybe_probe(int l)
@@ -548,7 +571,9 @@ static ucs_status_t on_ctrl(void *arg, const void *header, size_t hlen, void *da
     return UCS_OK;
 }
 
-void vmpi_ucx_idle(void)
+/* The counts are read before the host confirms that no PE woke meanwhile: counts read after a PE took a
+ * message, from a process then active, would make the probe's unchanged answer look like idleness. */
+void vmpi_ucx_idle(bool (*still_idle)(void))
 {
     if (atomic_load(&U.ended))
         return;
@@ -556,9 +581,11 @@ void vmpi_ucx_idle(void)
     vmpi_ucx_traffic(&s, &r);
     if (Q.sent_idle && s == Q.last[0] && r == Q.last[1])
         return; /* reported already, and nothing moved since */
+    if (!still_idle())
+        return;
     Q.sent_idle = true;
     Q.last[0] = s, Q.last[1] = r;
-    ctrl_send(self_local(), 0, C_IDLE, 0);
+    ctrl_send_counts(self_local(), 0, C_IDLE, 0, s, r);
 }
 
 static void ucx_flush(vmpi_xport *x, int pe)

@@ -432,12 +432,19 @@ static void report_deadlock(void)
     vmpi_die(1);
 }
 
+/* The sleepers word the running deadlock check saw (on the PE thread that runs it). */
+static _Thread_local uint64_t idle_seen;
+
+/* Whether no PE of this process moved since the check saw them all asleep (any sleep or wake changes it). */
+static bool still_idle(void) { return atomic_load(&job.sleepers) == idle_seen; }
+
 /* Every PE of this process is idle and only a source's in_flight() is left: the sources' job-wide checks. */
-static void progress_idle(void)
+static void progress_idle(uint64_t before)
 {
+    idle_seen = before;
     for (int i = 0; i < prog.n; i++)
         if (prog.src[i]->idle)
-            prog.src[i]->idle();
+            prog.src[i]->idle(still_idle);
 }
 
 /* Called by a PE that just counted itself asleep with nothing to do: if every PE is asleep, every channel is
@@ -450,7 +457,7 @@ static void check_deadlock(uint64_t before)
         if (!vmpi_list_empty(&job.pes[i].runq) || progress_ready(job.first + i) || progress_backlog(job.first + i))
             return;
     if (progress_in_flight()) { /* a network's messages: the job-wide check (this process may be done) */
-        progress_idle();
+        progress_idle(before);
         return;
     }
     if (atomic_load(&job.live) == 0)

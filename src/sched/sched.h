@@ -174,8 +174,10 @@ typedef struct vmpi_progress_source {
     bool (*in_flight)(void);
     /* optional: every PE of this process is asleep with nothing ready or queued (its ranks blocked or all
      * done), and only this source's in_flight() keeps the job from being declared deadlocked: the source
-     * may find out job-wide (and report with vmpi_sched_report_blocked) */
-    void (*idle)(void);
+     * may find out job-wide (and report with vmpi_sched_report_blocked).  What it reads of its own state
+     * to describe this idleness counts only if still_idle() says, after the reading, that no PE moved
+     * meanwhile (a PE that a message woke just then would be active behind a report of idleness). */
+    void (*idle)(bool (*still_idle)(void));
 } vmpi_progress_source;
 /* The in-process transport's source, defined by that layer (xport/chan.c) and bound at link time, not through
  * the registry: the scheduler's spin loops call it on every pass, and through a pointer (not inlined) the

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "xport/xport.h"
 
-#define VMPI_NET_ABI 1
+#define VMPI_NET_ABI 2
 
 /* libvmpi's side, for the plugin. */
 typedef struct vmpi_net_host {
@@ -56,7 +56,7 @@ typedef struct vmpi_net {
     bool (*backlog)(int pe);
     bool (*work)(int pe);
     bool (*in_flight)(void);
-    void (*idle)(void);
+    void (*idle)(bool (*still_idle)(void));
     /* This process's ranks are all done: the job ends (host->end) once every process's are, meanwhile the
      * PEs go on serving the others' operations. */
     void (*local_done)(void);
