@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -332,11 +333,16 @@ static int runnable(const char *name)
 static void say(const char *s) { (void)!write(2, s, strlen(s)); }
 
 /* Forks and execs one process, with stdin from in (-1: vmpirun's).  Between fork and exec the child only
- * calls async-signal-safe functions: the PMIx server's thread may hold a lock (malloc's) at the fork. */
+ * calls async-signal-safe functions: the PMIx server's thread may hold a lock (malloc's) at the fork.
+ * The child dies with vmpirun: a vmpirun killed by SIGKILL, or by SIGPIPE when its output went to a
+ * pipe that closed (`vmpirun ... | head`), left the job's processes running, orphaned, for ever. */
 static pid_t start(char **argv, char **env, int in)
 {
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) /* it died before the line above */
+            _exit(1);
         if (in >= 0)
             dup2(in, 0);
         execvpe(argv[0], argv, env);

@@ -78,6 +78,20 @@ signal) # SIGTERM sent to vmpirun reaches every process
     rc=$?
     check "SIGTERM to vmpirun is forwarded: the job ends with 128+15 (rc $rc)" \
         '[ $rc -eq 143 ] && grep -q "was killed by signal 15 (SIGTERM)" "$tmp/err" && none_left' ;;
+vmpirun_killed) # vmpirun killed outright (SIGKILL; SIGPIPE when its output went to a closed pipe): the job's
+    # processes die with it, none is left orphaned
+    "$vmpirun" --procs 2 -n 2 "$probe" 2 sleep 60 >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    while [ "$(oks 2)" -lt 2 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; done
+    kill -KILL $pid
+    wait $pid
+    for i in $(seq 50); do # (the kernel delivers the death signal at once; reaping by init may lag)
+        alive=0
+        for f in "$tmp"/pid.*; do kill -0 "$(cat "$f")" 2>/dev/null && alive=1; done
+        [ $alive -eq 0 ] && break
+        sleep 0.1
+    done
+    check "SIGKILL to vmpirun takes its processes with it" 'none_left' ;;
 bad) # refused before anything starts
     for v in 0 -1 two 2x ""; do
         run "$vmpirun" --procs "$v" -n 4 "$probe" 2
