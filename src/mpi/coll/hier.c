@@ -21,6 +21,10 @@
 enum { TAG_HIER = -300 };
 enum { H_BARRIER = 1, H_BCAST, H_PARTIAL, H_OPERANDS };
 
+/* Allreduces over up to this many processes gather every contribution at every leader (recursive
+ * doubling); over more, a reduce to rank 0 and a broadcast move less data in all. */
+enum { DOUBLING_MAX = 64 };
+
 typedef struct head {
     MPI_Count what;          /* H_*: the step that sent it */
     MPI_Count bytes;         /* the sender's data size per rank */
@@ -157,22 +161,15 @@ static int recv_exact(void *buf, MPI_Count count, const vmpi_dtype *dt, int src,
     return err;
 }
 
-/* One synchronization of the node, as the other collectives here have (ranks of an erroneous program that
- * enter different collectives are paired by it, as on the shared-memory path): the ranks tell their leader
- * they arrived with a message, the leaders run a dissemination barrier (log2(processes) rounds, all run
- * even after an error), then the node synchronizes. */
+/* The node synchronizes (the leader then knows its ranks arrived; ranks of an erroneous program that enter
+ * different collectives are paired by it, as on the shared-memory path), the leaders run a dissemination
+ * barrier (log2(processes) rounds, all run even after an error), then the node synchronizes again. */
 int vmpi_hier_barrier(vmpi_comm *c)
 {
     hier *h = get(c);
-    int err = MPI_SUCCESS;
-    if (h->node.rank != 0)
-        err = head_send(H_BARRIER, 0, MPI_SUCCESS, h->leader[h->me], c);
-    else {
+    int err = vmpi_shm_barrier(&h->node);
+    if (h->node.rank == 0) {
         head hd;
-        for (int k = 1; k < h->node.size; k++) {
-            int e = head_recv(&hd, H_BARRIER, h->members[k], c);
-            err = err ? err : e;
-        }
         for (int k = 1; k < h->nprocs; k <<= 1) {
             /* the send does not wait for its receiver: with rendezvous (--eager-max 0) two leaders sending to
              * each other first would wait for each other */
@@ -356,15 +353,24 @@ static int fold_partials(red *r, int err, vmpi_comm *c, hier *h)
 /* Other operations, at the root: every rank's operand (its process's packed in pk), folded in rank order,
  * right to left, as the shared-memory path does (shm.c), so the bits do not depend on where the ranks
  * live. */
+static int fold_gathered(red *r, char *pk, int err, vmpi_comm *c, hier *h);
+
 static int fold_operands(red *r, char *pk, int err, vmpi_comm *c, hier *h)
 {
-    int n = c->size, rp = h->proc_of[r->root];
+    int rp = h->proc_of[r->root];
     for (int p = 0; p < h->nprocs; p++)
         if (p != rp && !r->lost) {
             int e = take(r, h->leader[p], pk ? pk + r->off[p] * r->bytes : NULL,
                          (r->off[p + 1] - r->off[p]) * r->bytes, byte_type(), c);
             err = err ? err : e;
         }
+    return fold_gathered(r, pk, err, c, h);
+}
+
+/* The fold of every rank's operand, packed in pk by process (r->off) into r->rbuf. */
+static int fold_gathered(red *r, char *pk, int err, vmpi_comm *c, hier *h)
+{
+    int n = c->size;
     /* a contiguous type's packed operands are already in place, in process order */
     bool direct = r->dt->contig && h->ordered;
     void *mem = NULL, *all = NULL;
@@ -429,6 +435,19 @@ static int reduce_to_root(red *r, vmpi_comm *c, hier *h)
     return err;
 }
 
+/* What the node's ranks learn from their leader at the end of an allreduce: its error (the job's), then,
+ * without one, the result.  A node whose own reduction failed knows that already (all its ranks do). */
+static int node_spread(void *rbuf, MPI_Count count, const vmpi_dtype *dt, int err, int nerr, hier *h)
+{
+    if (nerr != MPI_SUCCESS)
+        return nerr;
+    int flag = err;
+    int e = vmpi_shm_bcast(&flag, 1, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_INT)), 0, &h->node);
+    if (e == MPI_SUCCESS && flag == MPI_SUCCESS)
+        e = vmpi_shm_bcast(rbuf, count, dt, 0, &h->node);
+    return flag ? flag : e;
+}
+
 /* Allreduce: rank 0 sends the result down the tree of the processes with the error found anywhere (its
  * own: it heard from every process).  A node that failed its reduction knows it already (all its ranks
  * do); the others first learn the error from their leader (a broadcast of one int that does not
@@ -449,13 +468,229 @@ static int allreduce_spread(void *rbuf, MPI_Count count, const vmpi_dtype *dt, i
             vmpi_dtype_unpack(tmp, hd.bytes, rbuf, count, dt);
         free(tmp);
     }
-    if (nerr != MPI_SUCCESS)
-        return nerr;
-    int flag = err;
-    int e = vmpi_shm_bcast(&flag, 1, vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_INT)), 0, &h->node);
-    if (e == MPI_SUCCESS && flag == MPI_SUCCESS)
-        e = vmpi_shm_bcast(rbuf, count, dt, 0, &h->node);
-    return flag ? flag : e;
+    return node_spread(rbuf, count, dt, err, nerr, h);
+}
+
+/* ---- allreduce by recursive doubling among the leaders ----
+ * After the node's step each leader holds its process's contribution (H_PARTIAL: the node's partial
+ * result; H_OPERANDS: its ranks' operands); in the round of distance d it swaps all it holds with the
+ * leader d away (one message: header and data), so that after log2(K) rounds every leader holds every
+ * contribution and folds them itself in the root's order (fold_partials, fold_operands): the same bits as
+ * the reduce to rank 0 and its broadcast, with one message latency per round instead of two trees'.  No
+ * leader receives more than the root of that path does.  With K not a power of two, the leaders past the
+ * largest power of two m hand their contribution to the leader m below and get the result from it at the
+ * end.  Errors travel in the headers and are combined in every round (the smallest class), so every leader
+ * ends with the same one. */
+
+typedef struct gath {
+    char *pk;                /* contributions by process: p's at pk + off[p] * unit */
+    const int *off;          /* [K + 1], in units: process numbers (H_PARTIAL) or ranks (H_OPERANDS) */
+    MPI_Count unit;
+    int K, m;                /* m: the largest power of two <= K */
+    int err;
+} gath;
+
+static int err_min(int a, int b) { return a == 0 ? b : b == 0 ? a : a < b ? a : b; }
+
+/* Two ranges of processes [r[0], r[1]) and [r[2], r[3]): what a message carries. */
+static MPI_Count span(const gath *g, const int *r)
+{
+    MPI_Count n = 0;
+    for (int i = 0; i < 4; i += 2)
+        n += r[i] < r[i + 1] ? (MPI_Count)(g->off[r[i + 1]] - g->off[r[i]]) * g->unit : 0;
+    return n;
+}
+
+/* What leader v (< m) holds before the round of distance d: processes [lo, lo + d) and the ones past m
+ * that handed theirs to them. */
+static void held(const gath *g, int v, int d, int *r)
+{
+    int lo = v & ~(d - 1), hi = lo + d < g->K - g->m ? lo + d : g->K - g->m;
+    r[0] = lo, r[1] = lo + d, r[2] = lo + g->m, r[3] = (hi > lo ? hi : lo) + g->m;
+}
+
+/* A message to `to` (header, then the ranges snd of pk unless there is an error) while one comes from `from`
+ * (into the ranges rcv); either may be -1.  A message that is no contribution (another collective's: the
+ * ranks entered different ones) or not of the expected kind or size fails the receiver, which goes on
+ * with the rounds: the others wait for it. */
+static void swap(gath *g, const red *r, int to, const int *snd, int from, const int *rcv, vmpi_comm *c)
+{
+    head hd = {r->kind, r->bytes, g->err};
+    MPI_Request rq = MPI_REQUEST_NULL;
+    char *out = NULL;
+    int e = MPI_SUCCESS;
+    if (to >= 0) {
+        MPI_Count n = g->err ? 0 : span(g, snd);
+        if ((out = bytes_new((MPI_Count)sizeof hd + n)) == NULL) { /* the header alone, with the error */
+            g->err = err_min(g->err, MPI_ERR_NO_MEM);
+            hd.err = g->err;
+            n = 0;
+        } else {
+            memcpy(out, &hd, sizeof hd);
+            char *at = out + sizeof hd;
+            for (int i = 0; i < 4 && n; i += 2)
+                if (snd[i] < snd[i + 1]) {
+                    MPI_Count k = (MPI_Count)(g->off[snd[i + 1]] - g->off[snd[i]]) * g->unit;
+                    memcpy(at, g->pk + g->off[snd[i]] * g->unit, (size_t)k);
+                    at += k;
+                }
+        }
+        e = vmpi_isend(out ? out : (char *)&hd, (MPI_Count)sizeof hd + n, byte_type(), to, TAG_HIER, c, 1,
+                       VMPI_SENDK_STD, false, &rq);
+    }
+    if (from >= 0) {
+        MPI_Count n = span(g, rcv);
+        char *in = bytes_new((MPI_Count)sizeof hd + n);
+        MPI_Status st;
+        int e2 = in ? vmpi_recv(in, (MPI_Count)sizeof hd + n, byte_type(), from, TAG_HIER, c, 1, &st)
+                    : vmpi_recv(NULL, 0, byte_type(), from, TAG_HIER, c, 1, &st);
+        head got = {0, -1, MPI_ERR_NO_MEM};
+        if (in && e2 == MPI_SUCCESS && st.vmpi_count >= (MPI_Count)sizeof got)
+            memcpy(&got, in, sizeof got);
+        else if (e2 == MPI_SUCCESS)
+            got.err = in ? MPI_ERR_OTHER : MPI_ERR_NO_MEM;
+        else
+            got.err = e2;
+        if (got.err == MPI_SUCCESS && !is_step(got.what, r->kind))
+            got.err = MPI_ERR_OTHER;
+        else if (got.err == MPI_SUCCESS && (got.what != r->kind || got.bytes != r->bytes ||
+                                            st.vmpi_count != (MPI_Count)sizeof got + n))
+            got.err = MPI_ERR_TRUNCATE;
+        g->err = err_min(g->err, (int)got.err);
+        if (g->err == MPI_SUCCESS) {
+            const char *at = in + sizeof got;
+            for (int i = 0; i < 4; i += 2)
+                if (rcv[i] < rcv[i + 1]) {
+                    MPI_Count k = (MPI_Count)(g->off[rcv[i + 1]] - g->off[rcv[i]]) * g->unit;
+                    memcpy(g->pk + g->off[rcv[i]] * g->unit, at, (size_t)k);
+                    at += k;
+                }
+        }
+        free(in);
+    }
+    if (rq != MPI_REQUEST_NULL)
+        e = vmpi_wait(&rq, MPI_STATUS_IGNORE);
+    g->err = err_min(g->err, e);
+    free(out);
+}
+
+/* Grouping-independent operations: the processes' partial results in pk (r->bytes each, in process
+ * order), folded as fold_partials does (acc = P_{K-1}, then acc = P_p op acc), into r->rbuf. */
+static int fold_gathered_partials(red *r, const char *pk, int K)
+{
+    void *mem = NULL, *in = tmp_new(r->count, r->dt, &mem);
+    if (in == NULL)
+        return MPI_ERR_NO_MEM;
+    vmpi_dtype_unpack(pk + (K - 1) * r->bytes, r->bytes, r->rbuf, r->count, r->dt);
+    for (int p = K - 2; p >= 0; p--) {
+        vmpi_dtype_unpack(pk + p * r->bytes, r->bytes, in, r->count, r->dt);
+        vmpi_op_apply(r->op, r->dth, r->dt, in, r->rbuf, r->count);
+    }
+    free(mem);
+    return MPI_SUCCESS;
+}
+
+/* The result (or the error) between a leader below m and its partner past m, at the end. */
+static void result_pass(gath *g, const red *r, int to, int from, vmpi_comm *c)
+{
+    head hd = {r->kind, r->bytes, g->err};
+    if (to >= 0) {
+        char *out = bytes_new((MPI_Count)sizeof hd + r->bytes);
+        if (out == NULL)
+            hd.err = err_min(g->err, MPI_ERR_NO_MEM);
+        MPI_Count n = out && hd.err == MPI_SUCCESS ? r->bytes : 0;
+        if (out) {
+            memcpy(out, &hd, sizeof hd);
+            if (n)
+                vmpi_dtype_pack(r->rbuf, r->count, r->dt, out + sizeof hd, n);
+        }
+        g->err = err_min(g->err, vmpi_send(out ? out : (char *)&hd, (MPI_Count)sizeof hd + n, byte_type(), to,
+                                           TAG_HIER, c, 1, VMPI_SENDK_STD));
+        free(out);
+        return;
+    }
+    char *in = bytes_new((MPI_Count)sizeof hd + r->bytes);
+    MPI_Status st;
+    int e = in ? vmpi_recv(in, (MPI_Count)sizeof hd + r->bytes, byte_type(), from, TAG_HIER, c, 1, &st)
+               : vmpi_recv(NULL, 0, byte_type(), from, TAG_HIER, c, 1, &st);
+    head got = {0, -1, in ? MPI_ERR_OTHER : MPI_ERR_NO_MEM};
+    if (in && e == MPI_SUCCESS && st.vmpi_count >= (MPI_Count)sizeof got)
+        memcpy(&got, in, sizeof got);
+    g->err = err_min(g->err, e ? e : (int)got.err);
+    if (g->err == MPI_SUCCESS && st.vmpi_count == (MPI_Count)sizeof got + r->bytes)
+        vmpi_dtype_unpack(in + sizeof got, r->bytes, r->rbuf, r->count, r->dt);
+    else if (g->err == MPI_SUCCESS)
+        g->err = MPI_ERR_TRUNCATE;
+    free(in);
+}
+
+/* The leaders' part (see above); returns the job's error. */
+static int leaders_doubling(red *r, gath *g, vmpi_comm *c, hier *h)
+{
+    int me = h->me, K = g->K, m = g->m;
+    if (me >= m) {
+        int one[4] = {me, me + 1, me, me};
+        swap(g, r, h->leader[me - m], one, -1, NULL, c);
+        result_pass(g, r, -1, h->leader[me - m], c);
+        return g->err;
+    }
+    if (me < K - m) {
+        int one[4] = {me + m, me + m + 1, me, me};
+        swap(g, r, -1, NULL, h->leader[me + m], one, c);
+    }
+    for (int d = 1; d < m; d <<= 1) {
+        int snd[4], rcv[4];
+        held(g, me, d, snd);
+        held(g, me ^ d, d, rcv);
+        swap(g, r, h->leader[me ^ d], snd, h->leader[me ^ d], rcv, c);
+    }
+    if (g->err == MPI_SUCCESS)
+        g->err = r->kind == H_PARTIAL ? fold_gathered_partials(r, g->pk, K) : fold_gathered(r, g->pk, 0, c, h);
+    if (me < K - m)
+        result_pass(g, r, h->leader[me + m], -1, c);
+    return g->err;
+}
+
+static int allreduce_doubling(red *r, vmpi_comm *c, hier *h)
+{
+    int K = h->nprocs, leader = h->leader[h->me];
+    bool part = r->kind == H_PARTIAL, lead = c->rank == leader;
+    /* the node's step, as in reduce_to_root: a partial result in the leader's rbuf, or the operands */
+    int nerr = vmpi_shm_reduce(r->sbuf, r->rbuf, part ? r->count : 0, r->dt, r->dth, r->op, 0, &h->node);
+    int err = nerr;
+    gath g = {NULL, NULL, r->bytes, K, 1, MPI_SUCCESS};
+    int *off = NULL;
+    if (lead) {
+        while (g.m * 2 <= K)
+            g.m *= 2;
+        off = calloc((size_t)K + 1, sizeof(int));
+        if (off) {
+            for (int q = 0; q < c->size; q++)
+                off[h->proc_of[q] + 1] += part ? 0 : 1;
+            for (int p = 0; p < K; p++)
+                off[p + 1] += off[p] + (part ? 1 : 0);
+            g.pk = bytes_new(off[K] * r->bytes);
+        }
+        g.off = off;
+        r->off = off;
+    }
+    if (!part && nerr == MPI_SUCCESS)
+        err = collect_operands(r, lead && g.pk ? g.pk + off[h->me] * r->bytes : NULL, leader, c, h);
+    if (lead) {
+        if (g.pk == NULL && err == MPI_SUCCESS)
+            err = MPI_ERR_NO_MEM;
+        if (part && err == MPI_SUCCESS)
+            vmpi_dtype_pack(r->rbuf, r->count, r->dt, g.pk + h->me * r->bytes, r->bytes);
+        g.err = err;
+        if (off)
+            err = leaders_doubling(r, &g, c, h);
+        else /* without its offsets a leader cannot take part: out of memory in a collective is fatal */
+            vmpi_fatal("out of memory in MPI_Allreduce (%d processes)", K);
+        free(g.pk);
+        free(off);
+        r->off = NULL;
+    }
+    return node_spread(r->rbuf, r->count, r->dt, err, nerr, h);
 }
 
 int vmpi_hier_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth,
@@ -464,6 +699,8 @@ int vmpi_hier_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_d
     hier *h = get(c);
     red r = {sbuf, rbuf, count, count * dt->size, dt, dth, op, root < 0 ? 0 : root,
              vmpi_op_reassociable(op, dt) ? H_PARTIAL : H_OPERANDS, NULL, MPI_SUCCESS, false};
+    if (root < 0 && h->nprocs <= DOUBLING_MAX)
+        return allreduce_doubling(&r, c, h);
     int err = reduce_to_root(&r, c, h);
     if (root >= 0)
         return err;

@@ -10,15 +10,17 @@
  * Every leader message starts with a header (step, size, error): sizes that differ (an erroneous program)
  * fail the ranks the one-process path fails, and an error travels on in the headers so that no rank waits
  * for data that will not come.
- *   - barrier: arrival messages to the leader, a dissemination barrier among the leaders, node barrier;
+ *   - barrier: node barrier, a dissemination barrier among the leaders, node barrier;
  *   - bcast: the root sends to the other processes' leaders down a binomial tree over the processes (the
  *     root stands for its process's leader), then each process broadcasts on its node communicator;
  *   - reduce/allreduce: when the operation's bits do not depend on the grouping (vmpi_op_reassociable),
  *     each process reduces on its node communicator and the root folds the processes' partial results;
  *     otherwise each process's stand-in collects its ranks' operands (after a node reduction of no data,
  *     which compares kinds) and the root folds them all in rank order, right to left, as the shared-memory
- *     path does: results have the same bits whatever the placement.  Allreduce is a reduce to rank 0 and a
- *     broadcast that carries the reduction's error.
+ *     path does: results have the same bits whatever the placement.  Allreduce over up to 64 processes:
+ *     the leaders gather every contribution by recursive doubling and each folds them in that same order
+ *     (log2(processes) message latencies); over more, a reduce to rank 0 and a broadcast that carries the
+ *     reduction's error.
  * Allgather and alltoall go through schedules (csched.h). */
 #ifndef VMPI_MPI_COLL_HIER_H
 #define VMPI_MPI_COLL_HIER_H
