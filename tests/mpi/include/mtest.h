@@ -97,6 +97,16 @@ static inline void mt_report(const char *file, int line, const char *fmt, ...)
             MT_ERR(errs, "%s returned %d, expected MPI_SUCCESS", #call, mt_rc_);                              \
     } while (0)
 
+/* MT_CALL(call): the MPI call must return MPI_SUCCESS, else the job stops (MPI_Abort): for steps the rest
+ * of a test depends on. */
+#define MT_CALL(call)                                                                                         \
+    do {                                                                                                      \
+        if ((call) != MPI_SUCCESS) {                                                                          \
+            fprintf(stderr, "%s failed\n", #call);                                                            \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                                                     \
+        }                                                                                                     \
+    } while (0)
+
 /* MT_CHECK_CLASS(errs, rc, cls): rc must be an error code of class cls. */
 #define MT_CHECK_CLASS(errs, rc, cls)                                                                         \
     do {                                                                                                      \
