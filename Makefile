@@ -83,7 +83,7 @@ test-emul: build
 # Open MPI's mpirun (its PMIx server) for point-to-point.  PROCS_EXCLUDE: what does not run between processes yet, each with
 # its reason in tests/procs-exclude.
 PROCS_TESTS ?= ^(pt2pt|coll|comm|attr|datatype|init|errors|rma|armci)/
-PROCS3_TESTS ?= ^(pt2pt|coll|comm)/
+PROCS3_TESTS ?= ^(pt2pt|coll|comm)/|^init/(procname|wtime):|^attr/predef:
 PROCS_EXCLUDE ?= $(or $(shell grep -v '^\#' tests/procs-exclude | cut -d' ' -f1 | paste -sd'|'),^none$$)
 test-procs: build
 	MT_PROCS=2 tools/run-tests $(BUILD) $(JOBS) -R '$(PROCS_TESTS)' -E '$(PROCS_EXCLUDE)'

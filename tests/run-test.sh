@@ -6,7 +6,9 @@
 # With MT_EMULATE_PROCS=K in the environment (make test-emul) the job runs in the emulated multi-process
 # mode with K process groups: on max(PES, K) PEs, or with MT_EMULATE_PES=each on K x PES PEs (each group has
 # the test's PEs: ranks still move within a group); a test with fewer than K ranks runs as it is.
-# With MT_PROCS=K the job runs as K OS processes over the network transport (UCX, wired up through PMIx).
+# With MT_PROCS=K the job runs as K OS processes over the network transport (UCX, wired up through PMIx);
+# a test's setting MT_NODES=M then has vmpirun tell them they run on M nodes (--emulate-nodes; M at most
+# K), and the program sees MT_NODES only then (mtest.h: mt_nnodes).
 vmpirun=$1 prog=$2 ranks=$3 pes=$4 exit=$5 expect=$6
 shift 6
 for setting in "$@"; do
@@ -27,13 +29,21 @@ if [ "$procs" -gt 1 ] && [ "$ranks" -ge "$procs" ] && [ -z "${VMPI_EMULATE_PROCS
     # MT_LAUNCHER=openmpi starts them with Open MPI's mpirun (its PMIx server) instead of vmpirun
     per=$((ranks / procs))
     [ "$pes" -gt "$per" ] && pes=$per
+    nodes=
+    if [ -n "${MT_NODES:-}" ]; then
+        [ "$MT_NODES" -gt "$procs" ] && MT_NODES=$procs
+        nodes="--emulate-nodes $MT_NODES"
+    fi
     if [ "${MT_LAUNCHER:-vmpirun}" = openmpi ]; then
+        unset MT_NODES # Open MPI's mpirun places processes on the nodes it knows
         out=$(VMPI_NRANKS=$ranks VMPI_NPES=$pes mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to none \
             -n "$procs" "$prog" 2>&1)
     else
-        out=$("$vmpirun" --procs "$procs" -n "$ranks" -p "$pes" "$prog" 2>&1)
+        # shellcheck disable=SC2086 # $nodes: no option, or the option and its value
+        out=$("$vmpirun" --procs "$procs" $nodes -n "$ranks" -p "$pes" "$prog" 2>&1)
     fi
 else
+    unset MT_NODES # one process (or the emulated mode's groups of one): one node
     out=$("$vmpirun" -n "$ranks" -p "$pes" "$prog" 2>&1)
 fi
 rc=$?

@@ -29,6 +29,10 @@ static void usage(FILE *f)
                "  --procs K                 OS processes on this machine (default 1); each runs P PEs (-p is per\n"
                "                            process); the N ranks are split in blocks: process k hosts ranks\n"
                "                            k*N/K .. (k+1)*N/K-1.  vmpirun stays their parent and PMIx server\n"
+               "  --emulate-nodes M         with --procs K: the processes are told (through PMIx) that they run on\n"
+               "                            M nodes, in blocks, named HOST-node0 .. (for tests of what depends on\n"
+               "                            the node: processor names, node splits, MPI_WTIME_IS_GLOBAL, get and\n"
+               "                            put by messages); they still share this machine's cores\n"
                "  -h, --help                this text\n\n"
                "MPIEXEC_TIMEOUT=SECONDS in the environment stops the job after that time (exit status %d).\n\n"
                "runtime settings (--NAME VALUE or --NAME=VALUE; or the environment variable):\n",
@@ -53,7 +57,7 @@ static _Noreturn VMPI_PRINTF(1, 2) void bad(const char *fmt, ...)
     exit(2);
 }
 
-/* --procs K: 1 to 1024 */
+/* --procs K, --emulate-nodes M: 1 to 1024 */
 static int procs_value(const char *opt, const char *value)
 {
     char *end;
@@ -62,7 +66,8 @@ static int procs_value(const char *opt, const char *value)
     errno = 0;
     long v = strtol(value, &end, 10);
     if (end == value || *end != '\0' || errno || v < 1 || v > 1024)
-        bad("bad value '%s' for %s: expected a number of processes from 1 to 1024", value, opt);
+        bad("bad value '%s' for %s: expected a number of %s from 1 to 1024", value, opt,
+            strstr(opt, "nodes") ? "nodes" : "processes");
     return (int)v;
 }
 
@@ -88,7 +93,7 @@ static _Noreturn void unknown(const char *opt)
 
 int main(int argc, char **argv)
 {
-    int i = 1, procs = 1;
+    int i = 1, procs = 1, nodes = 1;
     for (; i < argc; i++) {
         const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -108,6 +113,10 @@ int main(int argc, char **argv)
             procs = procs_value(a, next), i++;
         } else if (!strncmp(a, "--procs=", 8)) {
             procs = procs_value(a, a + 8);
+        } else if (!strcmp(a, "--emulate-nodes")) {
+            nodes = procs_value(a, next), i++;
+        } else if (!strncmp(a, "--emulate-nodes=", 16)) {
+            nodes = procs_value(a, a + 16);
         } else if (!strncmp(a, "--", 2) && a[2]) {
             char name[64];
             const char *eq = strchr(a, '=');
@@ -182,8 +191,10 @@ int main(int argc, char **argv)
         if (seconds < 0)
             bad("bad value '%s' for MPIEXEC_TIMEOUT: expected a number of seconds", timeout);
     }
+    if (nodes > procs)
+        bad("--emulate-nodes %d with --procs %d: a node would host no process", nodes, procs);
     if (procs > 1)
-        return vmpirun_procs(procs, ranks, &argv[i], seconds);
+        return vmpirun_procs(procs, nodes, ranks, &argv[i], seconds);
     if (seconds > 0)
         return vmpirun_exec_timeout(&argv[i], seconds);
     execvp(argv[i], &argv[i]);

@@ -54,8 +54,9 @@ int vmpirun_supervise(vmpirun_child *kids, int n, int seconds);
  * message msg (NULL or "": none).  The first request counts. */
 void vmpirun_supervise_abort(int k, int status, const char *msg);
 
-/* --procs K: the job as K processes of this machine, vmpirun their PMIx server (vmpirun_procs.c); `ranks` the
- * ranks' count for its messages (0: unknown).  Returns the exit status vmpirun should end with. */
-int vmpirun_procs(int procs, long ranks, char **argv, int seconds);
+/* --procs K: the job as K processes of this machine, vmpirun their PMIx server (vmpirun_procs.c), told they
+ * run on `nodes` nodes (--emulate-nodes; 1: this one); `ranks` the ranks' count for its messages (0:
+ * unknown).  Returns the exit status vmpirun should end with. */
+int vmpirun_procs(int procs, int nodes, long ranks, char **argv, int seconds);
 
 #endif

@@ -217,8 +217,21 @@ static void add(void *list, const char *key, const void *value, pmix_data_type_t
     PMIx_Info_list_add(list, key, value, type);
 }
 
+/* The host process k is said to run on: with --emulate-nodes M (tests of what depends on the node), the
+ * processes in blocks on M nodes named HOST-node0 .. HOST-node<M-1>; PMIx's node level stays this machine's
+ * (local size, peers: what the runtime pins and sizes its PEs by). */
+static int node_of(int k, int procs, int nodes) { return (int)((long)k * nodes / procs); }
+
+static void host_of(char *out, size_t n, const char *host, int k, int procs, int nodes)
+{
+    if (nodes > 1)
+        snprintf(out, n, "%s-node%d", host, node_of(k, procs, nodes));
+    else
+        snprintf(out, n, "%s", host);
+}
+
 /* The namespace's information: job level, node level (one node), and per process. */
-static pmix_status_t register_job(const char *nspace, int procs, const char *host)
+static pmix_status_t register_job(const char *nspace, int procs, int nodes, const char *host)
 {
     uint32_t k32 = (uint32_t)procs, zero = 0;
     pmix_rank_t leader = 0;
@@ -229,9 +242,28 @@ static pmix_status_t register_job(const char *nspace, int procs, const char *hos
     peers[0] = '\0';
     for (int k = 0, at = 0; k < procs; k++)
         at += snprintf(peers + at, len - (size_t)at, "%s%d", k ? "," : "", k);
-    pmix_status_t rc = PMIx_generate_regex(host, &regex);
+    /* the node and process maps: with emulated nodes, each node's name and its processes (a client reads a
+     * process's host from them) */
+    size_t mlen = (size_t)nodes * 300 + len + (size_t)nodes;
+    char *names = malloc(mlen), *procmap = malloc(mlen);
+    if (names == NULL || procmap == NULL) {
+        free(peers), free(names), free(procmap);
+        return PMIX_ERR_NOMEM;
+    }
+    names[0] = procmap[0] = '\0';
+    for (int i = 0, at = 0, pat = 0, k = 0; i < nodes; i++) {
+        char name[300];
+        host_of(name, sizeof name, host, k, procs, nodes);
+        at += snprintf(names + at, mlen - (size_t)at, "%s%s", i ? "," : "", name);
+        pat += snprintf(procmap + pat, mlen - (size_t)pat, "%s", i ? ";" : "");
+        for (int first = k; k < procs && node_of(k, procs, nodes) == i; k++)
+            pat += snprintf(procmap + pat, mlen - (size_t)pat, "%s%d", k > first ? "," : "", k);
+    }
+    pmix_status_t rc = PMIx_generate_regex(names, &regex);
     if (rc == PMIX_SUCCESS)
-        rc = PMIx_generate_ppn(peers, &ppn);
+        rc = PMIx_generate_ppn(procmap, &ppn);
+    free(names);
+    free(procmap);
     if (rc != PMIX_SUCCESS) {
         free(peers);
         free(regex);
@@ -245,10 +277,11 @@ static pmix_status_t register_job(const char *nspace, int procs, const char *hos
     add(list, PMIX_JOB_NUM_APPS, &(uint32_t){1}, PMIX_UINT32);
     add(list, PMIX_APP_SIZE, &k32, PMIX_UINT32);
     add(list, PMIX_APPLDR, &leader, PMIX_PROC_RANK);
-    add(list, PMIX_NUM_NODES, &(uint32_t){1}, PMIX_UINT32);
+    add(list, PMIX_NUM_NODES, &(uint32_t){(uint32_t)nodes}, PMIX_UINT32);
     add(list, PMIX_NODE_MAP, regex, PMIX_REGEX);
     add(list, PMIX_PROC_MAP, ppn, PMIX_REGEX);
-    add(list, PMIX_HOSTNAME, host, PMIX_STRING);
+    if (nodes == 1) /* else a process's host is its node's in the maps */
+        add(list, PMIX_HOSTNAME, host, PMIX_STRING);
     add(list, PMIX_NODEID, &zero, PMIX_UINT32);
     add(list, PMIX_LOCAL_SIZE, &k32, PMIX_UINT32);
     add(list, PMIX_NODE_SIZE, &k32, PMIX_UINT32);
@@ -264,8 +297,11 @@ static pmix_status_t register_job(const char *nspace, int procs, const char *hos
         add(p, PMIX_APPNUM, &zero, PMIX_UINT32);
         add(p, PMIX_LOCAL_RANK, &local, PMIX_UINT16);
         add(p, PMIX_NODE_RANK, &local, PMIX_UINT16);
-        add(p, PMIX_NODEID, &zero, PMIX_UINT32);
-        add(p, PMIX_HOSTNAME, host, PMIX_STRING);
+        uint32_t node = (uint32_t)node_of(k, procs, nodes);
+        char name[300];
+        host_of(name, sizeof name, host, k, procs, nodes);
+        add(p, PMIX_NODEID, &node, PMIX_UINT32);
+        add(p, PMIX_HOSTNAME, name, PMIX_STRING);
         pmix_data_array_t arr;
         PMIx_Info_list_convert(p, &arr);
         PMIx_Info_list_release(p);
@@ -369,7 +405,7 @@ static void stop_started(vmpirun_child *kids, int n)
             }
 }
 
-int vmpirun_procs(int procs, long ranks, char **argv, int seconds)
+int vmpirun_procs(int procs, int nodes, long ranks, char **argv, int seconds)
 {
     int why = runnable(argv[0]);
     if (why) { /* said once, before anything starts */
@@ -417,7 +453,7 @@ int vmpirun_procs(int procs, long ranks, char **argv, int seconds)
         remove_tree(dir);
         return 1;
     }
-    rc = register_job(nspace, procs, host);
+    rc = register_job(nspace, procs, nodes, host);
     if (rc != PMIX_SUCCESS) {
         fprintf(stderr, "vmpirun: the PMIx server refused the job's registration: %s\n", PMIx_Error_string(rc));
         remove_tree(dir);
@@ -458,7 +494,9 @@ int vmpirun_procs(int procs, long ranks, char **argv, int seconds)
                 snprintf(rk, sizeof rk, ", rank %ld", first);
             else
                 snprintf(rk, sizeof rk, ", ranks %ld-%ld", first, last);
-            snprintf(kids[k].what, sizeof kids[k].what, "process %d (host %s, pid %ld%s)", k, host,
+            char name[300];
+            host_of(name, sizeof name, host, k, procs, nodes);
+            snprintf(kids[k].what, sizeof kids[k].what, "process %d (host %.120s, pid %ld%s)", k, name,
                      (long)kids[k].pid, rk);
         }
         free_environment(env);

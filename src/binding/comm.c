@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI_Comm_* and MPI_Intercomm_*: communicator constructors, queries and names. */
 #include <string.h>
+#include <strings.h>
 #include "binding/check.h"
 #include "mpi/comm/comm_create.h"
+#include "xport/netjob.h"
 #include "xport/procs.h"
 
 /* A rank's check that the communicator argument is valid, and optionally an intracommunicator. */
@@ -112,8 +114,44 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return err ? vmpi_fail(comm, err, "MPI_Comm_split", &ck) : MPI_SUCCESS;
 }
 
+/* The color of the calling rank for a split type: its process for MPI_COMM_TYPE_SHARED (the ranks of one
+ * process share memory, those of two do not, nor do the emulated mode's process groups: a shared-memory
+ * window spans one process); for MPI-4's MPI_COMM_TYPE_HW_GUIDED, the resource the info key
+ * mpi_hw_resource_type names: "mpi_shared_memory" (MPI-4's, the same as MPI_COMM_TYPE_SHARED) or the node,
+ * as Open MPI ("host") and hwloc, which MPICH follows ("machine"), name it; another or none: MPI_UNDEFINED
+ * (MPI_COMM_NULL, as MPI-4 says for a resource the implementation does not know). */
+static int split_color(int split_type, MPI_Info info)
+{
+    if (split_type == MPI_COMM_TYPE_SHARED)
+        return vmpi_xport_self_proc();
+    char v[MPI_MAX_INFO_VAL];
+    int flag = 0;
+    if (split_type != MPI_COMM_TYPE_HW_GUIDED || info == MPI_INFO_NULL ||
+        vmpi_info_get(info, "mpi_hw_resource_type", sizeof v, v, &flag) != MPI_SUCCESS || !flag)
+        return MPI_UNDEFINED;
+    if (!strcmp(v, "mpi_shared_memory"))
+        return vmpi_xport_self_proc();
+    if (!strcasecmp(v, "host") || !strcasecmp(v, "machine"))
+        return vmpi_xport_net_node_of(vmpi_xport_self_proc()) & INT_MAX; /* node ids: non-negative colors */
+    return MPI_UNDEFINED;
+}
+
+/* MPI-4: a communicator made by MPI_COMM_TYPE_HW_GUIDED has the resource it spans in its info. */
+static int note_resource(MPI_Comm comm, MPI_Info info)
+{
+    vmpi_chk ck = {0};
+    vmpi_comm *c;
+    char v[MPI_MAX_INFO_VAL];
+    int flag = 0, err = comm_arg(&ck, comm, &c, false);
+    if (!err)
+        err = vmpi_info_get(info, "mpi_hw_resource_type", sizeof v, v, &flag);
+    if (!err && c->info == MPI_INFO_NULL)
+        err = vmpi_info_create(&c->info);
+    return err ? err : vmpi_info_set(c->info, "mpi_hw_resource_type", v);
+}
+
 /* On an intercommunicator (MPICH and Open MPI accept it too): an intercommunicator between the two groups'
- * ranks of each shared-memory domain, here the whole process. */
+ * ranks of each domain. */
 VMPI_WEAK(Comm_split_type)
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
@@ -123,14 +161,18 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     int err = comm_arg(&ck, comm, &c, false);
     if (!err)
         err = vmpi_chk_ptr(&ck, newcomm, "newcomm");
-    if (!err && split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
+    if (!err && info != MPI_INFO_NULL)
+        err = vmpi_chk_info(&ck, info);
+    if (!err && split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_COMM_TYPE_HW_GUIDED &&
+        split_type != MPI_UNDEFINED) {
         snprintf(ck.why, sizeof ck.why, "unknown split type %d", split_type);
         err = MPI_ERR_ARG;
     }
-    /* the ranks of one process share memory, those of two do not (nor do the emulated mode's process
-     * groups): MPI_COMM_TYPE_SHARED splits by process */
     if (!err)
-        err = vmpi_comm_split(c, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : vmpi_xport_self_proc(), key, newcomm);
+        err = vmpi_comm_split(c, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : split_color(split_type, info), key,
+                              newcomm);
+    if (!err && split_type == MPI_COMM_TYPE_HW_GUIDED && *newcomm != MPI_COMM_NULL)
+        err = note_resource(*newcomm, info);
     return err ? vmpi_fail(comm, err, "MPI_Comm_split_type", &ck) : MPI_SUCCESS;
 }
 

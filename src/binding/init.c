@@ -7,6 +7,7 @@
 #include "binding/check.h"
 #include "mpi/adapt/adapt.h"
 #include "mpi/coll/coll.h"
+#include "xport/netjob.h"
 
 VMPI_WEAK(Init_thread)
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
@@ -132,7 +133,13 @@ int PMPI_Get_processor_name(char *name, int *resultlen)
 {
     VMPI_CHK(ck);
     VMPI_CHK_LOCAL(ck, "MPI_Get_processor_name");
-    if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
+    /* the host of the process the rank runs in now (a rank moves between processes only by migrating, and
+     * then names its new host): in a job of several processes as the launcher knows it (PMIx), which a
+     * process may have no other way to learn (a container's own host name) */
+    const vmpi_net_job *job = vmpi_xport_net_job();
+    if (job)
+        snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", job->host);
+    else if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
         strcpy(name, "localhost");
     name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';
     *resultlen = (int)strlen(name);

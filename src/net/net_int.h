@@ -24,6 +24,7 @@ void vmpi_wire_close(void);
 /* ---- the UCX transport ---- */
 void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, const void *geometry, size_t glen);
 extern vmpi_xport vmpi_ucx_xport;
+int vmpi_ucx_node_of(int proc);
 int vmpi_ucx_poll(struct vmpi_pe *pe);
 bool vmpi_ucx_ready(int pe);
 bool vmpi_ucx_backlog(int pe);

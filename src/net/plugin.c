@@ -31,6 +31,7 @@ static const vmpi_net net = {
     .open = open_job,
     .start = start,
     .xport = &vmpi_ucx_xport,
+    .node_of = vmpi_ucx_node_of,
     .poll = vmpi_ucx_poll,
     .ready = vmpi_ucx_ready,
     .backlog = vmpi_ucx_backlog,

@@ -853,6 +853,8 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
         H->fatal("process %d: cannot start the transport's waker thread", U.self);
 }
 
+int vmpi_ucx_node_of(int proc) { return U.node_of[proc]; }
+
 static void ended(void)
 {
     atomic_store(&U.ended, 1);

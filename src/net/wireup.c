@@ -50,7 +50,6 @@ bool vmpi_wire_open(vmpi_net_job *job, char *why, size_t n)
     }
     job->local_size = (int)get_num(&all, PMIX_LOCAL_SIZE, job->nprocs);
     job->local_rank = (int)get_num(&me, PMIX_LOCAL_RANK, job->self);
-    job->node = (int)get_num(&me, PMIX_NODEID, 0);
     pmix_value_t *v = NULL;
     job->host[0] = '\0';
     if (PMIx_Get(&me, PMIX_HOSTNAME, NULL, 0, &v) == PMIX_SUCCESS && v && v->type == PMIX_STRING && v->data.string)
@@ -59,6 +58,12 @@ bool vmpi_wire_open(vmpi_net_job *job, char *why, size_t n)
         PMIX_VALUE_RELEASE(v);
     if (job->host[0] == '\0' && gethostname(job->host, sizeof job->host) != 0)
         snprintf(job->host, sizeof job->host, "unknown");
+    /* the node: the launcher's id; without one, processes with the same host name share a node (an id from
+     * the name's hash, above the launchers' small indices) */
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (const char *c = job->host; *c; c++)
+        h = (h ^ (unsigned char)*c) * 16777619u;
+    job->node = (int)get_num(&me, PMIX_NODEID, (long)(0x40000000u | (h & 0x3fffffffu)));
     return true;
 }
 

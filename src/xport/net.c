@@ -97,6 +97,13 @@ bool vmpi_xport_net_open(void)
 
 const vmpi_net_job *vmpi_xport_net_job(void) { return net ? &job : NULL; }
 
+static int *node_of;  /* [job.nprocs], after the start */
+static bool one_node = true;
+
+int vmpi_xport_net_node_of(int proc) { return node_of ? node_of[proc] : 0; }
+
+bool vmpi_xport_net_one_node(void) { return one_node; }
+
 static vmpi_progress_source source;
 
 static void local_done(void) { net->local_done(); }
@@ -104,6 +111,10 @@ static void local_done(void) { net->local_done(); }
 void vmpi_xport_net_start(int first, int npes, int job_npes, const void *geometry, size_t glen)
 {
     net->start(first, npes, job_npes, geometry, glen);
+    if ((node_of = malloc(sizeof *node_of * (size_t)job.nprocs)) == NULL)
+        vmpi_fatal("out of memory");
+    for (int k = 0; k < job.nprocs; k++)
+        one_node &= (node_of[k] = net->node_of(k)) == job.node;
     source = (vmpi_progress_source){"network", net->poll,      net->ready,     net->backlog,
                                     net->work,  net->in_flight, net->idle};
     vmpi_sched_progress_add(&source);

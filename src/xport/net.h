@@ -36,7 +36,7 @@ typedef struct vmpi_net_host {
 typedef struct vmpi_net_job {
     int nprocs, self;                                  /* processes of the job, this one's index */
     int local_size, local_rank;                        /* processes on this node, this one's index there */
-    int node;                                          /* this node's index */
+    int node;                                          /* this node's id: the launcher's, else from the host name */
     char host[256];                                    /* this node's name, as the launcher knows it */
 } vmpi_net_job;
 
@@ -50,6 +50,7 @@ typedef struct vmpi_net {
      * every process: layout and settings that must agree) is compared with process 0's. */
     void (*start)(int first, int npes, int job_npes, const void *geometry, size_t glen);
     vmpi_xport *xport;                                 /* the transport to other processes */
+    int (*node_of)(int proc);                          /* after start: process proc's node (job.node's meaning) */
     /* the progress source of the transport (sched.h's meaning of each) */
     int (*poll)(struct vmpi_pe *pe);
     bool (*ready)(int pe);

@@ -12,6 +12,10 @@
 bool vmpi_xport_net_open(void);
 /* The job's layout as the launcher gave it (NULL in a one-process job). */
 const vmpi_net_job *vmpi_xport_net_job(void);
+/* After the start: the node of process `proc` (node ids compare; 0 in a one-process job and in the emulated
+ * mode, whose groups share one node), and whether the whole job is on this process's node. */
+int vmpi_xport_net_node_of(int proc);
+bool vmpi_xport_net_one_node(void);
 /* Starts the transport between processes for this process's PEs (vmpi_xport_init does, with the geometry
  * vmpi_xport_set_geometry gave): addresses are exchanged with every process. */
 void vmpi_xport_net_start(int first, int npes, int job_npes, const void *geometry, size_t glen);

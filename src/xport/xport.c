@@ -24,6 +24,14 @@ vmpi_xport_procs vmpi_xport_procs_;
 
 void vmpi_xport_pack_copy(void *dst, size_t len, void *arg) { memcpy(dst, arg, len); }
 
+void vmpi_xport_pack_hdr_data(void *dst, size_t len, void *arg)
+{
+    const vmpi_xport_hdr_data *m = arg;
+    memcpy(dst, m->hdr, m->hlen);
+    if (len > m->hlen)
+        memcpy((char *)dst + m->hlen, m->data, len - m->hlen);
+}
+
 static struct {
     void *bytes;
     size_t len;

@@ -85,6 +85,20 @@ static inline void vmpi_xport_am_send(vmpi_xport *x, int dst_pe, uint32_t id, si
 static inline size_t vmpi_xport_am_max(const vmpi_xport *x) { return x->ops->am_max(x); }
 /* The pack callback of a message that is already laid out: `arg` points at its `len` bytes. */
 void vmpi_xport_pack_copy(void *dst, size_t len, void *arg);
+/* A message of a header and a payload that lie apart: `hlen` bytes at `hdr`, then `dlen` at `data` (not read
+ * when dlen is 0), packed straight into the transport's buffer. */
+typedef struct vmpi_xport_hdr_data {
+    const void *hdr;
+    size_t hlen;
+    const void *data;
+} vmpi_xport_hdr_data;
+void vmpi_xport_pack_hdr_data(void *dst, size_t len, void *arg);
+static inline void vmpi_xport_am_send_hdr(vmpi_xport *x, int dst_pe, uint32_t id, const void *hdr, size_t hlen,
+                                          const void *data, size_t dlen)
+{
+    vmpi_xport_hdr_data m = {hdr, hlen, data};
+    vmpi_xport_am_send(x, dst_pe, id, hlen + dlen, vmpi_xport_pack_hdr_data, &m);
+}
 
 /* Active-message handlers, one table for every transport: registered at start-up, in the same order in every
  * process (so an id means the same handler everywhere). */

@@ -105,6 +105,10 @@ bad) # refused before anything starts
     check "--procs 3 with VMPI_NRANKS=2 refused (rc $rc)" '[ $rc -eq 2 ] && grep -q "\-\-procs 3 with 2 ranks" "$tmp/err"'
     run "$vmpirun" --procs 2 "$probe" 2
     check "--procs 2 with the default 1 rank refused (rc $rc)" '[ $rc -eq 2 ] && grep -q "\-\-procs 2 with 1 rank:" "$tmp/err"'
+    run "$vmpirun" --procs 2 --emulate-nodes 0 -n 2 "$probe" 2
+    check "--emulate-nodes 0 refused (rc $rc)" '[ $rc -eq 2 ] && grep -q "bad value .0. for --emulate-nodes: expected a number of nodes" "$tmp/err"'
+    run "$vmpirun" --procs 2 --emulate-nodes 3 -n 2 "$probe" 2
+    check "--emulate-nodes 3 with --procs 2 refused (rc $rc)" '[ $rc -eq 2 ] && grep -q "\-\-emulate-nodes 3 with \-\-procs 2: a node would host no process" "$tmp/err"'
     run "$vmpirun" -procs 2 -n 2 "$probe" 2
     check "-procs is not an option (rc $rc)" '[ $rc -eq 2 ] && grep -q "unknown option .-procs." "$tmp/err"'
     run env -u VMPIRUN_ANY_PROGRAM "$vmpirun" --procs 2 -n 2 "$probe" 2

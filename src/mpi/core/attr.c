@@ -9,6 +9,7 @@
 #include "mpi/core/errcode.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
+#include "xport/netjob.h"
 
 /* Keyval handle indexes: 1-7 the predefined communicator keys (mpi_info.h), 8-15 kept for the predefined
  * window keys, 17-20 AMPI's (mpi_ampi.h), user keyvals from 32 on. */
@@ -51,7 +52,9 @@ static vmpi_attr_state *state(void)
         s->predef[MPI_TAG_UB & 0xff] = INT_MAX;
         s->predef[MPI_HOST & 0xff] = MPI_PROC_NULL;    /* no host process */
         s->predef[MPI_IO & 0xff] = MPI_ANY_SOURCE;     /* every rank can do I/O */
-        s->predef[MPI_WTIME_IS_GLOBAL & 0xff] = 1;     /* one clock for every rank of the process */
+        /* MPI_Wtime is CLOCK_MONOTONIC (its zero the node's boot): one clock for the processes of one node,
+         * not for those of two */
+        s->predef[MPI_WTIME_IS_GLOBAL & 0xff] = vmpi_xport_net_one_node();
         s->predef[MPI_APPNUM & 0xff] = 0;              /* one program */
         s->predef[MPI_UNIVERSE_SIZE & 0xff] = vmpi_world_size();
         rk->attr = s;

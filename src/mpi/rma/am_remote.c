@@ -50,24 +50,11 @@ static size_t counts_bytes(int k, bool vector) { return vector ? ((size_t)k * si
 
 /* ---- at the target ---- */
 
-typedef struct ans_out {
-    am_ans a;
-    const char *body;
-} ans_out;
-
-static void pack_ans(void *dst, size_t len, void *arg)
-{
-    const ans_out *o = arg;
-    memcpy(dst, &o->a, sizeof o->a);
-    if (len > sizeof o->a)
-        memcpy((char *)dst + sizeof o->a, o->body, len - sizeof o->a);
-}
-
 static void reply(const am_hdr *h, int err, const char *body, size_t len, bool packed)
 {
     int pe = vmpi_loc_pe(h->origin);
-    ans_out o = {{h->cookie, h->first, h->k, err, packed, len}, body};
-    vmpi_xport_am_send(vmpi_xport_remote(pe), pe, id_ans, sizeof o.a + len, pack_ans, &o);
+    am_ans a = {h->cookie, h->first, h->k, err, packed, len};
+    vmpi_xport_am_send_hdr(vmpi_xport_remote(pe), pe, id_ans, &a, sizeof a, body, len);
 }
 
 /* The largest part of a user buffer attached at the target that no origin claimed. */
@@ -165,18 +152,6 @@ static void on_ans(vmpi_pe *pe, int src_pe, void *msg, size_t len)
     vmpi_vp_wake(c->vp);
 }
 
-typedef struct am_out {
-    am_hdr h;
-    const char *in;
-} am_out;
-
-static void pack_am(void *dst, size_t len, void *arg)
-{
-    const am_out *o = arg;
-    memcpy(dst, &o->h, sizeof o->h);
-    memcpy((char *)dst + sizeof o->h, o->in, len - sizeof o->h);
-}
-
 int vmpi_am_remote(vmpi_win *w, vmpi_am_win *am, const vmpi_am_args *a, char *why)
 {
     if (a->in_dt->size != a->tin_dt->size || a->out_dt->size != a->tout_dt->size) {
@@ -219,12 +194,11 @@ int vmpi_am_remote(vmpi_win *w, vmpi_am_win *am, const vmpi_am_args *a, char *wh
         int k = a->nseg - first < kmax ? a->nseg - first : kmax;
         vmpi_dtype_copy((const char *)a->in + first * ssin, (MPI_Count)k * a->in_count, a->in_dt, in,
                         (MPI_Count)k * a->in_count, a->tin_dt);
-        am_out o = {{peer->win, (uint64_t)(uintptr_t)pbuf, (uint64_t)(uintptr_t)&c, sin, sout, am->sysbuf, peer->world,
-                     vmpi_vp_self()->id, a->op, a->counts != NULL, a->in_count, a->out_count, a->pcount, k, first,
-                     a->tin_h, a->tout_h, a->pdt_h, threshold, esize},
-                    in};
+        am_hdr h = {peer->win, (uint64_t)(uintptr_t)pbuf, (uint64_t)(uintptr_t)&c, sin, sout, am->sysbuf, peer->world,
+                    vmpi_vp_self()->id, a->op, a->counts != NULL, a->in_count, a->out_count, a->pcount, k, first,
+                    a->tin_h, a->tout_h, a->pdt_h, threshold, esize};
         c.left++;
-        vmpi_xport_am_send(vmpi_xport_remote(pe), pe, id_am, sizeof o.h + (size_t)(k * sin), pack_am, &o);
+        vmpi_xport_am_send_hdr(vmpi_xport_remote(pe), pe, id_am, &h, sizeof h, in, (size_t)(k * sin));
     }
     free(in);
     while (c.left > 0)

@@ -24,18 +24,6 @@ typedef struct far_wait {
 
 static uint32_t id_acc, id_done;
 
-typedef struct acc_msg {
-    far_hdr h;
-    const void *data;
-} acc_msg;
-
-static void pack_acc(void *dst, size_t len, void *arg)
-{
-    const acc_msg *m = arg;
-    memcpy(dst, &m->h, sizeof m->h);
-    memcpy((char *)dst + sizeof m->h, m->data, len - sizeof m->h);
-}
-
 static void on_acc(vmpi_pe *pe, int src_pe, void *msg, size_t len)
 {
     far_hdr h;
@@ -73,10 +61,9 @@ void vmpi_rma_far_apply(int owner, vmpi_win_target *t, MPI_Op op, int basic, con
     far_wait w = {.vp = vmpi_vp_self(), .left = (unsigned)((n + per - 1) / per)};
     for (MPI_Count done = 0; done < n; done += per) {
         MPI_Count k = n - done < per ? n - done : per;
-        acc_msg m = {{(uint64_t)(uintptr_t)t, (uint64_t)(uintptr_t)((char *)dst + done * (MPI_Count)es),
-                      (uint64_t)(uintptr_t)&w, k, vmpi_vp_self()->id, (int32_t)op, basic, 0},
-                     (const char *)in + done * (MPI_Count)es};
-        vmpi_xport_am_send(x, pe, id_acc, sizeof m.h + (size_t)k * es, pack_acc, &m);
+        far_hdr h = {(uint64_t)(uintptr_t)t, (uint64_t)(uintptr_t)((char *)dst + done * (MPI_Count)es),
+                     (uint64_t)(uintptr_t)&w, k, vmpi_vp_self()->id, (int32_t)op, basic, 0};
+        vmpi_xport_am_send_hdr(x, pe, id_acc, &h, sizeof h, (const char *)in + done * (MPI_Count)es, (size_t)k * es);
     }
     while (w.left)
         vmpi_vp_block("an accumulate in another process");

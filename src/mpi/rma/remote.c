@@ -430,24 +430,11 @@ void vmpi_rma_far_copy(bool put, void *local, void *remote, size_t bytes, int ow
 
 /* ---- applying, at the target ---- */
 
-typedef struct ans_msg {
-    rma_ans a;
-    const char *data;
-} ans_msg;
-
-static void pack_ans(void *dst, size_t len, void *arg)
-{
-    const ans_msg *m = arg;
-    memcpy(dst, &m->a, sizeof m->a);
-    if (m->a.len)
-        memcpy((char *)dst + sizeof m->a, m->data, m->a.len);
-}
-
 static void answer(const op_hdr *h, const char *data, uint64_t len, int err)
 {
     int pe = vmpi_loc_pe(h->origin);
-    ans_msg m = {{h->rm, h->rec, h->off, len, h->peer, err}, data};
-    vmpi_xport_am_send(vmpi_xport_remote(pe), pe, id_ans, sizeof m.a + len, pack_ans, &m);
+    rma_ans a = {h->rm, h->rec, h->off, len, h->peer, err};
+    vmpi_xport_am_send_hdr(vmpi_xport_remote(pe), pe, id_ans, &a, sizeof a, data, len);
 }
 
 /* A dynamic window's runs must lie in memory the target has attached. */

@@ -97,6 +97,16 @@ static inline void mt_report(const char *file, int line, const char *fmt, ...)
             MT_ERR(errs, "%s returned %d, expected MPI_SUCCESS", #call, mt_rc_);                              \
     } while (0)
 
+/* MT_CALL(call): the MPI call must return MPI_SUCCESS, else the job stops (MPI_Abort): for steps the rest
+ * of a test depends on. */
+#define MT_CALL(call)                                                                                         \
+    do {                                                                                                      \
+        if ((call) != MPI_SUCCESS) {                                                                          \
+            fprintf(stderr, "%s failed\n", #call);                                                            \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                                                     \
+        }                                                                                                     \
+    } while (0)
+
 /* MT_CHECK_CLASS(errs, rc, cls): rc must be an error code of class cls. */
 #define MT_CHECK_CLASS(errs, rc, cls)                                                                         \
     do {                                                                                                      \
@@ -196,6 +206,22 @@ static inline void mt_proc_pes(int npes, int *first, int *n)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     proc = mt_proc_of(rank, &nprocs);
     mt_pes_of_proc(proc, nprocs, npes, first, n);
+}
+
+/* The nodes the job's processes are told they run on: tests/run-test.sh sets MT_NODES=M for the job only
+ * when it starts it as processes with vmpirun --emulate-nodes M (blocks of processes on M nodes named
+ * HOST-node0 ..); otherwise every process is on this one node.  mt_node_of(r): the node of world rank r. */
+static inline int mt_nnodes(void)
+{
+    const char *m = getenv("MT_NODES");
+    int n = m ? atoi(m) : 1, np = mt_nprocs();
+    return n < 1 ? 1 : n > np ? np : n;
+}
+
+static inline int mt_node_of(int world_rank)
+{
+    int np = 1, p = mt_proc_of(world_rank, &np);
+    return (int)((long)p * mt_nnodes() / np);
 }
 
 /* The number of PEs of the calling rank's process (npes in a one-process job): a balancer can move the

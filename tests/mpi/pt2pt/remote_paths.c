@@ -14,18 +14,11 @@
 #include "mtest.h"
 
 #define BIG (1 << 20)
-#define CALL(x)                                                                                         \
-    do {                                                                                                \
-        if ((x) != MPI_SUCCESS) {                                                                       \
-            fprintf(stderr, "%s failed\n", #x);                                                        \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                                               \
-        }                                                                                               \
-    } while (0)
 
 static VMPIX_Transport_counts counts(void)
 {
     VMPIX_Transport_counts c;
-    CALL(VMPIX_Transport_counts_get(&c));
+    MT_CALL(VMPIX_Transport_counts_get(&c));
     return c;
 }
 
@@ -96,11 +89,11 @@ int main(int argc, char **argv)
     int rank, size, errs = 0, nprocs, me_proc;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    CALL(VMPIX_Proc_of(0, &me_proc, &nprocs));
+    MT_CALL(VMPIX_Proc_of(0, &me_proc, &nprocs));
     int local = -1, remote = -1; /* a rank in rank 0's process, one in another */
     for (int r = 1; r < size; r++) {
         int p, np;
-        CALL(VMPIX_Proc_of(r, &p, &np));
+        MT_CALL(VMPIX_Proc_of(r, &p, &np));
         if (p == me_proc && local < 0)
             local = r;
         if (p != me_proc)
