@@ -638,11 +638,12 @@ bool vmpi_ucx_backlog(int pe)
     return atomic_load_explicit(&s->sends, memory_order_relaxed) != 0;
 }
 
-/* For the PE itself: whether its worker had anything (handlers ran; a woken rank is on the run queue then);
- * answered by a progress, as UCX has no cheaper test.  For another PE: what it has is its own business. */
+/* Asked by the PE itself (sched.h): whether its worker had anything (handlers ran; a woken rank is on the run
+ * queue then); answered by a progress, as UCX has no cheaper test.  (No check that the caller is PE `pe`:
+ * a call through the host's table per pass of the spin loops.) */
 bool vmpi_ucx_work(int pe)
 {
-    if (!is_self(pe) || atomic_load_explicit(&U.held, memory_order_relaxed))
+    if (atomic_load_explicit(&U.held, memory_order_relaxed))
         return false;
     return ucp_worker_progress(U.pe[local(pe)].w) != 0 || vmpi_ucx_backlog(pe);
 }

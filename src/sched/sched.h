@@ -159,7 +159,8 @@ void vmpi_pe_poll(vmpi_pe *pe);
  *   poll(pe)     runs the handlers of what arrived for PE `pe` (on that PE); returns how many ran;
  *   ready(pe)    something waits for PE `pe`'s poll (cheap: spin loops call it; any thread);
  *   backlog(pe)  PE `pe` has outgoing work that only its own polls move on (a full ring): it must not sleep;
- *   work(pe)     ready(pe) || backlog(pe) in one call (the spin loops' check: one call per pass);
+ *   work(pe)     ready(pe) || backlog(pe) in one call (the spin loops' check: one call per pass; asked
+ *                only by PE `pe` itself);
  *   in_flight()  optional (NULL: none): work started anywhere that no ready() shows yet and that will
  *                show later (a network's messages on the wire); a PE may sleep, but the job is not
  *                deadlocked and a stop of the world is not quiescent while it is true.
