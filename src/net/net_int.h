@@ -31,6 +31,8 @@ bool vmpi_ucx_backlog(int pe);
 bool vmpi_ucx_work(int pe);
 bool vmpi_ucx_in_flight(void);
 void vmpi_ucx_idle(bool (*still_idle)(void));
+void vmpi_ucx_sleep(int pe, _Atomic uint32_t *word);
+void vmpi_ucx_wake(int pe);
 void vmpi_ucx_local_done(void);
 void vmpi_ucx_finish(void);
 vmpi_xport_counts vmpi_ucx_counts(void);

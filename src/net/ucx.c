@@ -10,8 +10,8 @@
  * are one copy by the kernel (process_vm_readv/writev: slots are at the same address in every process, and
  * the target takes no part); otherwise, and for atomics, they are messages the target PE serves (UCX's own
  * get/put are software-emulated on a machine without RDMA hardware anyway, and need the target's progress
- * just the same).  An idle PE sleeps on its futex after arming its worker; a waker thread, blocked in epoll on
- * every worker's event descriptor, wakes it when the network brings work. */
+ * just the same).  An idle PE arms its worker and sleeps in epoll on the worker's event descriptor and an
+ * event fd of its own (vmpi_ucx_sleep). */
 
 #include <errno.h>
 #include <pthread.h>
@@ -32,6 +32,7 @@ enum { AM_MSG, AM_ATOMIC, AM_ATOMIC_ANS, AM_GET, AM_GET_ANS, AM_PUT, AM_PUT_ANS,
 
 /* The job-wide deadlock check's messages (not counted in the traffic they check). */
 enum { C_IDLE, C_PROBE, C_STATE, C_REPORT, C_REPORTED };
+enum { EV_WORKER, EV_WAKE }; /* what woke a sleeping PE (vmpi_ucx_sleep) */
 typedef struct ctrl_hdr {
     uint32_t type, proc, round, unused;
     uint64_t sent, received, live;
@@ -69,7 +70,8 @@ typedef struct pending_op {
 
 typedef struct pe_state {
     ucp_worker_h w;
-    int efd;
+    int efd;                 /* the worker's event descriptor */
+    int epfd, wfd;           /* the PE sleeps in epoll on efd and wfd, an event fd its wakers write */
     ucp_ep_h *ep;            /* [job_npes]: made at the first send */
     uint32_t *seq_out, *seq_in; /* [job_npes] */
     _Atomic long sends;      /* sends UCX still holds (they move only when this worker progresses) */
@@ -91,8 +93,6 @@ static struct {
     int *node_of;            /* [nprocs] */
     bool *cma;               /* [nprocs]: the kernel copies between this process and that one */
     size_t am_max;
-    int epfd, stopfd;
-    pthread_t waker;
     _Atomic int stopping;
     _Atomic int held;        /* vmpi_ucx_hold: no handler runs */
     _Atomic int ending, nflushed; /* vmpi_ucx_local_done */
@@ -649,7 +649,7 @@ bool vmpi_ucx_work(int pe)
 }
 
 /* Asked by a PE before it sleeps (and by the deadlock check): with nothing to do, the worker is armed, and
- * the waker thread will wake the PE when the network brings something. */
+ * its event wakes the PE (vmpi_ucx_sleep) when the network brings something. */
 bool vmpi_ucx_ready(int pe)
 {
     if (!is_self(pe) || atomic_load_explicit(&U.held, memory_order_relaxed))
@@ -662,8 +662,8 @@ bool vmpi_ucx_ready(int pe)
         return true;
     if (st != UCS_OK)
         H->fatal("process %d: arming the UCX worker of PE %d failed: %s", U.self, pe, ucs_status_string(st));
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLONESHOT, .data.u32 = (uint32_t)local(pe)};
-    if (epoll_ctl(U.epfd, EPOLL_CTL_MOD, s->efd, &ev) != 0)
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLONESHOT, .data.u32 = EV_WORKER};
+    if (epoll_ctl(s->epfd, EPOLL_CTL_MOD, s->efd, &ev) != 0)
         H->fatal("process %d: epoll_ctl on the worker of PE %d: %s", U.self, pe, strerror(errno));
     return false;
 }
@@ -693,17 +693,32 @@ void vmpi_ucx_traffic(uint64_t *sent, uint64_t *received)
     *received = r;
 }
 
-static void *waker(void *arg)
+/* An idle PE sleeps here, not on a futex (sched.h, the source's sleep and wake): in epoll on its worker's
+ * descriptor (armed by vmpi_ucx_ready, one-shot) and on its event fd, which vmpi_ucx_wake writes after the
+ * scheduler cleared its word.  A message from another process so wakes its PE directly; a waker thread that
+ * epolled every worker and then woke the PE's futex cost a second thread wake-up per message (most of a
+ * hop's time when PE threads outnumber the cores). */
+void vmpi_ucx_sleep(int pe, _Atomic uint32_t *word)
 {
-    (void)arg;
-    struct epoll_event ev[16];
-    while (!atomic_load(&U.stopping)) {
-        int n = epoll_wait(U.epfd, ev, 16, -1);
-        for (int i = 0; i < n; i++)
-            if (ev[i].data.u32 != UINT32_MAX)
-                H->wake(U.first + (int)ev[i].data.u32);
+    pe_state *s = &U.pe[local(pe)];
+    struct epoll_event ev[2];
+    while (atomic_load(word)) {
+        int n = epoll_wait(s->epfd, ev, 2, -1);
+        for (int i = 0; i < n; i++) {
+            uint64_t v;
+            if (ev[i].data.u32 == EV_WORKER)
+                H->wake(pe); /* clears the word (and counts the PE awake) */
+            else if (read(s->wfd, &v, sizeof v) < 0) { /* drained: a late write wakes the next sleep once */
+            }
+        }
     }
-    return NULL;
+}
+
+void vmpi_ucx_wake(int pe)
+{
+    uint64_t one = 1;
+    if (write(U.pe[local(pe)].wfd, &one, sizeof one) < 0) { /* full (2^64 - 2): it is readable anyway */
+    }
 }
 
 /* ---- start and end ---- */
@@ -754,9 +769,7 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
         H->fatal("process %d: UCX could not start: %s (check the UCX_* settings, e.g. UCX_TLS, UCX_NET_DEVICES)",
                  U.self, ucs_status_string(st));
     U.pe = aligned_alloc(64, sizeof(pe_state) * (size_t)npes);
-    U.epfd = epoll_create1(EPOLL_CLOEXEC);
-    U.stopfd = eventfd(0, EFD_CLOEXEC);
-    if (U.pe == NULL || U.epfd < 0 || U.stopfd < 0)
+    if (U.pe == NULL)
         H->fatal("process %d: out of resources starting the transport", U.self);
     memset(U.pe, 0, sizeof(pe_state) * (size_t)npes);
     size_t blen = sizeof(blob_hdr) + glen;
@@ -787,13 +800,15 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
         s->seq_in = calloc((size_t)job_npes, sizeof *s->seq_in);
         if (!s->ep || !s->seq_out || !s->seq_in)
             H->fatal("out of memory for the endpoints of PE %d", first + l);
-        struct epoll_event ev = {.events = EPOLLIN | EPOLLONESHOT, .data.u32 = (uint32_t)l};
-        if (epoll_ctl(U.epfd, EPOLL_CTL_ADD, s->efd, &ev) != 0)
-            H->fatal("process %d: epoll_ctl: %s", U.self, strerror(errno));
+        struct epoll_event ev = {.events = EPOLLIN | EPOLLONESHOT, .data.u32 = EV_WORKER},
+                           wv = {.events = EPOLLIN, .data.u32 = EV_WAKE};
+        s->epfd = epoll_create1(EPOLL_CLOEXEC);
+        s->wfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+        if (s->epfd < 0 || s->wfd < 0 || epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->efd, &ev) != 0 ||
+            epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->wfd, &wv) != 0)
+            H->fatal("process %d: cannot set up the sleep of PE %d: %s", U.self, first + l, strerror(errno));
         blen += sizeof(uint64_t) + alen[l];
     }
-    struct epoll_event ev = {.events = EPOLLIN, .data.u32 = UINT32_MAX};
-    epoll_ctl(U.epfd, EPOLL_CTL_ADD, U.stopfd, &ev);
     /* the blob: header, geometry, then each PE's address (length, bytes) */
     probe_word = 0x766d7069ull ^ ((uint64_t)getpid() << 20);
     char *blob = malloc(blen), *p = blob;
@@ -850,8 +865,6 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
         H->fatal("out of memory");
     /* eager messages only: a handler has its bytes in place */
     U.am_max = 8192 - sizeof(msg_hdr);
-    if (pthread_create(&U.waker, NULL, waker, NULL) != 0)
-        H->fatal("process %d: cannot start the transport's waker thread", U.self);
 }
 
 int vmpi_ucx_node_of(int proc) { return U.node_of[proc]; }
@@ -910,10 +923,6 @@ static void wait_req(pe_state *s, ucs_status_ptr_t r)
 void vmpi_ucx_finish(void)
 {
     atomic_store(&U.stopping, 1);
-    uint64_t one = 1;
-    if (write(U.stopfd, &one, sizeof one) < 0) {
-    }
-    pthread_join(U.waker, NULL);
     for (int l = 0; l < U.npes; l++) {
         pe_state *s = &U.pe[l];
         ucp_request_param_t rp = {.op_attr_mask = 0};
@@ -928,13 +937,13 @@ void vmpi_ucx_finish(void)
             n = *(void **)b;
             free(b);
         }
+        close(s->epfd);
+        close(s->wfd);
         free(s->ep);
         free(s->seq_out);
         free(s->seq_in);
     }
     ucp_cleanup(U.ctx);
-    close(U.epfd);
-    close(U.stopfd);
     for (int k = 0; k < U.nprocs; k++)
         free(U.blobs[k]);
     free(U.blobs);

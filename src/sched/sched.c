@@ -50,12 +50,25 @@ VMPI_TLS vmpi_pe *vmpi_self_pe_;
 static struct {
     const vmpi_progress_source *src[VMPI_PROGRESS_MAX];
     int n;
+    const vmpi_progress_source *sleeper; /* the one whose sleep() idle PEs sleep in (else a futex) */
 } prog;
 
 void vmpi_sched_progress_add(const vmpi_progress_source *src)
 {
     vmpi_assert(prog.n < VMPI_PROGRESS_MAX);
+    vmpi_assert(!src->sleep || (src->wake && !prog.sleeper));
     prog.src[prog.n++] = src;
+    if (src->sleep)
+        prog.sleeper = src;
+}
+
+/* After clearing the `sleeping` word of PE i (local index), which sleeps or is about to. */
+static void wake_sleeper(int i)
+{
+    if (prog.sleeper)
+        prog.sleeper->wake(job.first + i);
+    else
+        vmpi_futex_wake(&job.pes[i].sleeping, 1);
 }
 
 /* The scheduler polls at every switch and almost always finds nothing: the built-in source answers that from
@@ -209,7 +222,7 @@ void vmpi_sched_end(void)
     atomic_store(&job.done, 1);
     for (int i = 0; i < job.npes; i++)
         if (atomic_exchange(&job.pes[i].sleeping, 0))
-            vmpi_futex_wake(&job.pes[i].sleeping, 1);
+            wake_sleeper(i);
 }
 
 /* ---- switching ---- */
@@ -383,7 +396,7 @@ static void wake_pe(vmpi_pe *pe)
 {
     if (atomic_load(&pe->sleeping) && atomic_exchange(&pe->sleeping, 0)) {
         atomic_fetch_add(&job.sleepers, (1ull << 32) - 1);
-        vmpi_futex_wake(&pe->sleeping, 1);
+        wake_sleeper((int)(pe - job.pes));
     }
 }
 
@@ -516,8 +529,11 @@ static void idle_wait(vmpi_pe *pe)
     unsigned long long t0 = job.measure ? vmpi_ticks() : 0;
     if (job.measure)
         vmpi_runwait_renew(pe, t0); /* idle: free; a wait before this was nobody's run */
-    while (atomic_load(&pe->sleeping))
-        vmpi_futex_wait(&pe->sleeping, 1);
+    if (prog.sleeper)
+        prog.sleeper->sleep(pe->id, &pe->sleeping);
+    else
+        while (atomic_load(&pe->sleeping))
+            vmpi_futex_wait(&pe->sleeping, 1);
     if (job.measure)
         pe->slept += vmpi_ticks() - t0;
 }

@@ -179,6 +179,12 @@ typedef struct vmpi_progress_source {
      * to describe this idleness counts only if still_idle() says, after the reading, that no PE moved
      * meanwhile (a PE that a message woke just then would be active behind a report of idleness). */
     void (*idle)(bool (*still_idle)(void));
+    /* optional, one source at most (a network's): how an idle PE sleeps, instead of on a futex of its
+     * `sleeping` word, so that the source's own events can wake it directly.  sleep(pe, word) runs on PE
+     * `pe` and returns once *word is 0 (cleared by vmpi_sched_wake, which the source calls itself for its
+     * events); wake(pe) follows every clearing of a sleeping PE's word (any thread). */
+    void (*sleep)(int pe, _Atomic uint32_t *word);
+    void (*wake)(int pe);
 } vmpi_progress_source;
 /* The in-process transport's source, defined by that layer (xport/chan.c) and bound at link time, not through
  * the registry: the scheduler's spin loops call it on every pass, and through a pointer (not inlined) the

@@ -116,7 +116,7 @@ void vmpi_xport_net_start(int first, int npes, int job_npes, const void *geometr
     for (int k = 0; k < job.nprocs; k++)
         one_node &= (node_of[k] = net->node_of(k)) == job.node;
     source = (vmpi_progress_source){"network", net->poll,      net->ready,     net->backlog,
-                                    net->work,  net->in_flight, net->idle};
+                                    net->work,  net->in_flight, net->idle,  net->sleep, net->wake};
     vmpi_sched_progress_add(&source);
     vmpi_sched_set_local_done(local_done);
     started = true;

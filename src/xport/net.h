@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "xport/xport.h"
 
-#define VMPI_NET_ABI 2
+#define VMPI_NET_ABI 3
 
 /* libvmpi's side, for the plugin. */
 typedef struct vmpi_net_host {
@@ -58,6 +58,8 @@ typedef struct vmpi_net {
     bool (*work)(int pe);
     bool (*in_flight)(void);
     void (*idle)(bool (*still_idle)(void));
+    void (*sleep)(int pe, _Atomic uint32_t *word);
+    void (*wake)(int pe);
     /* This process's ranks are all done: the job ends (host->end) once every process's are, meanwhile the
      * PEs go on serving the others' operations. */
     void (*local_done)(void);
