@@ -48,6 +48,10 @@ static void bad(const char *fmt, ...)
     vmpi_fatal("checkpoint %s: %s", vmpi_ckpt_name(S.in), msg);
 }
 
+/* A refusal every process of the job reaches alike (the manifest's counts): said once, by process 0, whose
+ * abort ends the others, which wait for it (and speak up if it does not come). */
+#define bad_job(...) (S.self != 0 ? (void)sleep(10) : (void)0, bad(__VA_ARGS__))
+
 /* The next section, which must be of type `type` (0: any): 1, or 0 at the end; errors are fatal. */
 static int next(vmpi_ckpt_sec *s, uint32_t type, const char *what)
 {
@@ -81,12 +85,12 @@ static void open_part(const char *dir, const vmpi_ckpt_sec *s)
     if (mf.nprocs < 2 || len != sizeof mf + sizeof(ck_part) * mf.nprocs || mf.seq != vmpi_ckpt_in_seq(S.in))
         bad("its manifest is malformed (corrupt)");
     if ((int)mf.nprocs != S.nprocs)
-        bad("it was written by a job of %u processes, and this job has %d%s: restart it with --procs %u (restarting on "
-            "another number of processes is not supported yet)", mf.nprocs, S.nprocs,
-            S.nprocs == 1 ? " (one process: no --procs)" : " (--procs)", mf.nprocs);
+        bad_job("it was written by a job of %u processes, and this job has %d: restart it as %u processes (vmpirun "
+                "--procs %u; restarting on another number of processes is not supported yet)", mf.nprocs, S.nprocs,
+                mf.nprocs, mf.nprocs);
     const char *nr = getenv("VMPI_NRANKS");
     if (nr && *nr && strtol(nr, NULL, 10) != (long)mf.nranks)
-        bad("it holds %u ranks, and -n %s was given: leave -n out or give -n %u", mf.nranks, nr, mf.nranks);
+        bad_job("it holds %u ranks, and -n %s was given: leave -n out or give -n %u", mf.nranks, nr, mf.nranks);
     ck_part p;
     memcpy(&p, buf + sizeof mf + sizeof p * (size_t)S.self, sizeof p);
     vmpi_sys_free(buf);
@@ -118,8 +122,8 @@ void vmpi_adapt_restart_open(const char *dir, int nprocs, int me)
     } else if (k == 0 || s.type != CK_META) {
         bad("the job's description is missing (corrupt or not a job checkpoint)");
     } else if (nprocs > 1) {
-        bad("it was written by a job of 1 process, and this job has %d (--procs): restart it as one process, without "
-            "--procs (restarting on another number of processes is not supported yet)", nprocs);
+        bad_job("it was written by a job of 1 process, and this job has %d: restart it as one process (vmpirun without "
+                "--procs; restarting on another number of processes is not supported yet)", nprocs);
     }
     if (s.len != sizeof S.meta)
         bad("the job's description has %" PRIu64 " bytes, not %zu (written by another vmpi)", s.len, sizeof S.meta);

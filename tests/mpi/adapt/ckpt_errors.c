@@ -110,6 +110,7 @@ int main(int argc, char **argv)
 
     /* a good checkpoint, then one that fills the disk */
     MT_CHECK_INT(errs, "migrate(to_dir)", unsupported, migrate(to_dir));
+    MPI_Barrier(MPI_COMM_WORLD); /* the older checkpoint is removed by each process's first rank, on its way out */
     char before[512], after[512];
     listing(dir, before, sizeof before);
     struct rlimit old;
