@@ -7,11 +7,15 @@
 #     (SIGKILL of process 0) right after a checkpoint leaves one manifest and one part per process (mode
 #     0600, no temporary), and restarted with the same number of processes on 1 and 2 PEs each it prints
 #     exactly the digests of an uninterrupted run of one process;
+#   - ckpt_objects (runtime objects, lines unfinished at the checkpoint), ckpt_cxx, ckpt_adapt and armci_ckpt
+#     killed after their checkpoint and restarted in as many processes check themselves;
 #   - two checkpoints in a run that goes on: the older one removed; a restarted job's checkpoint is newer
 #     and restarts too;
 #   - refusals, with exit status 1 and the reason, never a hang: another number of processes (more, fewer,
 #     none; and a one-process checkpoint restarted as several), another -n, one process's part corrupted,
 #     truncated, missing, or replaced by the same process's part of another checkpoint;
+#   - crash safety: a job checkpointing at every step, killed whole at random moments, restarts with the
+#     reference digests or is refused with "no checkpoint", nothing else;
 #   - a write that fails in one process only fails the checkpoint in every process (adapt/ckpt_errors
 #     checks the error and the directory; here: the message names the process).
 # Usage: ckpt_procs.sh BUILD_DIR.  Every run is under `timeout`.
@@ -156,6 +160,21 @@ procs_ckpt() {
 procs_ckpt 2 12 2
 procs_ckpt 3 12 1
 
+# ---- runtime objects, C++, adaptivity state and ARMCI (each program checks itself after the restart) ----
+for cfg in "ckpt_objects 2" "ckpt_cxx 2" "ckpt_adapt 2" "armci_ckpt 2" "armci_ckpt 3"; do
+    set -- $cfg
+    what="$1 in $2 processes"
+    d=$tmp/$1.$2
+    run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs "$2" -n 9 -p 2 "$build/tests/mpi/ckpt/$1" "$d" kill
+    [ "$rc" -eq 137 ] || { fail "$what: killed run: exit status $rc, expected 137"; continue; }
+    run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs "$2" --restart "$d" -p 1 "$build/tests/mpi/ckpt/$1" "$d" kill
+    check_ok "" "$what: restart" && { grep -q "^$1: restarted\$" "$tmp/out" || fail "$what: not restarted"; }
+    if [ "$1" = ckpt_objects ] &&
+        [ "$(grep -c '^ckpt_objects: rank [0-9]*, started before the checkpoint, finished after it$' "$tmp/err")" -ne 9 ]; then
+        fail "$what: a line started before the checkpoint not finished after the restart"
+    fi
+done
+
 # ---- two checkpoints in a run that goes on; a restarted job's checkpoint ----
 d=$tmp/cont
 run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 2 -n 12 -p 2 "$prog" $steps 2,5 "$d"
@@ -179,6 +198,51 @@ fi
 run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 3 --restart "$d" -p 1 "$prog" $steps 2,6 "$d" kill
 check_ok "$tmp/ref.3" "3 processes: restart from the restarted job's checkpoint" &&
     { grep -q '^ckpt_state: restarted at step 6$' "$tmp/out" || fail "restart from the restarted job's checkpoint: not from step 6"; }
+
+# ---- crash safety: a checkpoint at every step, the whole job (vmpirun and its processes) killed at random
+# moments: the restart gives the reference digests, or is refused with "no checkpoint" when none had
+# completed; never a partial checkpoint taken for a whole one ----
+crash() {
+    K=$1 n=$2 tries=$3 csteps=12
+    what="crash test, $n ranks in $K processes"
+    run 120 "$vmpirun" -n "$n" -p 1 "$prog" $csteps none "$tmp/unused"
+    check_ok "" "$what: uninterrupted run" || return
+    digests "$tmp/out" >"$tmp/cref"
+    t0=$(date +%s%N)
+    run 120 "$vmpirun" --procs "$K" -n "$n" -p 1 "$prog" $csteps all "$tmp/every"
+    t1=$(date +%s%N)
+    check_ok "$tmp/cref" "$what: a checkpoint at every step, not killed" || return
+    [ "$(ckpts "$tmp/every" | grep -c .)" -eq 1 ] && [ "$(parts "$tmp/every" | grep -c .)" -eq "$K" ] &&
+        [ "$(ntmps "$tmp/every")" -eq 0 ] ||
+        fail "$what: after $csteps checkpoints: files $(ls -A "$tmp/every" | tr '\n' ' '), expected one checkpoint"
+    dur_ms=$(((t1 - t0) / 1000000))
+    seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+    echo "$what: an uninterrupted run with $csteps checkpoints takes $dur_ms ms; $tries kills, seed $seed"
+    i=0
+    while [ $i -lt "$tries" ]; do
+        delay=$(awk -v s="$seed" -v i=$i -v n="$tries" -v d="$dur_ms" \
+            'BEGIN { srand(s + i); printf "%.3f", d * (i + rand()) / n / 1000 }')
+        d=$tmp/crash.$i
+        # its own session, so that the kill reaches vmpirun's processes too (they would go on without it)
+        setsid sh -c 'echo $$ >"$0"; exec "$@" >/dev/null 2>&1' "$tmp/pgid" "$vmpirun" --procs "$K" -n "$n" -p 1 \
+            "$prog" $csteps all "$d" &
+        sleep "$delay"
+        kill -KILL "-$(cat "$tmp/pgid")" 2>/dev/null
+        wait
+        files=$(ls -A "$d" 2>/dev/null | tr '\n' ' ')
+        run 120 "$vmpirun" --procs "$K" --restart "$d" -p 1 "$prog" $csteps all "$d"
+        echo "  killed after $delay s (files: $files): restart status $rc," \
+            "$(grep -h -o 'restarted at step [0-9]*\|no checkpoint' "$tmp/out" "$tmp/err" | head -n 1)"
+        if [ "$rc" -eq 1 ] && grep -q "^vmpi: no checkpoint in $d" "$tmp/err"; then
+            [ -z "$(ckpts "$d")" ] || fail "$what (killed after $delay s, files: $files): refused with 'no checkpoint'"
+        else
+            check_ok "$tmp/cref" "$what: restart after a kill at $delay s (files: $files)"
+        fi
+        rm -rf "$d"
+        i=$((i + 1))
+    done
+}
+crash 2 8 8
 
 # ---- a failed write in one process (the last: its file size limit) fails the checkpoint everywhere ----
 run 120 "$vmpirun" --procs 2 -n 4 -p 1 "$build/tests/mpi/adapt/ckpt_errors"
