@@ -16,6 +16,7 @@
 #     truncated, missing, or replaced by the same process's part of another checkpoint;
 #   - crash safety: a job checkpointing at every step, killed whole at random moments, restarts with the
 #     reference digests or is refused with "no checkpoint", nothing else;
+#   - a refusal in every process (--aslr 1) said once, nothing written;
 #   - a write that fails in one process only fails the checkpoint in every process (adapt/ckpt_errors
 #     checks the error and the directory; here: the message names the process).
 # Usage: ckpt_procs.sh BUILD_DIR.  Every run is under `timeout`.
@@ -249,6 +250,13 @@ run 120 "$vmpirun" --procs 2 -n 4 -p 1 "$build/tests/mpi/adapt/ckpt_errors"
 check_ok "" "adapt/ckpt_errors in 2 processes" &&
     { grep -q "checkpoint failed in process 1 of 2 (ranks 2-3), to .*: .*File too large" "$tmp/err" ||
         fail "adapt/ckpt_errors in 2 processes: no message naming process 1 and its error"; }
+
+# ---- a refusal in every process alike (--aslr 1) is said once, and nothing is written ----
+run 60 "$vmpirun" --procs 2 --aslr 1 -n 4 -p 1 "$prog" 4 1 "$tmp/aslr"
+[ "$rc" -eq 1 ] && [ "$(grep -c 'checkpoint failed in process 0 of 2 (ranks 0-1) and 1 other alike, .*randomization' \
+    "$tmp/err")" -eq 1 ] && [ "$(grep -c 'checkpoint failed' "$tmp/err")" -eq 1 ] ||
+    fail "--aslr 1 in 2 processes: exit status $rc, expected 1 with one line for both processes"
+[ -z "$(ls "$tmp/aslr" 2>/dev/null)" ] || fail "--aslr 1 in 2 processes: files written: $(ls "$tmp/aslr")"
 
 echo "$(($(date +%s) - start)) s"
 if [ $fails -eq 0 ]; then

@@ -74,7 +74,8 @@ static void done(votes *g)
 
 static int first_rank(int k, int K) { return (int)((long)k * vmpi_world_size() / K); }
 
-/* The first failing process's error class (0: none); process 0 says why each one failed. */
+/* The first failing process's error class (0: none); process 0 says why each one failed, once per reason
+ * (every process refusing alike, e.g. --aslr 1, is one line). */
 static int failed(const votes *g, const char *dir)
 {
     int cls = MPI_SUCCESS;
@@ -84,9 +85,17 @@ static int failed(const votes *g, const char *dir)
             continue;
         if (cls == MPI_SUCCESS)
             cls = at(g, k)->cls;
-        if (speak)
-            vmpi_warn("checkpoint failed in process %d of %d (ranks %d-%d)%s%s: %s", k, g->K, first_rank(k, g->K),
-                      first_rank(k + 1, g->K) - 1, dir ? ", to " : "", dir ? dir : "", text(g, k));
+        int same = 0, said = 0;
+        for (int j = 0; j < g->K; j++)
+            if (j != k && at(g, j)->cls != MPI_SUCCESS && !strcmp(text(g, j), text(g, k)))
+                *(j < k ? &said : &same) += 1;
+        if (speak && !said) {
+            char others[64] = "";
+            if (same)
+                snprintf(others, sizeof others, " and %d other%s alike", same, same > 1 ? "s" : "");
+            vmpi_warn("checkpoint failed in process %d of %d (ranks %d-%d)%s%s%s: %s", k, g->K, first_rank(k, g->K),
+                      first_rank(k + 1, g->K) - 1, others, dir ? ", to " : "", dir ? dir : "", text(g, k));
+        }
     }
     return cls;
 }

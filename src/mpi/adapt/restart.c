@@ -30,6 +30,7 @@ static struct {
     vmpi_ckpt_in *in;
     double t0;               /* when the restart began */
     int nprocs, self;        /* this job's OS processes, and this one */
+    uint32_t nranks;         /* the manifest's */
     bool part;               /* the file is this process's part of a checkpoint of several processes */
     uint64_t digest;         /* then: its digest, from the manifest */
     char manifest[4200];     /* and the manifest's name, for messages */
@@ -93,6 +94,10 @@ static void open_part(const char *dir, const vmpi_ckpt_sec *s)
         bad_job("it holds %u ranks, and -n %s was given: leave -n out or give -n %u", mf.nranks, nr, mf.nranks);
     ck_part p;
     memcpy(&p, buf + sizeof mf + sizeof p * (size_t)S.self, sizeof p);
+    uint32_t first = (uint32_t)((uint64_t)S.self * mf.nranks / mf.nprocs);
+    if (p.first != first || p.nranks != (uint32_t)((uint64_t)(S.self + 1) * mf.nranks / mf.nprocs) - first)
+        bad("its manifest is malformed (corrupt)");
+    S.nranks = mf.nranks;
     vmpi_sys_free(buf);
     snprintf(S.manifest, sizeof S.manifest, "%s", vmpi_ckpt_name(S.in));
     vmpi_ckpt_close(S.in);
@@ -137,9 +142,10 @@ void vmpi_adapt_restart_open(const char *dir, int nprocs, int me)
     if (!vmpi_ckpt_hash_file("/proc/self/exe", &hash, &size) || hash != m->prog_hash || size != m->prog_size)
         bad("it was written by the program %s (%" PRIu64 " bytes); %s (%" PRIu64 " bytes) is a different program "
             "file: restart the same program, unchanged", m->prog, m->prog_size, self, size);
-    if (m->nprocs != (uint32_t)(S.part ? nprocs : 1) || m->proc != (uint32_t)(S.part ? me : 0))
-        bad("it is process %u's file of a job of %u processes; expected process %d's of %d (corrupt or misplaced)",
-            m->proc, m->nprocs, S.part ? me : 0, S.part ? nprocs : 1);
+    if (m->nprocs != (uint32_t)(S.part ? nprocs : 1) || m->proc != (uint32_t)(S.part ? me : 0) ||
+        (S.part && m->nranks != S.nranks))
+        bad("it is process %u's file of a job of %u processes and %u ranks; expected process %d's of %d (corrupt or "
+            "misplaced)", m->proc, m->nprocs, m->nranks, S.part ? me : 0, S.part ? nprocs : 1);
     int ns;
     vmpi_ckpt_statics(&ns);
     if (m->nstatics != (uint32_t)ns)
