@@ -158,8 +158,8 @@ procs_ckpt() {
     check_refused "written by a job of 1 process, and this job has $K" "$what: a one-process checkpoint in $K processes"
     once "$what: a one-process checkpoint in $K processes"
 }
-procs_ckpt 2 12 2
-procs_ckpt 3 12 1
+procs_ckpt 2 18 2 # rank 8 sends 1 MiB (rendezvous) to rank 9, in the other process
+procs_ckpt 3 9 1 # and rank 8 to rank 0
 
 # ---- runtime objects, C++, adaptivity state and ARMCI (each program checks itself after the restart) ----
 for cfg in "ckpt_objects 2" "ckpt_cxx 2" "ckpt_adapt 2" "armci_ckpt 2" "armci_ckpt 3"; do
@@ -178,15 +178,15 @@ done
 
 # ---- two checkpoints in a run that goes on; a restarted job's checkpoint ----
 d=$tmp/cont
-run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 2 -n 12 -p 2 "$prog" $steps 2,5 "$d"
+run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 2 -n 18 -p 2 "$prog" $steps 2,5 "$d"
 check_ok "$tmp/ref.2" "2 processes, checkpoints at steps 2 and 5, no kill"
 [ "$(ckpts "$d" | grep -c .)" -eq 1 ] && [ "$(parts "$d" | grep -c .)" -eq 2 ] && [ "$(ntmps "$d")" -eq 0 ] ||
     fail "2 processes, after two checkpoints: files $(ls -A "$d" | tr '\n' ' '), expected one manifest and 2 parts"
-run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 2 --restart "$d" -n 12 -p 1 "$prog" $steps 2,5 "$d"
-check_ok "$tmp/ref.2" "2 processes: restart with -n 12 from the second of two checkpoints" &&
+run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 2 --restart "$d" -n 18 -p 1 "$prog" $steps 2,5 "$d"
+check_ok "$tmp/ref.2" "2 processes: restart with -n 18 from the second of two checkpoints" &&
     { grep -q '^ckpt_state: restarted at step 5$' "$tmp/out" || fail "restart of two checkpoints: not from step 5"; }
 d=$tmp/again
-run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 3 -n 12 -p 1 "$prog" $steps 2,6 "$d" kill
+run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 3 -n 9 -p 1 "$prog" $steps 2,6 "$d" kill
 [ "$rc" -eq 137 ] || fail "3 processes, checkpoints at 2 and 6, killed after 2: exit status $rc, expected 137"
 first=$(ckpts "$d")
 run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 3 --restart "$d" -p 1 "$prog" $steps 2,6 "$d" kill
