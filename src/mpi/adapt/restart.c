@@ -360,8 +360,12 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
     if (vmpi_cfg.ckpt_verbose) {
         double t = vmpi_clock_now() - S.t0;
         uint64_t bytes = vmpi_ckpt_size(S.in);
-        vmpi_warn("restart of %d ranks on %d PEs from %s: %.3f MB in %.4f s (%.1f MB/s)", n, npes,
-                  vmpi_ckpt_name(S.in), 1e-6 * (double)bytes, t, 1e-6 * (double)bytes / t);
+        int here = 0;
+        for (int r = 0; r < n; r++)
+            here += ranks[r] != NULL;
+        vmpi_warn("restart of %d ranks on %d PEs from %s: %.3f MB in %.4f s (%.1f MB/s)", here,
+                  S.part ? vmpi_sched_local_npes() : npes, vmpi_ckpt_name(S.in), 1e-6 * (double)bytes, t,
+                  1e-6 * (double)bytes / t);
     }
     vmpi_ckpt_close(S.in);
     S.in = NULL;
