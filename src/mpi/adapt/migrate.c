@@ -427,6 +427,7 @@ static int checkpoint_agreed(vmpi_ckpt_kind *kind, const char **dir)
 
 typedef struct step_req {
     bool balance;
+    bool ckpt;               /* a job of several processes: some rank of some process asked for a checkpoint */
 } step_req;
 
 /* A job of several OS processes: after this process's ranks were placed, every process learns where the
@@ -462,15 +463,19 @@ static void step(void *arg)
     const step_req *q = arg;
     vmpi_ckpt_kind kind;
     const char *dir;
-    A.ckpt_err = checkpoint_agreed(&kind, &dir);
     if (vmpi_xport_net_job() && vmpi_xport_nprocs() > 1) {
         /* a job of several processes: the checkpoint is agreed with the others, and each places its own ranks */
-        A.ckpt_err = vmpi_adapt_checkpoint_procs(A.ckpt_err, kind, dir);
+        A.ckpt_err = MPI_SUCCESS;
+        if (q->ckpt) {
+            A.ckpt_err = checkpoint_agreed(&kind, &dir);
+            A.ckpt_err = vmpi_adapt_checkpoint_procs(A.ckpt_err, kind, dir);
+        }
         rebalance(q->balance);
         exchange_places();
         release_all();
         return;
     }
+    A.ckpt_err = checkpoint_agreed(&kind, &dir);
     if (A.ckpt_err == MPI_SUCCESS && kind != VMPI_CKPT_NONE) {
         char err[512];
         A.ckpt_err = vmpi_adapt_checkpoint(kind, dir, err, sizeof err);
@@ -527,8 +532,11 @@ int vmpi_adapt_migrate(bool balance, vmpi_ckpt_kind ckpt, const char *dir)
             return err;
         atomic_store(&A.arrived, 0);
         step_req q = {.balance = balance && vmpi_clock_now() - A.last >= vmpi_cfg.lb_period};
-        if (procs) {
-            vmpi_xport_net_quiesce();
+        if (procs) { /* whether any rank anywhere asked for a checkpoint comes with the quiescence */
+            bool mine = false;
+            for (int r = leader; r < leader + nhere && !mine; r++)
+                mine = vmpi_rank_get(r)->adapt && vmpi_rank_get(r)->adapt->ckpt != VMPI_CKPT_NONE;
+            q.ckpt = vmpi_xport_net_quiesce(mine);
             vmpi_xport_net_hold(true);
         }
         vmpi_sched_stop_world(step, &q);
