@@ -16,6 +16,7 @@
 #     truncated, missing, or replaced by the same process's part of another checkpoint;
 #   - crash safety: a job checkpointing at every step, killed whole at random moments, restarts with the
 #     reference digests or is refused with "no checkpoint", nothing else;
+#   - a checkpoint taken under Open MPI's mpirun (when installed) restarts under vmpirun;
 #   - a refusal in every process (--aslr 1) said once, nothing written;
 #   - a write that fails in one process only fails the checkpoint in every process (adapt/ckpt_errors
 #     checks the error and the directory; here: the message names the process).
@@ -250,6 +251,19 @@ run 120 "$vmpirun" --procs 2 -n 4 -p 1 "$build/tests/mpi/adapt/ckpt_errors"
 check_ok "" "adapt/ckpt_errors in 2 processes" &&
     { grep -q "checkpoint failed in process 1 of 2 (ranks 2-3), to .*: .*File too large" "$tmp/err" ||
         fail "adapt/ckpt_errors in 2 processes: no message naming process 1 and its error"; }
+
+# ---- another PMIx launcher: a checkpoint taken under Open MPI's mpirun restarts under vmpirun ----
+if command -v mpirun.openmpi >/dev/null 2>&1; then
+    d=$tmp/openmpi
+    run 120 VMPI_NRANKS=9 VMPI_NPES=1 VMPI_BALANCER=Rotate mpirun.openmpi --allow-run-as-root --oversubscribe \
+        --bind-to none -n 3 "$prog" $steps 3 "$d" kill
+    if [ "$(ckpts "$d" | grep -c .)" -ne 1 ] || [ "$(parts "$d" | grep -c .)" -ne 3 ]; then
+        fail "3 processes under Open MPI's mpirun: files $(ls -A "$d" 2>/dev/null | tr '\n' ' '), expected a checkpoint"
+    else
+        run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 3 --restart "$d" -p 1 "$prog" $steps 3 "$d" kill
+        check_ok "$tmp/ref.3" "a checkpoint of Open MPI's mpirun restarted by vmpirun"
+    fi
+fi
 
 # ---- a refusal in every process alike (--aslr 1) is said once, and nothing is written ----
 run 60 "$vmpirun" --procs 2 --aslr 1 -n 4 -p 1 "$prog" 4 1 "$tmp/aslr"
