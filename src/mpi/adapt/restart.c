@@ -375,19 +375,26 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
      * and this one run with it until the job ends */
     S.guard = *ck_stack_guard();
     *ck_stack_guard() = S.meta.stack_guard;
+    double now = vmpi_clock_now();
+    vmpi_wtime_offset = S.meta.wtime - now;
     if (S.part) { /* no rank runs anywhere before every process has loaded its part */
         void **out = malloc(sizeof(void *) * (size_t)S.nprocs);
         size_t *lens = malloc(sizeof(size_t) * (size_t)S.nprocs);
-        char ok = 1;
         if (out == NULL || lens == NULL)
             vmpi_fatal("out of memory restarting");
-        vmpi_xport_net_allgather(&ok, 1, out, lens);
-        for (int k = 0; k < S.nprocs; k++)
+        vmpi_xport_net_allgather(&now, sizeof now, out, lens);
+        /* the processes of one node read one clock (MPI_WTIME_IS_GLOBAL): one offset for all, from the latest
+         * of their readings, so that every MPI_Wtime after the fence is at least the checkpoint's */
+        for (int k = 0; k < S.nprocs; k++) {
+            double t;
+            memcpy(&t, out[k], lens[k] == sizeof t ? sizeof t : 0);
+            if (lens[k] == sizeof t && vmpi_xport_net_one_node() && S.meta.wtime - t < vmpi_wtime_offset)
+                vmpi_wtime_offset = S.meta.wtime - t;
             free(out[k]);
+        }
         free(out);
         free(lens);
     }
-    vmpi_wtime_offset = S.meta.wtime - vmpi_clock_now(); /* after it: the same instant in every process */
 }
 
 double vmpi_wtime_offset;
