@@ -7,8 +7,9 @@
 #     (SIGKILL of process 0) right after a checkpoint leaves one manifest and one part per process (mode
 #     0600, no temporary), and restarted with the same number of processes on 1 and 2 PEs each it prints
 #     exactly the digests of an uninterrupted run of one process;
-#   - ckpt_objects (runtime objects, lines unfinished at the checkpoint), ckpt_cxx, ckpt_adapt and armci_ckpt
-#     killed after their checkpoint and restarted in as many processes check themselves;
+#   - ckpt_objects (runtime objects, lines unfinished at the checkpoint), ckpt_cxx, ckpt_adapt, armci_ckpt and
+#     ckpt_wtime (MPI_Wtime goes on, and compares between processes) killed after their checkpoint and
+#     restarted in as many processes check themselves;
 #   - two checkpoints in a run that goes on: the older one removed; a restarted job's checkpoint is newer
 #     and restarts too;
 #   - refusals, with exit status 1 and the reason, never a hang: another number of processes (more, fewer,
@@ -163,7 +164,7 @@ procs_ckpt 2 18 2 # rank 8 sends 1 MiB (rendezvous) to rank 9, in the other proc
 procs_ckpt 3 9 1 # and rank 8 to rank 0
 
 # ---- runtime objects, C++, adaptivity state and ARMCI (each program checks itself after the restart) ----
-for cfg in "ckpt_objects 2" "ckpt_cxx 2" "ckpt_adapt 2" "armci_ckpt 2" "armci_ckpt 3"; do
+for cfg in "ckpt_objects 2" "ckpt_cxx 2" "ckpt_adapt 2" "armci_ckpt 2" "armci_ckpt 3" "ckpt_wtime 3"; do
     set -- $cfg
     what="$1 in $2 processes"
     d=$tmp/$1.$2
