@@ -61,7 +61,7 @@ demo: build
 	$(BUILD)/bin/vmpirun -n 64 -p 2 --balancer GreedyRefine $(BUILD)/armci_lu -n 480 -b 16 -d block -c -m 4 -r 1
 
 test: build
-	tools/run-tests $(BUILD) $(JOBS)
+	tools/run-tests $(BUILD) $(JOBS) -E '^tools/ckpt_procs$$'
 	$(MAKE) --no-print-directory test-emul
 	$(MAKE) --no-print-directory test-procs
 	$(MAKE) --no-print-directory test-asan
@@ -80,9 +80,10 @@ test-emul: build
 # each process with the test's PEs: 2 processes; 3 for the areas whose protocols differ between processes;
 # 2 over TCP on the loopback interface (UCX_TLS=tcp,self, as between nodes) for point-to-point and
 # collectives, RMA and ARMCI with get and put by messages (VMPI_NET_CMA=0, as between nodes) and 2 started by
-# Open MPI's mpirun (its PMIx server) for point-to-point.  PROCS_EXCLUDE: what does not run between processes yet, each with
+# Open MPI's mpirun (its PMIx server) for point-to-point; and checkpoints of jobs of 2 and 3 processes
+# restarted (tests/tools/ckpt_procs.sh).  PROCS_EXCLUDE: what does not run between processes yet, each with
 # its reason in tests/procs-exclude.
-PROCS_TESTS ?= ^(pt2pt|coll|comm|attr|datatype|init|errors|rma|armci)/
+PROCS_TESTS ?= ^((pt2pt|coll|comm|attr|datatype|init|errors|rma|armci|ckpt)/|adapt/ckpt_errors:)
 PROCS3_TESTS ?= ^(pt2pt|coll|comm)/|^init/(procname|wtime):|^attr/predef:
 PROCS_EXCLUDE ?= $(or $(shell grep -v '^\#' tests/procs-exclude | cut -d' ' -f1 | paste -sd'|'),^none$$)
 test-procs: build
@@ -91,6 +92,7 @@ test-procs: build
 	MT_PROCS=2 UCX_TLS=tcp,self UCX_NET_DEVICES=lo tools/run-tests $(BUILD) $(JOBS) -R '^(pt2pt|coll)/' -E '$(PROCS_EXCLUDE)'
 	MT_PROCS=2 VMPI_NET_CMA=0 tools/run-tests $(BUILD) $(JOBS) -R '^(rma|armci)/' -E '$(PROCS_EXCLUDE)'
 	MT_PROCS=2 MT_LAUNCHER=openmpi tools/run-tests $(BUILD) $(JOBS) -R '^(pt2pt|errors)/' -E '$(PROCS_EXCLUDE)'
+	tools/run-tests $(BUILD) $(JOBS) -R '^tools/ckpt_procs$$'
 
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DVMPI_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DVMPI_MPICH_TESTS=OFF >/dev/null

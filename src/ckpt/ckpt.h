@@ -9,6 +9,11 @@
  * complete.  Older checkpoints and leftover temporaries are removed only then (vmpi_ckpt_prune).  A crash at any point
  * leaves either the old or the new checkpoint as the newest complete one, never a partial one.
  *
+ * A job of several processes writes one file per process, DIR/vmpi-ckpt-SEQ.pK.part (each the same way:
+ * a temporary, flushed, renamed, the directory flushed), and once every process's is on disk, a manifest
+ * DIR/vmpi-ckpt-SEQ.ckpt naming them (their sizes and digests): only the manifest makes them a complete
+ * checkpoint, so a crash or a failure before it leaves the previous checkpoint the newest.
+ *
  * The same format can be written to memory (an in-memory checkpoint). */
 #ifndef VMPI_CKPT_CKPT_H
 #define VMPI_CKPT_CKPT_H
@@ -39,6 +44,17 @@ typedef struct vmpi_ckpt_in vmpi_ckpt_in;
  * lock file that is a link or not the user's (nothing in the directory is opened through a link); a
  * directory others can write into without the sticky bit gets a warning. */
 vmpi_ckpt_out *vmpi_ckpt_create(const char *dir, char *err, size_t errlen);
+/* A job of several processes: the sequence number its next checkpoint in `dir` may take (one above every
+ * file there), the directory created and, with `lock` (one process of the job), locked as above.  0, or an
+ * errno value with a message in err. */
+int vmpi_ckpt_next_seq(const char *dir, bool lock, uint64_t *seq, char *err, size_t errlen);
+/* Starts file `part` of checkpoint `seq` in `dir` (made by vmpi_ckpt_next_seq): process `part`'s, or with
+ * part -1 the manifest.  The name must be free (nothing is skipped: every process agreed on `seq`).  NULL
+ * with errno and a message in err. */
+vmpi_ckpt_out *vmpi_ckpt_create_at(const char *dir, uint64_t seq, long part, char *err, size_t errlen);
+/* Removes file `part` of checkpoint `seq` (-1: the manifest) and its temporary, and flushes the directory:
+ * a checkpoint of several processes that failed somewhere. */
+void vmpi_ckpt_remove(const char *dir, uint64_t seq, long part);
 /* Starts a checkpoint in memory, replacing what `mb` held. */
 vmpi_ckpt_out *vmpi_ckpt_create_mem(vmpi_ckpt_membuf *mb);
 /* Appends one section.  0, or an errno value (the checkpoint must then be discarded). */
@@ -51,6 +67,12 @@ typedef struct vmpi_ckpt_piece {
 int vmpi_ckpt_putv(vmpi_ckpt_out *o, uint32_t type, uint32_t id, uint64_t addr, const vmpi_ckpt_piece *p, int n);
 /* Bytes written so far. */
 uint64_t vmpi_ckpt_written(const vmpi_ckpt_out *o);
+/* Its sequence number, and its digest so far: a hash chained over its sections' headers, each of which holds
+ * its data's checksum (a manifest names its parts by size and digest). */
+uint64_t vmpi_ckpt_out_seq(const vmpi_ckpt_out *o);
+uint64_t vmpi_ckpt_out_digest(const vmpi_ckpt_out *o);
+/* The size its file will have once committed (with nothing more put). */
+uint64_t vmpi_ckpt_out_total(const vmpi_ckpt_out *o);
 /* Completes the checkpoint and makes it the newest (see above); frees `o`.  0, or an errno value with a
  * message in err (the temporary is removed and the previous checkpoint stays the newest). */
 int vmpi_ckpt_commit(vmpi_ckpt_out *o, char *err, size_t errlen);
@@ -64,10 +86,15 @@ void vmpi_ckpt_prune(const char *dir);
  * (naming the file and the problem: missing, a link, another user's, not a checkpoint, foreign version,
  * truncated). */
 vmpi_ckpt_in *vmpi_ckpt_open(const char *dir, char *err, size_t errlen);
+/* Opens file `part` of checkpoint `seq` in `dir` (-1: the manifest), with the same checks. */
+vmpi_ckpt_in *vmpi_ckpt_open_part(const char *dir, uint64_t seq, long part, char *err, size_t errlen);
 vmpi_ckpt_in *vmpi_ckpt_open_mem(const vmpi_ckpt_membuf *mb, char *err, size_t errlen);
 /* The file it reads ("(in memory)" for an in-memory checkpoint). */
 const char *vmpi_ckpt_name(const vmpi_ckpt_in *in);
 uint64_t vmpi_ckpt_size(const vmpi_ckpt_in *in);
+/* Its sequence number, and the digest of the sections read so far (after the end record: the file's). */
+uint64_t vmpi_ckpt_in_seq(const vmpi_ckpt_in *in);
+uint64_t vmpi_ckpt_in_digest(const vmpi_ckpt_in *in);
 /* The next section's header: 1, or 0 at the (checked) end record, or -1 on an error (vmpi_ckpt_error). */
 int vmpi_ckpt_next(vmpi_ckpt_in *in, vmpi_ckpt_sec *s);
 /* The current section's data into dst (s->len bytes), its checksum checked: 0, or -1 on an error. */

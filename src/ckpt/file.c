@@ -52,6 +52,7 @@ struct vmpi_ckpt_out {
     char *stage;
     size_t staged;
     uint64_t off, nsec, seq;
+    uint64_t chain;          /* the digest: a hash chained over the sections' headers (each holds its data's) */
     int err;
     char dir[4096], tmp[4200], final[4200]; /* paths, for messages */
     char tmp_name[64], final_name[64];       /* names in dfd */
@@ -65,7 +66,8 @@ struct vmpi_ckpt_in {
     char *rb;                /* read-ahead of a file: rb_len bytes from offset rb_off */
     uint64_t rb_off;
     size_t rb_len;
-    uint64_t off, total, nsec;
+    uint64_t off, total, nsec, seq;
+    uint64_t chain;          /* as vmpi_ckpt_out's, over the sections read so far */
     sec_hdr cur;
     bool in_data;
     char name[4200];
@@ -74,19 +76,43 @@ struct vmpi_ckpt_in {
 
 /* ---- the directory ---- */
 
-/* Whether `name` is a checkpoint (vmpi-ckpt-SEQ.ckpt) or a temporary (.vmpi-ckpt-SEQ.tmp), and its SEQ. */
-static bool ckpt_name(const char *name, uint64_t *seq, bool *tmp)
+/* Whether `name` is a checkpoint (vmpi-ckpt-SEQ.ckpt: a job's, or the manifest of a job of several
+ * processes), one process's part of one (vmpi-ckpt-SEQ.pK.part) or a temporary of either
+ * (.vmpi-ckpt-SEQ.tmp, .vmpi-ckpt-SEQ.pK.tmp), and its SEQ; *part is K, or -1. */
+static bool ckpt_name(const char *name, uint64_t *seq, bool *tmp, long *part)
 {
     *tmp = name[0] == '.';
+    *part = -1;
     const char *p = name + *tmp;
     if (strncmp(p, "vmpi-ckpt-", 10) != 0 || p[10] < '1' || p[10] > '9')
         return false; /* digits only, no sign, no leading zero */
     p += 10;
     size_t nd = strspn(p, "0123456789");
-    if (nd > 19 || strcmp(p + nd, *tmp ? ".tmp" : ".ckpt") != 0)
+    if (nd > 19)
         return false;
     *seq = strtoull(p, NULL, 10);
-    return true;
+    p += nd;
+    if (p[0] == '.' && p[1] == 'p' && p[2] >= '0' && p[2] <= '9') {
+        size_t kd = strspn(p + 2, "0123456789");
+        if (kd > 8 || (kd > 1 && p[2] == '0'))
+            return false;
+        *part = strtol(p + 2, NULL, 10);
+        p += 2 + kd;
+        return strcmp(p, *tmp ? ".tmp" : ".part") == 0;
+    }
+    return strcmp(p, *tmp ? ".tmp" : ".ckpt") == 0;
+}
+
+/* The names of checkpoint SEQ's file: part -1 is the job's file (or the manifest), K process K's part. */
+static void file_names(uint64_t seq, long part, char *tmp, char *final, size_t len)
+{
+    if (part < 0) {
+        snprintf(tmp, len, ".vmpi-ckpt-%" PRIu64 ".tmp", seq);
+        snprintf(final, len, "vmpi-ckpt-%" PRIu64 ".ckpt", seq);
+    } else {
+        snprintf(tmp, len, ".vmpi-ckpt-%" PRIu64 ".p%ld.tmp", seq, part);
+        snprintf(final, len, "vmpi-ckpt-%" PRIu64 ".p%ld.part", seq, part);
+    }
 }
 
 /* The directory `dfd` for reading its entries (an open file description of its own: dup's would share
@@ -100,8 +126,8 @@ static DIR *entries(int dfd)
     return d;
 }
 
-/* The newest complete checkpoint's sequence number in directory `dfd`, and the highest of any file's (0:
- * none). */
+/* The newest complete checkpoint's sequence number in directory `dfd` (parts are not: only their manifest
+ * makes them one), and the highest of any file's (0: none). */
 static void scan(int dfd, uint64_t *complete, uint64_t *any)
 {
     *complete = *any = 0;
@@ -110,10 +136,11 @@ static void scan(int dfd, uint64_t *complete, uint64_t *any)
         return;
     uint64_t s;
     bool tmp;
+    long part;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        if (!ckpt_name(e->d_name, &s, &tmp))
+        if (!ckpt_name(e->d_name, &s, &tmp, &part))
             continue;
-        if (!tmp && s > *complete)
+        if (!tmp && part < 0 && s > *complete)
             *complete = s;
         if (s > *any)
             *any = s;
@@ -131,8 +158,9 @@ void vmpi_ckpt_prune(const char *dir)
     DIR *d = keep ? entries(dfd) : NULL;
     uint64_t s;
     bool tmp;
+    long part;
     for (struct dirent *e; d && (e = readdir(d)) != NULL;) /* unlinkat removes a link, never what it names */
-        if (ckpt_name(e->d_name, &s, &tmp) && s != keep)
+        if (ckpt_name(e->d_name, &s, &tmp, &part) && s != keep)
             unlinkat(dfd, e->d_name, 0);
     if (d)
         closedir(d);
@@ -318,56 +346,125 @@ static bool dir_lock(int dfd, const char *dir, char *err, size_t errlen)
     return true;
 }
 
-vmpi_ckpt_out *vmpi_ckpt_create(const char *dir, char *err, size_t errlen)
+/* The directory `dir` (made 0700 if missing) opened, and locked when `lock`: its descriptor, or -1 with
+ * errno and a message in err. */
+static int dir_open(const char *dir, bool lock, char *err, size_t errlen)
 {
     if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-        snprintf(err, errlen, "cannot create the checkpoint directory %s: %s", dir, strerror(errno));
-        return NULL;
+        int e = errno;
+        snprintf(err, errlen, "cannot create the checkpoint directory %s: %s", dir, strerror(e));
+        errno = e;
+        return -1;
     }
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) {
+        int e = errno;
+        snprintf(err, errlen, "cannot use the checkpoint directory %s: %s", dir, strerror(e));
+        errno = e;
+        return -1;
+    }
+    if (lock && !dir_lock(dfd, dir, err, errlen)) {
+        int e = errno;
+        close(dfd);
+        errno = e;
+        return -1;
+    }
+    return dfd;
+}
+
+/* A writer on directory `dir`, no file open yet; NULL with errno and a message in err. */
+static vmpi_ckpt_out *out_start(const char *dir, bool lock, char *err, size_t errlen)
+{
+    int dfd = dir_open(dir, lock, err, errlen);
+    if (dfd < 0)
+        return NULL;
     vmpi_ckpt_out *o = out_new();
     if (o == NULL) {
         snprintf(err, errlen, "out of memory starting a checkpoint in %s", dir);
+        close(dfd);
         errno = ENOMEM;
         return NULL;
     }
-    o->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (o->dfd < 0) {
-        int e = errno;
-        snprintf(err, errlen, "cannot use the checkpoint directory %s: %s", dir, strerror(e));
-        out_free(o);
-        errno = e;
-        return NULL;
-    }
-    if (!dir_lock(o->dfd, dir, err, errlen)) {
-        int e = errno;
-        out_free(o);
-        errno = e;
-        return NULL;
-    }
-    uint64_t complete, any;
-    scan(o->dfd, &complete, &any);
+    o->dfd = dfd;
     snprintf(o->dir, sizeof o->dir, "%s", dir);
-    /* the next number; a name that appeared since the scan (planted?) is skipped, never opened */
-    for (int tries = 0;; tries++) {
-        o->seq = any + 1 + (uint64_t)tries;
-        snprintf(o->tmp_name, sizeof o->tmp_name, ".vmpi-ckpt-%" PRIu64 ".tmp", o->seq);
-        snprintf(o->final_name, sizeof o->final_name, "vmpi-ckpt-%" PRIu64 ".ckpt", o->seq);
-        snprintf(o->tmp, sizeof o->tmp, "%s/%s", dir, o->tmp_name);
-        snprintf(o->final, sizeof o->final, "%s/%s", dir, o->final_name);
-        o->fd = open_in(o->dfd, o->tmp_name, o->tmp, O_WRONLY | O_CREAT | O_EXCL, err, errlen);
-        if (o->fd >= 0 || errno != EEXIST || tries == 16)
-            break;
-    }
-    if (o->fd < 0) {
-        int e = errno;
-        out_free(o);
-        errno = e;
-        return NULL;
-    }
+    return o;
+}
+
+/* Creates the temporary of file `part` of checkpoint o->seq (O_EXCL: an existing name, link or not, is
+ * never opened): false with errno and a message in err. */
+static bool open_tmp(vmpi_ckpt_out *o, long part, char *err, size_t errlen)
+{
+    file_names(o->seq, part, o->tmp_name, o->final_name, sizeof o->tmp_name);
+    snprintf(o->tmp, sizeof o->tmp, "%s/%s", o->dir, o->tmp_name);
+    snprintf(o->final, sizeof o->final, "%s/%s", o->dir, o->final_name);
+    o->fd = open_in(o->dfd, o->tmp_name, o->tmp, O_WRONLY | O_CREAT | O_EXCL, err, errlen);
+    return o->fd >= 0;
+}
+
+static vmpi_ckpt_out *out_header(vmpi_ckpt_out *o)
+{
     file_hdr h;
     hdr_fill(&h, o->seq, 0);
     out_write(o, &h, sizeof h);
     return o;
+}
+
+static vmpi_ckpt_out *out_failed(vmpi_ckpt_out *o)
+{
+    int e = errno;
+    out_free(o);
+    errno = e;
+    return NULL;
+}
+
+vmpi_ckpt_out *vmpi_ckpt_create(const char *dir, char *err, size_t errlen)
+{
+    vmpi_ckpt_out *o = out_start(dir, true, err, errlen);
+    if (o == NULL)
+        return NULL;
+    uint64_t complete, any;
+    scan(o->dfd, &complete, &any);
+    /* the next number; a name that appeared since the scan (planted?) is skipped, never opened */
+    for (int tries = 0;; tries++) {
+        o->seq = any + 1 + (uint64_t)tries;
+        if (open_tmp(o, -1, err, errlen) || errno != EEXIST || tries == 16)
+            break;
+    }
+    return o->fd >= 0 ? out_header(o) : out_failed(o);
+}
+
+int vmpi_ckpt_next_seq(const char *dir, bool lock, uint64_t *seq, char *err, size_t errlen)
+{
+    int dfd = dir_open(dir, lock, err, errlen);
+    if (dfd < 0)
+        return errno ? errno : EIO;
+    uint64_t complete, any;
+    scan(dfd, &complete, &any);
+    close(dfd);
+    *seq = any + 1;
+    return 0;
+}
+
+vmpi_ckpt_out *vmpi_ckpt_create_at(const char *dir, uint64_t seq, long part, char *err, size_t errlen)
+{
+    vmpi_ckpt_out *o = out_start(dir, false, err, errlen);
+    if (o == NULL)
+        return NULL;
+    o->seq = seq;
+    return open_tmp(o, part, err, errlen) ? out_header(o) : out_failed(o);
+}
+
+void vmpi_ckpt_remove(const char *dir, uint64_t seq, long part)
+{
+    char tmp[64], final[64];
+    file_names(seq, part, tmp, final, sizeof tmp);
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return;
+    unlinkat(dfd, final, 0);
+    unlinkat(dfd, tmp, 0);
+    fsync(dfd); /* a removed manifest must stay removed: its parts go next */
+    close(dfd);
 }
 
 vmpi_ckpt_out *vmpi_ckpt_create_mem(vmpi_ckpt_membuf *mb)
@@ -379,10 +476,7 @@ vmpi_ckpt_out *vmpi_ckpt_create_mem(vmpi_ckpt_membuf *mb)
     o->mb = mb;
     mb->len = 0;
     o->seq = 1;
-    file_hdr h;
-    hdr_fill(&h, o->seq, 0);
-    out_write(o, &h, sizeof h);
-    return o;
+    return out_header(o);
 }
 
 int vmpi_ckpt_putv(vmpi_ckpt_out *o, uint32_t type, uint32_t id, uint64_t addr, const vmpi_ckpt_piece *p, int n)
@@ -396,6 +490,8 @@ int vmpi_ckpt_putv(vmpi_ckpt_out *o, uint32_t type, uint32_t id, uint64_t addr, 
     }
     sec_hdr s = {type, id, addr, len, XXH3_64bits_digest(&st), o->off, 0};
     s.sum = XXH3_64bits(&s, offsetof(sec_hdr, sum));
+    if (type != END_TYPE)
+        o->chain = XXH3_64bits_withSeed(&s, sizeof s, o->chain);
     out_write(o, &s, sizeof s);
     for (int i = 0; i < n; i++)
         out_write(o, p[i].data, p[i].len);
@@ -410,6 +506,9 @@ int vmpi_ckpt_put(vmpi_ckpt_out *o, uint32_t type, uint32_t id, uint64_t addr, c
 }
 
 uint64_t vmpi_ckpt_written(const vmpi_ckpt_out *o) { return o->off; }
+uint64_t vmpi_ckpt_out_seq(const vmpi_ckpt_out *o) { return o->seq; }
+uint64_t vmpi_ckpt_out_digest(const vmpi_ckpt_out *o) { return o->chain; }
+uint64_t vmpi_ckpt_out_total(const vmpi_ckpt_out *o) { return o->off + sizeof(sec_hdr); /* the end record */ }
 
 void vmpi_ckpt_discard(vmpi_ckpt_out *o)
 {
@@ -568,13 +667,33 @@ static vmpi_ckpt_in *in_open_hdr(vmpi_ckpt_in *in, uint64_t size, char *err, siz
         return NULL;
     }
     in->total = h.total;
+    in->seq = h.seq;
     return in;
+}
+
+/* Opens `name` in directory `dfd` (`dir`) for reading. */
+static vmpi_ckpt_in *open_named(int dfd, const char *dir, const char *name, char *err, size_t errlen)
+{
+    struct stat st;
+    vmpi_ckpt_in *in = vmpi_sys_calloc(1, sizeof *in);
+    if (in == NULL) {
+        snprintf(err, errlen, "out of memory opening a checkpoint");
+        return NULL;
+    }
+    snprintf(in->name, sizeof in->name, "%s/%s", dir, name);
+    in->rb = vmpi_sys_malloc(READ_AHEAD); /* without it, every record is a system call */
+    /* a restart loads the checkpoint's bytes as the ranks' memory: never another user's file, nor a link */
+    in->fd = open_in(dfd, name, in->name, O_RDONLY, err, errlen);
+    if (in->fd < 0 || !ours(in->fd, in->name, false, &st, err, errlen)) {
+        vmpi_ckpt_close(in);
+        return NULL;
+    }
+    return in_open_hdr(in, (uint64_t)st.st_size, err, errlen);
 }
 
 vmpi_ckpt_in *vmpi_ckpt_open(const char *dir, char *err, size_t errlen)
 {
     uint64_t complete, any;
-    struct stat st;
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) {
         snprintf(err, errlen, "no checkpoint in %s: %s", dir, errno == ENOTDIR ? "not a directory" : strerror(errno));
@@ -586,24 +705,25 @@ vmpi_ckpt_in *vmpi_ckpt_open(const char *dir, char *err, size_t errlen)
         close(dfd);
         return NULL;
     }
-    vmpi_ckpt_in *in = vmpi_sys_calloc(1, sizeof *in);
-    if (in == NULL) {
-        snprintf(err, errlen, "out of memory opening a checkpoint");
-        close(dfd);
-        return NULL;
-    }
-    char name[64];
-    snprintf(name, sizeof name, "vmpi-ckpt-%" PRIu64 ".ckpt", complete);
-    snprintf(in->name, sizeof in->name, "%s/%s", dir, name);
-    in->rb = vmpi_sys_malloc(READ_AHEAD); /* without it, every record is a system call */
-    /* a restart loads the checkpoint's bytes as the ranks' memory: never another user's file, nor a link */
-    in->fd = open_in(dfd, name, in->name, O_RDONLY, err, errlen);
+    char tmp[64], name[64];
+    file_names(complete, -1, tmp, name, sizeof name);
+    vmpi_ckpt_in *in = open_named(dfd, dir, name, err, errlen);
     close(dfd);
-    if (in->fd < 0 || !ours(in->fd, in->name, false, &st, err, errlen)) {
-        vmpi_ckpt_close(in);
+    return in;
+}
+
+vmpi_ckpt_in *vmpi_ckpt_open_part(const char *dir, uint64_t seq, long part, char *err, size_t errlen)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) {
+        snprintf(err, errlen, "cannot open the checkpoint directory %s: %s", dir, strerror(errno));
         return NULL;
     }
-    return in_open_hdr(in, (uint64_t)st.st_size, err, errlen);
+    char tmp[64], name[64];
+    file_names(seq, part, tmp, name, sizeof name);
+    vmpi_ckpt_in *in = open_named(dfd, dir, name, err, errlen);
+    close(dfd);
+    return in;
 }
 
 vmpi_ckpt_in *vmpi_ckpt_open_mem(const vmpi_ckpt_membuf *mb, char *err, size_t errlen)
@@ -622,6 +742,8 @@ vmpi_ckpt_in *vmpi_ckpt_open_mem(const vmpi_ckpt_membuf *mb, char *err, size_t e
 const char *vmpi_ckpt_name(const vmpi_ckpt_in *in) { return in->name; }
 uint64_t vmpi_ckpt_size(const vmpi_ckpt_in *in) { return in->total; }
 const char *vmpi_ckpt_error(const vmpi_ckpt_in *in) { return in->err; }
+uint64_t vmpi_ckpt_in_seq(const vmpi_ckpt_in *in) { return in->seq; }
+uint64_t vmpi_ckpt_in_digest(const vmpi_ckpt_in *in) { return in->chain; }
 
 int vmpi_ckpt_next(vmpi_ckpt_in *in, vmpi_ckpt_sec *s)
 {
@@ -638,6 +760,7 @@ int vmpi_ckpt_next(vmpi_ckpt_in *in, vmpi_ckpt_sec *s)
             return FAIL(in, "checkpoint %s: its end record does not match its contents (corrupt)", in->name);
         return 0;
     }
+    in->chain = XXH3_64bits_withSeed(&h, sizeof h, in->chain);
     in->cur = h;
     in->in_data = true;
     in->nsec++;

@@ -135,16 +135,17 @@ void vmpi_xport_net_allgather(const void *blob, size_t len, void **out, size_t *
     net->allgather(key, blob, len, out, lens);
 }
 
-void vmpi_xport_net_quiesce(void)
+bool vmpi_xport_net_quiesce(bool flag)
 {
     uint64_t prev[2] = {UINT64_MAX, UINT64_MAX};
+    bool any = false;
     int K = job.nprocs;
     void **out = malloc(sizeof(void *) * (size_t)K);
     size_t *lens = malloc(sizeof(size_t) * (size_t)K);
     if (out == NULL || lens == NULL)
         vmpi_fatal("out of memory");
     for (;;) {
-        uint64_t t[2], sum[2] = {0, 0};
+        uint64_t t[3] = {0, 0, flag}, sum[2] = {0, 0};
         net->traffic(&t[0], &t[1]);
         char key[64];
         snprintf(key, sizeof key, "vmpi.g.%lu", gather_seq++);
@@ -153,11 +154,13 @@ void vmpi_xport_net_quiesce(void)
         while (!atomic_load(&done)) /* the PEs keep serving the network meanwhile */
             vmpi_vp_yield();
         net->allgather_get(key, out, lens);
+        any = false; /* the last round's: every process reads the same rounds, so all break at the same one */
         for (int k = 0; k < K; k++) {
-            uint64_t u[2] = {0, 0};
+            uint64_t u[3] = {0, 0, 0};
             memcpy(u, out[k], lens[k] < sizeof u ? lens[k] : sizeof u);
             sum[0] += u[0];
             sum[1] += u[1];
+            any |= u[2] != 0;
             free(out[k]);
         }
         /* every message sent before the last round was received by this one, and none was sent since */
@@ -168,6 +171,7 @@ void vmpi_xport_net_quiesce(void)
     }
     free(out);
     free(lens);
+    return any;
 }
 
 void vmpi_xport_net_hold(bool on)

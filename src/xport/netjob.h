@@ -24,10 +24,11 @@ vmpi_xport *vmpi_xport_net(void);
 vmpi_xport_counts vmpi_xport_net_counts(void);
 /* A job-wide step (AMPI_Migrate across processes), called by one rank of each process, all in the same
  * order.  quiesce blocks the calling rank (its PE keeps polling) until no message between processes is on
- * the wire or waiting (sent = received, the same over two rounds: the other ranks must be blocked);
+ * the wire or waiting (sent = received, the same over two rounds: the other ranks must be blocked), and
+ * says whether any process passed `flag` (a question the step asks every process, at no extra fence);
  * allgather gives every process's bytes, through the launcher (blocking; no message of the transport, so it
  * may run while the world of this process is stopped); while held, the network's handlers do not run. */
-void vmpi_xport_net_quiesce(void);
+bool vmpi_xport_net_quiesce(bool flag);
 void vmpi_xport_net_allgather(const void *blob, size_t len, void **out, size_t *lens);
 void vmpi_xport_net_hold(bool on);
 /* Ends the whole job through the launcher (returns: the caller then ends this process). */

@@ -9,7 +9,10 @@
  *     data"), a flipped section-header byte ("checksum mismatch in the record"), truncation ("truncated"),
  *     trailing bytes, a foreign version ("version"), a foreign file ("not a vmpi checkpoint"), an empty
  *     directory ("no checkpoint");
- *   - flipping any single byte of a whole file is always detected (every offset of a small file). */
+ *   - flipping any single byte of a whole file is always detected (every offset of a small file);
+ *   - a job of several processes' files: parts at an agreed number (a name taken is refused), digests equal
+ *     written and read, parts without a manifest are no checkpoint, a crash's leftovers push the next number
+ *     up, a prune keeps only the newest manifest's parts. */
 #include "ckpt/ckpt.h"
 
 #include <fcntl.h>
@@ -231,6 +234,73 @@ int main(void)
     }
     CHECK(missed == 0, "%d of %lld flipped bytes not detected", missed, (long long)size);
     CHECK(strcmp(damage_report(), "") == 0, "restored small file refused: %s", damage_report());
+
+    /* a job of several processes: parts at an agreed number, then the manifest; parts alone are no
+     * checkpoint; digests match between writer and reader; a prune keeps only the newest's parts */
+    char pdir[300];
+    snprintf(pdir, sizeof pdir, "%s/procs", parent);
+    for (int round = 0; round < 2; round++) {
+        uint64_t seq = 0, digest[2] = {0, 0};
+        CHECK(vmpi_ckpt_next_seq(pdir, true, &seq, err, sizeof err) == 0 && seq == (uint64_t)round * 2 + 1,
+              "next_seq round %d: %llu (%s)", round, (unsigned long long)seq, err);
+        for (long k = 0; k < 2; k++) {
+            o = vmpi_ckpt_create_at(pdir, seq, k, err, sizeof err);
+            CHECK(o != NULL, "create part %ld: %s", k, err);
+            if (o == NULL)
+                continue;
+            write_some(o);
+            digest[k] = vmpi_ckpt_out_digest(o);
+            uint64_t total = vmpi_ckpt_out_total(o);
+            CHECK(vmpi_ckpt_commit(o, err, sizeof err) == 0, "commit part %ld: %s", k, err);
+            in = vmpi_ckpt_open_part(pdir, seq, k, err, sizeof err);
+            CHECK(in != NULL && vmpi_ckpt_size(in) == total && vmpi_ckpt_in_seq(in) == seq, "open part %ld: %s", k,
+                  in ? "size or number" : err);
+            if (in) {
+                read_some(in);
+                CHECK(vmpi_ckpt_in_digest(in) == digest[k], "part %ld: digest read differs from written", k);
+                vmpi_ckpt_close(in);
+            }
+        }
+        CHECK(digest[0] == digest[1], "the same sections give different digests");
+        snprintf(path, sizeof path, "%s/.vmpi-ckpt-%llu.p5.tmp", pdir, (unsigned long long)seq);
+        fclose(fopen(path, "w")); /* planted at a name a process will create: refused, never opened */
+        o = vmpi_ckpt_create_at(pdir, seq, 5, err, sizeof err);
+        CHECK(o == NULL && strstr(err, "File exists"), "a part's name taken: %s", o ? "created" : err);
+        if (o)
+            vmpi_ckpt_discard(o);
+        unlink(path);
+        in = vmpi_ckpt_open(pdir, err, sizeof err);
+        CHECK(round == 0 ? in == NULL && strstr(err, "no checkpoint") : in && vmpi_ckpt_in_seq(in) == 1,
+              "round %d, parts without a manifest: %s", round, in ? vmpi_ckpt_name(in) : err);
+        vmpi_ckpt_close(in);
+        if (round == 1) /* the second round's parts stay without their manifest (a crash): a new number */
+            break;
+        o = vmpi_ckpt_create_at(pdir, seq, -1, err, sizeof err);
+        CHECK(o != NULL, "create manifest: %s", err);
+        if (o) {
+            vmpi_ckpt_put(o, 1, 0, 0, "manifest", 8);
+            CHECK(vmpi_ckpt_commit(o, err, sizeof err) == 0, "commit manifest: %s", err);
+        }
+        in = vmpi_ckpt_open(pdir, err, sizeof err);
+        CHECK(in && vmpi_ckpt_in_seq(in) == seq && strstr(vmpi_ckpt_name(in), "vmpi-ckpt-1.ckpt"), "manifest: %s",
+              in ? vmpi_ckpt_name(in) : err);
+        vmpi_ckpt_close(in);
+        /* a crash's leftover at the next number: the next checkpoint's number goes above it */
+        snprintf(path, sizeof path, "%s/.vmpi-ckpt-2.p1.tmp", pdir);
+        fclose(fopen(path, "w"));
+    }
+    vmpi_ckpt_prune(pdir);
+    static const char *const kept[] = {"vmpi-ckpt-1.ckpt", "vmpi-ckpt-1.p0.part", "vmpi-ckpt-1.p1.part"};
+    static const char *const gone[] = {".vmpi-ckpt-2.p1.tmp", "vmpi-ckpt-3.p0.part", "vmpi-ckpt-3.p1.part"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", pdir, kept[i]);
+        CHECK(access(path, F_OK) == 0, "prune removed %s", kept[i]);
+        snprintf(path, sizeof path, "%s/%s", pdir, gone[i]);
+        CHECK(access(path, F_OK) != 0, "prune left %s", gone[i]);
+    }
+    vmpi_ckpt_remove(pdir, 1, 1);
+    snprintf(path, sizeof path, "%s/vmpi-ckpt-1.p1.part", pdir);
+    CHECK(access(path, F_OK) != 0, "vmpi_ckpt_remove left %s", path);
 
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", parent);

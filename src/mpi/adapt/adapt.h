@@ -15,6 +15,7 @@
 
 #include <mpi.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include "base/clock.h"
 
 typedef void (*vmpi_migrate_fn)(void);
@@ -52,6 +53,28 @@ int vmpi_adapt_migrate(bool balance, vmpi_ckpt_kind ckpt, const char *dir);
 /* Inside the stop of the world: writes every rank and the job's shared state (to `dir`, or to memory).
  * MPI_SUCCESS or an error class, with a message in err. */
 int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_t errlen);
+/* Why a checkpoint of `kind` cannot be taken in this process (sanitizer build, globals not privatized,
+ * address randomization for a file): an error class with a message in err, or MPI_SUCCESS. */
+int vmpi_adapt_ckpt_refused(vmpi_ckpt_kind kind, char *err, size_t errlen);
+/* The error class of a failed write (errno value e). */
+int vmpi_adapt_ckpt_err_class(int e);
+/* One process's part of a checkpoint of a job of several processes: its place in the job, the sequence
+ * number and the MPI_Wtime every process agreed on; the writer fills in the part's size and digest. */
+typedef struct vmpi_ckpt_part {
+    int nprocs, proc;
+    uint64_t seq;
+    double wtime;
+    uint64_t size, digest;
+} vmpi_ckpt_part;
+/* Inside the stop: writes this process's part (to `dir`, or to memory, where it becomes the newest only by
+ * vmpi_adapt_ckpt_mem_newest, once every process has written its own).  As vmpi_adapt_checkpoint. */
+int vmpi_adapt_checkpoint_part(vmpi_ckpt_kind kind, const char *dir, vmpi_ckpt_part *part, char *err, size_t errlen);
+void vmpi_adapt_ckpt_mem_newest(void);
+/* A migration point's checkpoint in a job of several processes (ckpt_procs.c), inside this process's stop,
+ * its network held, called by every process: `err` is this process's ranks' agreement on the hint (their
+ * kind and dir).  Agrees on the hint with the other processes, has each write its part and process 0 the
+ * manifest last; MPI_SUCCESS, or the same error class in every process (process 0 says why). */
+int vmpi_adapt_checkpoint_procs(int err, vmpi_ckpt_kind kind, const char *dir);
 /* First thing at boot: notes the objects loaded at the start (they must be at the same addresses in a
  * restarted job). */
 void vmpi_adapt_ckpt_boot(void);
@@ -59,11 +82,13 @@ void vmpi_adapt_ckpt_boot(void);
 const char *vmpi_adapt_checkpoint_unsupported(void);
 /* Restart, at boot before anything is set up: opens the newest checkpoint in `dir` and checks it against
  * this program and this vmpi; sets the geometry the restored ranks need (ranks, isomalloc base and sizes).
- * Fatal error naming the file and the problem when it does not fit. */
-void vmpi_adapt_restart_open(const char *dir);
+ * In a job of `nprocs` OS processes (this one `self`), the checkpoint must be of as many: this process reads
+ * its part.  Fatal error naming the file and the problem when it does not fit. */
+void vmpi_adapt_restart_open(const char *dir, int nprocs, int self);
 /* Then, once the layers are set up (isomalloc range, PEs, messaging): maps every rank back, at the same
  * addresses, onto the PEs of this job (block mapping), ready to return from its AMPI_Migrate.  Fills
- * ranks[0 .. n-1]. */
+ * ranks[0 .. n-1] (this process's, in a job of several; the others' are placed by the same blocks), and in
+ * a job of several processes waits until every process has loaded its part. */
 struct vmpi_rank;
 void vmpi_adapt_restart_load(struct vmpi_rank **ranks, int n);
 /* After the job ran (sched returned): puts back what the restart changed in the boot thread. */

@@ -43,7 +43,7 @@ const char *vmpi_adapt_checkpoint_unsupported(void)
 }
 
 /* The job's description; the program file's identity is computed once per process. */
-static void meta_fill(ck_meta *m)
+static void meta_fill(ck_meta *m, const vmpi_ckpt_part *part)
 {
     static uint64_t hash, size;
     static char prog[512];
@@ -60,11 +60,13 @@ static void meta_fill(ck_meta *m)
     int ns;
     vmpi_ckpt_statics(&ns);
     m->nstatics = (uint32_t)ns;
+    m->nprocs = part ? (uint32_t)part->nprocs : 1;
+    m->proc = part ? (uint32_t)part->proc : 0;
     m->iso_base = vmpi_cfg.iso_base;
     m->slot_size = vmpi_iso_slot_size();
     m->stack_size = vmpi_cfg.stack_size;
     m->stack_guard = *ck_stack_guard();
-    m->wtime = vmpi_wtime();
+    m->wtime = part ? part->wtime : vmpi_wtime();
     m->prog_size = size;
     m->prog_hash = hash;
     snprintf(m->prog, sizeof m->prog, "%s", prog);
@@ -208,10 +210,11 @@ static void put_slot(vmpi_ckpt_out *o, uint32_t id, const vmpi_iso_heap *h)
     vmpi_ckpt_put(o, CK_SLOT, id, (uint64_t)(uintptr_t)c.addr, &len, sizeof len);
 }
 
-static int write_job(vmpi_ckpt_out *o)
+/* Writes this process's ranks (all of a one-process job's) and what they share here. */
+static int write_job(vmpi_ckpt_out *o, const vmpi_ckpt_part *part)
 {
     ck_meta m;
-    meta_fill(&m);
+    meta_fill(&m, part);
     vmpi_ckpt_put(o, CK_META, 0, 0, &m, sizeof m);
     size_t llen;
     const char *libs = vmpi_adapt_ckpt_libs(&llen);
@@ -228,6 +231,8 @@ static int write_job(vmpi_ckpt_out *o)
     vmpi_iso_each_extent(vmpi_iso_job_heap(), NULL, put_extent, &s);
     for (int r = 0; r < n; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
+        if (rk == NULL)
+            continue; /* another process's: in its part */
         vmpi_iso_heap *h = rk->vp.heap;
         s.slot = (uint32_t)r;
         s.fresh = true;
@@ -251,7 +256,7 @@ static int write_job(vmpi_ckpt_out *o)
     return err;
 }
 
-static int err_class(int e)
+int vmpi_adapt_ckpt_err_class(int e)
 {
     return e == ENOSPC || e == EDQUOT ? MPI_ERR_NO_SPACE : e == EACCES || e == EPERM || e == EROFS ? MPI_ERR_ACCESS
                                                                                                      : MPI_ERR_IO;
@@ -292,14 +297,13 @@ static char *held_messages(const vmpi_rank *rk, size_t *len)
     return buf;
 }
 
-int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_t errlen)
+int vmpi_adapt_ckpt_refused(vmpi_ckpt_kind kind, char *err, size_t errlen)
 {
     const char *why = vmpi_adapt_checkpoint_unsupported();
     if (why) {
         snprintf(err, errlen, "%s", why);
         return MPI_ERR_UNSUPPORTED_OPERATION;
     }
-    double t0 = vmpi_clock_now();
     int pers = personality(0xffffffff);
     if (kind == VMPI_CKPT_TO_FILE && (pers == -1 || !(pers & ADDR_NO_RANDOMIZE))) {
         snprintf(err, errlen, "address-space randomization is on (%s), so the libraries would be elsewhere in "
@@ -307,34 +311,45 @@ int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_
                  : "it could not be turned off: is personality(2) filtered?");
         return MPI_ERR_UNSUPPORTED_OPERATION;
     }
+    return MPI_SUCCESS;
+}
+
+/* Writes this process's file: with `part` NULL a one-process job's whole checkpoint (to the next number in
+ * `dir`), else its part of a checkpoint of several processes (its size and digest returned in `part`). */
+static int write_file(vmpi_ckpt_kind kind, const char *dir, vmpi_ckpt_part *part, char *err, size_t errlen)
+{
+    double t0 = vmpi_clock_now();
     vmpi_ckpt_out *o;
     if (kind == VMPI_CKPT_IN_MEMORY) {
         if ((o = vmpi_ckpt_create_mem(&in_memory[1 - newest_mem])) == NULL) {
             snprintf(err, errlen, "out of memory for an in-memory checkpoint");
             return MPI_ERR_NO_MEM;
         }
-    } else if ((o = vmpi_ckpt_create(dir, err, errlen)) == NULL) {
-        return err_class(errno);
+    } else if ((o = part ? vmpi_ckpt_create_at(dir, part->seq, part->proc, err, errlen)
+                         : vmpi_ckpt_create(dir, err, errlen)) == NULL) {
+        return vmpi_adapt_ckpt_err_class(errno);
     }
     /* the ranks' whole lines belong to no checkpoint: out now, or a job killed after the checkpoint loses them
      * and the restarted one does not print them again; their unfinished lines go into their slots */
     vmpi_stdio_ckpt_begin();
-    int e = write_job(o);
+    int e = write_job(o, part);
     vmpi_stdio_ckpt_end();
     if (e) {
         snprintf(err, errlen, "writing the checkpoint in %s: %s (the previous checkpoint is kept)",
                  kind == VMPI_CKPT_IN_MEMORY ? "memory" : dir, strerror(e));
         vmpi_ckpt_discard(o);
-        return kind == VMPI_CKPT_IN_MEMORY ? MPI_ERR_NO_MEM : err_class(e);
+        return kind == VMPI_CKPT_IN_MEMORY ? MPI_ERR_NO_MEM : vmpi_adapt_ckpt_err_class(e);
     }
     uint64_t bytes = vmpi_ckpt_written(o);
+    if (part) {
+        part->digest = vmpi_ckpt_out_digest(o);
+        part->size = vmpi_ckpt_out_total(o);
+    }
     double t1 = vmpi_clock_now();
     e = vmpi_ckpt_commit(o, err, errlen);
     if (e)
-        return err_class(e);
-    if (kind == VMPI_CKPT_IN_MEMORY)
-        newest_mem = 1 - newest_mem;
-    if (vmpi_cfg.ckpt_verbose) {
+        return vmpi_adapt_ckpt_err_class(e);
+    if (vmpi_cfg.ckpt_verbose && part == NULL) {
         double t2 = vmpi_clock_now();
         vmpi_warn("checkpoint of %d ranks %s%s: %.3f MB in %.4f s (%.1f MB/s; written in %.4f s, flushed in %.4f s)",
                   vmpi_world_size(), kind == VMPI_CKPT_IN_MEMORY ? "in memory" : "to ",
@@ -343,3 +358,19 @@ int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_
     }
     return MPI_SUCCESS;
 }
+
+int vmpi_adapt_checkpoint(vmpi_ckpt_kind kind, const char *dir, char *err, size_t errlen)
+{
+    int cls = vmpi_adapt_ckpt_refused(kind, err, errlen);
+    if (cls == MPI_SUCCESS && (cls = write_file(kind, dir, NULL, err, errlen)) == MPI_SUCCESS &&
+        kind == VMPI_CKPT_IN_MEMORY)
+        vmpi_adapt_ckpt_mem_newest();
+    return cls;
+}
+
+int vmpi_adapt_checkpoint_part(vmpi_ckpt_kind kind, const char *dir, vmpi_ckpt_part *part, char *err, size_t errlen)
+{
+    return write_file(kind, dir, part, err, errlen);
+}
+
+void vmpi_adapt_ckpt_mem_newest(void) { newest_mem = 1 - newest_mem; }

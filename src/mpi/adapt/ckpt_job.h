@@ -13,22 +13,30 @@
  *   HELD     the messages it matched with MPI_Mprobe and has not received: (request index, message) pairs
  *
  * A rank's memory is its slot's used parts (iso layer) less the code of its copy of the program, which a
- * restart maps from the program file again (img layer). */
+ * restart maps from the program file again (img layer).
+ *
+ * A job of several processes writes one such file per process (its part: META, LIBS, STATIC, its own job
+ * heap and its own ranks), then, last, a manifest file holding one section:
+ *
+ *   MANIFEST the job (ranks, processes, sequence number), then each process's part: its ranks, its size and
+ *            its digest (ckpt.h) */
 #ifndef VMPI_MPI_ADAPT_CKPT_JOB_H
 #define VMPI_MPI_ADAPT_CKPT_JOB_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-enum { CK_META = 1, CK_LIBS, CK_STATIC, CK_MEM, CK_RANK, CK_UNEXP, CK_SLOT, CK_HELD };
+enum { CK_META = 1, CK_LIBS, CK_STATIC, CK_MEM, CK_RANK, CK_UNEXP, CK_SLOT, CK_HELD, CK_MANIFEST };
 
 typedef struct ck_meta {
     uint32_t nranks, npes;          /* npes: where it ran (for the record) */
     uint32_t priv, nstatics;
+    uint32_t nprocs, proc;          /* the job's OS processes, and the one whose file this is */
     uint64_t iso_base, slot_size, stack_size;
     uint64_t stack_guard;           /* the process's stack-protector canary: saved frames were made with it */
     uint64_t prog_size, prog_hash;  /* the program file (XXH3 of its contents) */
-    double wtime;                   /* MPI_Wtime when it was taken: a restarted job's clock goes on from it */
+    double wtime;                   /* MPI_Wtime when it was taken (the latest of the processes'): a restarted
+                                     * job's clock goes on from it */
     char prog[512];                 /* its path, for messages */
 } ck_meta;
 
@@ -37,6 +45,15 @@ typedef struct ck_rank {
     int32_t pe;                     /* where it ran */
     int32_t proc;                   /* the (emulated) process it lived in; 0 in a one-process job */
 } ck_rank;
+
+typedef struct ck_manifest {
+    uint32_t nranks, nprocs;
+    uint64_t seq;                   /* the parts' sequence number (in their names and headers) */
+} ck_manifest;
+typedef struct ck_part {            /* after the manifest's head, one per process */
+    uint32_t first, nranks;         /* its ranks: first .. first + nranks - 1 */
+    uint64_t size, digest;          /* its file's (ckpt.h) */
+} ck_part;
 
 /* The objects loaded when the job started, their addresses and identities (GNU build id, or a hash of
  * their code), one "address id name" line each. */

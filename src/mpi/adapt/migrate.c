@@ -398,22 +398,27 @@ static void release_all(void)
     }
 }
 
-/* Every rank must ask for the same, valid, checkpoint at a migration point. */
+/* Every rank must ask for the same, valid, checkpoint at a migration point (in a job of several processes,
+ * each process checks its own ranks here, and the processes compare their hints: ckpt_procs.c). */
 static int checkpoint_agreed(vmpi_ckpt_kind *kind, const char **dir)
 {
-    vmpi_adapt_rank *a0 = vmpi_rank_get(0)->adapt;
+    int n = vmpi_world_size(), r0 = 0;
+    while (vmpi_rank_get(r0) == NULL) /* the process's first rank */
+        r0++;
+    vmpi_adapt_rank *a0 = vmpi_rank_get(r0)->adapt;
     *kind = a0->ckpt;
     *dir = a0->ckpt_dir;
-    for (int r = 0; r < vmpi_world_size(); r++)
-        if (vmpi_rank_get(r)->adapt->ckpt == VMPI_CKPT_INVALID) {
+    for (int r = r0; r < n; r++)
+        if (vmpi_rank_get(r) && vmpi_rank_get(r)->adapt->ckpt == VMPI_CKPT_INVALID) {
             vmpi_warn("AMPI_Migrate: rank %d gives an ampi_checkpoint value that is neither to_file=DIR nor "
                       "in_memory: no checkpoint is taken", r);
             return MPI_ERR_INFO_VALUE;
         }
-    for (int r = 1; r < vmpi_world_size(); r++) {
-        vmpi_adapt_rank *a = vmpi_rank_get(r)->adapt;
-        if (a->ckpt != a0->ckpt || (a0->ckpt == VMPI_CKPT_TO_FILE && strcmp(a->ckpt_dir, a0->ckpt_dir) != 0)) {
-            vmpi_warn("AMPI_Migrate: ranks 0 and %d give different ampi_checkpoint hints: no checkpoint is taken", r);
+    for (int r = r0 + 1; r < n; r++) {
+        vmpi_adapt_rank *a = vmpi_rank_get(r) ? vmpi_rank_get(r)->adapt : NULL;
+        if (a && (a->ckpt != a0->ckpt || (a0->ckpt == VMPI_CKPT_TO_FILE && strcmp(a->ckpt_dir, a0->ckpt_dir) != 0))) {
+            vmpi_warn("AMPI_Migrate: ranks %d and %d give different ampi_checkpoint hints: no checkpoint is taken",
+                      r0, r);
             return MPI_ERR_INFO_VALUE;
         }
     }
@@ -422,7 +427,7 @@ static int checkpoint_agreed(vmpi_ckpt_kind *kind, const char **dir)
 
 typedef struct step_req {
     bool balance;
-    vmpi_ckpt_kind ckpt;     /* what the leader asked for (a job of several processes) */
+    bool ckpt;               /* a job of several processes: some rank of some process asked for a checkpoint */
 } step_req;
 
 /* A job of several OS processes: after this process's ranks were placed, every process learns where the
@@ -459,13 +464,11 @@ static void step(void *arg)
     vmpi_ckpt_kind kind;
     const char *dir;
     if (vmpi_xport_net_job() && vmpi_xport_nprocs() > 1) {
-        /* a job of several processes: each places its own ranks (checkpoints: not yet) */
-        if (q->ckpt != VMPI_CKPT_NONE) {
-            vmpi_warn("AMPI_Migrate: checkpoints of a job of several processes are not supported yet; no "
-                      "checkpoint is taken");
-            A.ckpt_err = MPI_ERR_UNSUPPORTED_OPERATION;
-        } else {
-            A.ckpt_err = MPI_SUCCESS;
+        /* a job of several processes: the checkpoint is agreed with the others, and each places its own ranks */
+        A.ckpt_err = MPI_SUCCESS;
+        if (q->ckpt) {
+            A.ckpt_err = checkpoint_agreed(&kind, &dir);
+            A.ckpt_err = vmpi_adapt_checkpoint_procs(A.ckpt_err, kind, dir);
         }
         rebalance(q->balance);
         exchange_places();
@@ -528,9 +531,12 @@ int vmpi_adapt_migrate(bool balance, vmpi_ckpt_kind ckpt, const char *dir)
         if (err)
             return err;
         atomic_store(&A.arrived, 0);
-        step_req q = {.balance = balance && vmpi_clock_now() - A.last >= vmpi_cfg.lb_period, .ckpt = ckpt};
-        if (procs) {
-            vmpi_xport_net_quiesce();
+        step_req q = {.balance = balance && vmpi_clock_now() - A.last >= vmpi_cfg.lb_period};
+        if (procs) { /* whether any rank anywhere asked for a checkpoint comes with the quiescence */
+            bool mine = false;
+            for (int r = leader; r < leader + nhere && !mine; r++)
+                mine = vmpi_rank_get(r)->adapt && vmpi_rank_get(r)->adapt->ckpt != VMPI_CKPT_NONE;
+            q.ckpt = vmpi_xport_net_quiesce(mine);
             vmpi_xport_net_hold(true);
         }
         vmpi_sched_stop_world(step, &q);

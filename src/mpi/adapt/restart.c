@@ -24,10 +24,16 @@
 #include "mpi/coll/shm.h"
 #include "msg/loc.h"
 #include "mpi/core/rank.h"
+#include "xport/netjob.h"
 
 static struct {
     vmpi_ckpt_in *in;
     double t0;               /* when the restart began */
+    int nprocs, self;        /* this job's OS processes, and this one */
+    uint32_t nranks;         /* the manifest's */
+    bool part;               /* the file is this process's part of a checkpoint of several processes */
+    uint64_t digest;         /* then: its digest, from the manifest */
+    char manifest[4200];     /* and the manifest's name, for messages */
     ck_meta meta;
     uint64_t guard;          /* the boot thread's own stack-protector canary, put back at the end */
 } S;
@@ -42,6 +48,10 @@ static void bad(const char *fmt, ...)
     va_end(ap);
     vmpi_fatal("checkpoint %s: %s", vmpi_ckpt_name(S.in), msg);
 }
+
+/* A refusal every process of the job reaches alike (the manifest's counts): said once, by process 0, whose
+ * abort ends the others, which wait for it (and speak up if it does not come). */
+#define bad_job(...) (S.self != 0 ? (void)sleep(10) : (void)0, bad(__VA_ARGS__))
 
 /* The next section, which must be of type `type` (0: any): 1, or 0 at the end; errors are fatal. */
 static int next(vmpi_ckpt_sec *s, uint32_t type, const char *what)
@@ -60,14 +70,66 @@ static void read_into(void *dst)
         vmpi_fatal("%s", vmpi_ckpt_error(S.in));
 }
 
-void vmpi_adapt_restart_open(const char *dir)
+/* Checkpoint S.in starts with a manifest (a job of several processes): checks it against this job and opens
+ * this process's part instead. */
+static void open_part(const char *dir, const vmpi_ckpt_sec *s)
+{
+    ck_manifest mf;
+    size_t len = s->len;
+    char *buf = vmpi_sys_malloc(len ? len : 1);
+    if (buf == NULL)
+        vmpi_fatal("out of memory restarting");
+    read_into(buf);
+    if (len < sizeof mf)
+        bad("its manifest is malformed (corrupt)");
+    memcpy(&mf, buf, sizeof mf);
+    if (mf.nprocs < 2 || len != sizeof mf + sizeof(ck_part) * mf.nprocs || mf.seq != vmpi_ckpt_in_seq(S.in))
+        bad("its manifest is malformed (corrupt)");
+    if ((int)mf.nprocs != S.nprocs)
+        bad_job("it was written by a job of %u processes, and this job has %d: restart it as %u processes (vmpirun "
+                "--procs %u; restarting on another number of processes is not supported yet)", mf.nprocs, S.nprocs,
+                mf.nprocs, mf.nprocs);
+    const char *nr = getenv("VMPI_NRANKS");
+    if (nr && *nr && strtol(nr, NULL, 10) != (long)mf.nranks)
+        bad_job("it holds %u ranks, and -n %s was given: leave -n out or give -n %u", mf.nranks, nr, mf.nranks);
+    ck_part p;
+    memcpy(&p, buf + sizeof mf + sizeof p * (size_t)S.self, sizeof p);
+    uint32_t first = (uint32_t)((uint64_t)S.self * mf.nranks / mf.nprocs);
+    if (p.first != first || p.nranks != (uint32_t)((uint64_t)(S.self + 1) * mf.nranks / mf.nprocs) - first)
+        bad("its manifest is malformed (corrupt)");
+    S.nranks = mf.nranks;
+    vmpi_sys_free(buf);
+    snprintf(S.manifest, sizeof S.manifest, "%s", vmpi_ckpt_name(S.in));
+    vmpi_ckpt_close(S.in);
+    char err[4600];
+    if ((S.in = vmpi_ckpt_open_part(dir, mf.seq, S.self, err, sizeof err)) == NULL)
+        vmpi_fatal("%s (process %d's part of the checkpoint %s)", err, S.self, S.manifest);
+    if (vmpi_ckpt_in_seq(S.in) != mf.seq || vmpi_ckpt_size(S.in) != p.size)
+        bad("it is not the part the manifest %s names (%" PRIu64 " bytes of checkpoint %" PRIu64 "; this is %" PRIu64
+            " bytes of checkpoint %" PRIu64 ")", S.manifest, p.size, mf.seq, vmpi_ckpt_size(S.in), vmpi_ckpt_in_seq(S.in));
+    S.part = true;
+    S.digest = p.digest;
+}
+
+void vmpi_adapt_restart_open(const char *dir, int nprocs, int me)
 {
     char err[4600];
     S.t0 = vmpi_clock_now();
+    S.nprocs = nprocs;
+    S.self = me;
     if ((S.in = vmpi_ckpt_open(dir, err, sizeof err)) == NULL)
         vmpi_fatal("%s", err);
     vmpi_ckpt_sec s;
-    next(&s, CK_META, "the job's description");
+    int k = next(&s, 0, NULL);
+    if (k == 1 && s.type == CK_MANIFEST) {
+        open_part(dir, &s);
+        next(&s, CK_META, "the job's description");
+    } else if (k == 0 || s.type != CK_META) {
+        bad("the job's description is missing (corrupt or not a job checkpoint)");
+    } else if (nprocs > 1) {
+        bad_job("it was written by a job of 1 process, and this job has %d: restart it as one process (vmpirun without "
+                "--procs; restarting on another number of processes is not supported yet)", nprocs);
+    }
     if (s.len != sizeof S.meta)
         bad("the job's description has %" PRIu64 " bytes, not %zu (written by another vmpi)", s.len, sizeof S.meta);
     read_into(&S.meta);
@@ -80,6 +142,10 @@ void vmpi_adapt_restart_open(const char *dir)
     if (!vmpi_ckpt_hash_file("/proc/self/exe", &hash, &size) || hash != m->prog_hash || size != m->prog_size)
         bad("it was written by the program %s (%" PRIu64 " bytes); %s (%" PRIu64 " bytes) is a different program "
             "file: restart the same program, unchanged", m->prog, m->prog_size, self, size);
+    if (m->nprocs != (uint32_t)(S.part ? nprocs : 1) || m->proc != (uint32_t)(S.part ? me : 0) ||
+        (S.part && m->nranks != S.nranks))
+        bad("it is process %u's file of a job of %u processes and %u ranks; expected process %d's of %d (corrupt or "
+            "misplaced)", m->proc, m->nprocs, m->nranks, S.part ? me : 0, S.part ? nprocs : 1);
     int ns;
     vmpi_ckpt_statics(&ns);
     if (m->nstatics != (uint32_t)ns)
@@ -179,10 +245,12 @@ static vmpi_rank *adopt_rank(const vmpi_ckpt_sec *s, int n, int npes)
         bad("rank %d's memory is not a rank's (corrupt)", r);
     vmpi_img_rank_restored(h);
     /* ranks never leave their process, so each is in the process where it started: this job's must be the
-     * same (restarting on another number of processes is not done yet) */
+     * same (restarting on another number of processes is not done yet); a part holds its process's only */
     if (rec.proc != vmpi_loc_start_proc(r, n))
         bad("rank %d was in process %d of the checkpointed job; here it would be in process %d: restart with the "
             "checkpoint's number of processes (--emulate-procs)", r, rec.proc, vmpi_loc_start_proc(r, n));
+    if (S.part && rec.proc != S.self)
+        bad("rank %d is process %d's, not this process's (%d) (corrupt)", r, rec.proc, S.self);
     int pe = vmpi_loc_start_pe(r, n, npes); /* block mapping over its process's PEs */
     vmpi_loc_adopt(&rk->vp, pe);
     vmpi_msg_ep_restored(&rk->ep, r, NULL, 0);
@@ -277,17 +345,27 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
             break;
         }
     }
-    for (int r = 0; r < n; r++)
-        if (ranks[r] == NULL)
+    for (int r = 0; r < n; r++) {
+        bool mine = !S.part || vmpi_loc_start_proc(r, n) == S.self;
+        if (mine && ranks[r] == NULL)
             bad("rank %d is missing", r);
+        if (!mine) /* another process's: placed there by the same blocks */
+            vmpi_loc_set(r, vmpi_loc_start_pe(r, n, npes));
+    }
+    if (S.part && vmpi_ckpt_in_digest(S.in) != S.digest)
+        bad("its contents are not what the manifest %s says (a part of another checkpoint?)", S.manifest);
     if (vmpi_iso_slot_restored(n) != vmpi_iso_job_heap())
         bad("the job heap is malformed (corrupt)");
     vmpi_img_rank_restored(vmpi_iso_job_heap()); /* tls: the shared copy's code, made writable above */
     if (vmpi_cfg.ckpt_verbose) {
         double t = vmpi_clock_now() - S.t0;
         uint64_t bytes = vmpi_ckpt_size(S.in);
-        vmpi_warn("restart of %d ranks on %d PEs from %s: %.3f MB in %.4f s (%.1f MB/s)", n, npes,
-                  vmpi_ckpt_name(S.in), 1e-6 * (double)bytes, t, 1e-6 * (double)bytes / t);
+        int here = 0;
+        for (int r = 0; r < n; r++)
+            here += ranks[r] != NULL;
+        vmpi_warn("restart of %d ranks on %d PEs from %s: %.3f MB in %.4f s (%.1f MB/s)", here,
+                  S.part ? vmpi_sched_local_npes() : npes, vmpi_ckpt_name(S.in), 1e-6 * (double)bytes, t,
+                  1e-6 * (double)bytes / t);
     }
     vmpi_ckpt_close(S.in);
     S.in = NULL;
@@ -297,7 +375,26 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
      * and this one run with it until the job ends */
     S.guard = *ck_stack_guard();
     *ck_stack_guard() = S.meta.stack_guard;
-    vmpi_wtime_offset = S.meta.wtime - vmpi_clock_now();
+    double now = vmpi_clock_now();
+    vmpi_wtime_offset = S.meta.wtime - now;
+    if (S.part) { /* no rank runs anywhere before every process has loaded its part */
+        void **out = malloc(sizeof(void *) * (size_t)S.nprocs);
+        size_t *lens = malloc(sizeof(size_t) * (size_t)S.nprocs);
+        if (out == NULL || lens == NULL)
+            vmpi_fatal("out of memory restarting");
+        vmpi_xport_net_allgather(&now, sizeof now, out, lens);
+        /* the processes of one node read one clock (MPI_WTIME_IS_GLOBAL): one offset for all, from the latest
+         * of their readings, so that every MPI_Wtime after the fence is at least the checkpoint's */
+        for (int k = 0; k < S.nprocs; k++) {
+            double t;
+            memcpy(&t, out[k], lens[k] == sizeof t ? sizeof t : 0);
+            if (lens[k] == sizeof t && vmpi_xport_net_one_node() && S.meta.wtime - t < vmpi_wtime_offset)
+                vmpi_wtime_offset = S.meta.wtime - t;
+            free(out[k]);
+        }
+        free(out);
+        free(lens);
+    }
 }
 
 double vmpi_wtime_offset;

@@ -206,22 +206,20 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     vmpi_adapt_ckpt_boot();
     take_plus_args(&argc, argv);
     bool restart = vmpi_cfg.restart[0] != '\0';
-    if (restart) /* the checkpoint says how many ranks, and where their slots are */
-        vmpi_adapt_restart_open(vmpi_cfg.restart);
-    long n = vmpi_cfg.nranks, p = vmpi_cfg.npes;
-    if (n > (1 << 24))
-        vmpi_fatal("%ld ranks requested; at most %d are supported", n, 1 << 24);
     /* a job of several OS processes (started by a PMIx launcher): -p PEs in each */
     const vmpi_net_job *net = vmpi_xport_net_open() ? vmpi_xport_net_job() : NULL;
     long K = net ? net->nprocs : 1, nprocs = K > 1 ? K : vmpi_cfg.emulate_procs;
+    if (restart) /* the checkpoint says how many ranks, and where their slots are (this process's part) */
+        vmpi_adapt_restart_open(vmpi_cfg.restart, (int)K, net ? net->self : 0);
+    long n = vmpi_cfg.nranks, p = vmpi_cfg.npes;
+    if (n > (1 << 24))
+        vmpi_fatal("%ld ranks requested; at most %d are supported", n, 1 << 24);
     if (K > 1) {
         if (vmpi_cfg.emulate_procs > 1)
             vmpi_fatal("--emulate-procs (VMPI_EMULATE_PROCS) emulates several processes in one: not in a job of %ld "
                        "processes", K);
         if (n < K)
             vmpi_fatal("%ld ranks (-n) in %ld processes: every process needs at least one rank", n, K);
-        if (restart)
-            vmpi_fatal("restarting a job of several processes is not supported yet (restart it as one process)");
         if (vmpi_cfg.pes_active)
             vmpi_fatal("--pes-active (VMPI_PES_ACTIVE) is not supported in a job of several processes");
         if (p == 0) /* the cores of the node, shared by its processes */

@@ -224,7 +224,7 @@ void vmpi_stdio_init(bool restart)
     if (restart) /* the unfinished lines a checkpoint saved in the ranks' slots */
         for (int r = 0; r < nouts; r++) {
             vmpi_rank *rk = vmpi_rank_get(r);
-            for (int i = 0; i < 2; i++) {
+            for (int i = 0; rk && i < 2; i++) { /* (another process's rank: NULL) */
                 vmpi_ckpt_line *c = &rk->out_ckpt[i];
                 if (c->len > 0 && grow(&outs[r][i], c->len)) {
                     memcpy(outs[r][i].data, c->data, c->len);
@@ -242,6 +242,8 @@ void vmpi_stdio_ckpt_begin(void)
 {
     for (int r = 0; r < nouts; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
+        if (rk == NULL)
+            continue; /* another process's rank: its lines are there */
         for (int i = 0; i < 2; i++) {
             outbuf *b = &outs[r][i];
             buf_lock(b);
@@ -267,7 +269,7 @@ void vmpi_stdio_ckpt_end(void)
 {
     for (int r = 0; r < nouts; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; rk && i < 2; i++) {
             if (rk->out_ckpt[i].data)
                 vmpi_iso_free_any(rk->out_ckpt[i].data);
             rk->out_ckpt[i] = (vmpi_ckpt_line){0};

@@ -7,7 +7,8 @@
  *   - a rank holding a message matched by MPI_Mprobe, not received yet, is checkpointed (the checkpoint
  *     carries the message) and the message is still there to MPI_Mrecv;
  *   - a disk that fills up while writing (RLIMIT_FSIZE, MPI_ERR_IO) after a good checkpoint: the good one
- *     is still the only file in the directory, no temporary is left;
+ *     is still the only checkpoint in the directory, no temporary is left (in a job of several processes
+ *     the limit is the last process's: the others' parts of the failed checkpoint are removed too);
  *   - in_memory works, and VMPIX_Restarted says 0 in a job that was not restarted; VMPIX_Restarted(NULL)
  *     is MPI_ERR_ARG.
  * In sanitizer builds every checkpoint is refused with MPI_ERR_UNSUPPORTED_OPERATION. */
@@ -42,6 +43,27 @@ static void listing(const char *dir, char *out, size_t len)
         if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, ".vmpi-ckpt.lock"))
             snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? " " : "", e->d_name);
     closedir(d);
+}
+
+/* Whether a listing is one checkpoint: vmpi-ckpt-N.ckpt, with a job of several processes' parts of it
+ * (vmpi-ckpt-N.pK.part) beside it. */
+static int one_checkpoint(const char *names)
+{
+    char copy[512], prefix[64] = "";
+    int nckpt = 0;
+    snprintf(copy, sizeof copy, "%s", names);
+    for (char *save, *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        long seq;
+        int len = 0;
+        if (sscanf(w, "vmpi-ckpt-%ld.%n", &seq, &len) != 1 || len == 0)
+            return 0;
+        if (prefix[0] == '\0')
+            snprintf(prefix, sizeof prefix, "%.*s", len, w);
+        else if (strncmp(w, prefix, strlen(prefix)) != 0)
+            return 0;
+        nckpt += !strcmp(w + len, "ckpt");
+    }
+    return nckpt == 1;
 }
 
 int main(int argc, char **argv)
@@ -88,10 +110,13 @@ int main(int argc, char **argv)
 
     /* a good checkpoint, then one that fills the disk */
     MT_CHECK_INT(errs, "migrate(to_dir)", unsupported, migrate(to_dir));
+    MPI_Barrier(MPI_COMM_WORLD); /* the older checkpoint is removed by each process's first rank, on its way out */
     char before[512], after[512];
     listing(dir, before, sizeof before);
     struct rlimit old;
-    if (rank == 0) { /* the limit is the process's: set once, while the others wait in the barrier */
+    /* the limit is the process's: set once, while the others wait in the barrier (by the last rank: in a job
+     * of several processes, the last process's write fails and every process's checkpoint with it) */
+    if (rank == size - 1) {
         getrlimit(RLIMIT_FSIZE, &old);
         struct rlimit small = {4096 * 4, old.rlim_max};
         signal(SIGXFSZ, SIG_IGN);
@@ -100,14 +125,13 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     MT_CHECK_INT(errs, "migrate(to_dir)", MT_SANITIZE ? unsupported : MPI_ERR_IO, migrate(to_dir));
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 0) {
+    if (rank == size - 1) {
         setrlimit(RLIMIT_FSIZE, &old);
         signal(SIGXFSZ, SIG_DFL);
         listing(dir, after, sizeof after);
         MT_CHECK(errs, !strcmp(before, after), "after a failed checkpoint the directory holds '%s', before '%s'",
                  after, before);
-        MT_CHECK(errs, MT_SANITIZE || (!strncmp(before, "vmpi-ckpt-", 10) && !strchr(before, ' ')),
-                 "the directory holds '%s', not one checkpoint", before);
+        MT_CHECK(errs, MT_SANITIZE || one_checkpoint(before), "the directory holds '%s', not one checkpoint", before);
     }
     /* the job goes on: a collective on every rank */
     int one = 1, sum = 0;

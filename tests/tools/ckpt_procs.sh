@@ -1,0 +1,282 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Checkpoint/restart of a job of several OS processes (vmpirun --procs K; issue 19), with
+# tests/mpi/ckpt/ckpt_state (a deterministic program that prints a digest of each rank's whole state, with
+# messages and requests in flight between processes at every checkpoint):
+#   - on 2 and 3 processes under VMPI_BALANCER=Rotate (ranks move within their process): a run killed
+#     (SIGKILL of process 0) right after a checkpoint leaves one manifest and one part per process (mode
+#     0600, no temporary), and restarted with the same number of processes on 1 and 2 PEs each it prints
+#     exactly the digests of an uninterrupted run of one process;
+#   - ckpt_objects (runtime objects, lines unfinished at the checkpoint), ckpt_cxx, ckpt_adapt, armci_ckpt and
+#     ckpt_wtime (MPI_Wtime goes on, and compares between processes) killed after their checkpoint and
+#     restarted in as many processes check themselves;
+#   - two checkpoints in a run that goes on: the older one removed; a restarted job's checkpoint is newer
+#     and restarts too;
+#   - refusals, with exit status 1 and the reason, never a hang: another number of processes (more, fewer,
+#     none; and a one-process checkpoint restarted as several), another -n, one process's part corrupted,
+#     truncated, missing, or replaced by the same process's part of another checkpoint;
+#   - crash safety: a job checkpointing at every step, killed whole at random moments, restarts with the
+#     reference digests or is refused with "no checkpoint", nothing else;
+#   - a checkpoint taken under Open MPI's mpirun (when installed) restarts under vmpirun;
+#   - a refusal in every process (--aslr 1) said once, nothing written;
+#   - a write that fails in one process only fails the checkpoint in every process (adapt/ckpt_errors
+#     checks the error and the directory; here: the message names the process).
+# Usage: ckpt_procs.sh BUILD_DIR.  Every run is under `timeout`.
+set -u
+build=$1
+vmpirun=$build/bin/vmpirun
+prog=$build/tests/mpi/ckpt/ckpt_state
+if grep -q -E '^VMPI_(SANITIZE|TSAN):BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+    echo "skipped: sanitizer build (checkpoints to files are refused there)"
+    echo " No Errors"
+    exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+start=$(date +%s)
+
+run() {
+    to=$1
+    shift
+    cmd="$*"
+    timeout "$to" env "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+}
+fail() {
+    echo "FAIL: $*"
+    echo "  command: $cmd"
+    echo "  exit status: $rc"
+    tail -n 6 "$tmp/out" | sed 's/^/  stdout: /'
+    tail -n 6 "$tmp/err" | sed 's/^/  stderr: /'
+    fails=$((fails + 1))
+}
+digests() { grep '^rank [0-9]* digest ' "$1" | sort; }
+check_ok() {
+    if [ "$rc" -ne 0 ]; then
+        fail "$2: exit status $rc, expected 0"
+        return 1
+    fi
+    if ! grep -q '^ No Errors$' "$tmp/out"; then
+        fail "$2: no ' No Errors'"
+        return 1
+    fi
+    if [ -n "$1" ] && ! digests "$tmp/out" | cmp -s - "$1"; then
+        fail "$2: digests differ from the uninterrupted run's"
+        digests "$tmp/out" | diff "$1" - | head -n 6 | sed 's/^/  diff: /'
+        return 1
+    fi
+    return 0
+}
+# refused: status 1 (never a hang), stderr matching the regular expression $1, no rank ran
+check_refused() {
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        fail "$2: hung (killed by timeout)"
+    elif [ "$rc" -ne 1 ]; then
+        fail "$2: exit status $rc, expected 1"
+    elif ! grep -q -- "$1" "$tmp/err"; then
+        fail "$2: stderr lacks /$1/"
+    elif grep -q 'digest\|restarted at' "$tmp/out"; then
+        fail "$2: ranks ran"
+    fi
+}
+# a refusal every process reaches alike is said once (by process 0)
+once() { [ "$(grep -c '^vmpi: ' "$tmp/err")" -eq 1 ] || fail "$1: $(grep -c '^vmpi: ' "$tmp/err") lines from vmpi, expected 1"; }
+ckpts() { find "$1" -maxdepth 1 -name 'vmpi-ckpt-*.ckpt' 2>/dev/null | sort; }
+parts() { find "$1" -maxdepth 1 -name 'vmpi-ckpt-*.part' 2>/dev/null | sort; }
+ntmps() { find "$1" -maxdepth 1 -name '.vmpi-ckpt-*.tmp' 2>/dev/null | wc -l; }
+poke() { printf "\\$3" | dd of="$1" bs=1 seek="$2" count=1 conv=notrunc 2>/dev/null; }
+peek() { dd if="$1" bs=1 skip="$2" count=1 2>/dev/null | od -An -tu1 | tr -d ' '; }
+
+[ -x "$prog" ] || { echo "FAIL: $prog not built"; exit 1; }
+steps=8
+
+# procs_ckpt K N P: N ranks in K processes of P PEs
+procs_ckpt() {
+    K=$1 n=$2 p=$3 k=3
+    what="$n ranks in $K processes of $p PEs (Rotate), checkpoint at step $k"
+    ref=$tmp/ref.$K
+    run 120 VMPI_BALANCER=Rotate "$vmpirun" -n "$n" -p "$p" "$prog" $steps none "$tmp/unused"
+    check_ok "" "$what: uninterrupted run in one process" || return
+    digests "$tmp/out" >"$ref"
+    [ "$(wc -l <"$ref")" -eq "$n" ] || { fail "$what: $(wc -l <"$ref") digest lines, expected $n"; return; }
+    d=$tmp/ck.$K
+    run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs "$K" -n "$n" -p "$p" "$prog" $steps "$k" "$d" kill
+    [ "$rc" -eq 137 ] || { fail "$what: killed run: exit status $rc, expected 137"; return; }
+    [ "$(ckpts "$d" | grep -c .)" -eq 1 ] && [ "$(parts "$d" | grep -c .)" -eq "$K" ] && [ "$(ntmps "$d")" -eq 0 ] ||
+        { fail "$what: files $(ls -A "$d" | tr '\n' ' '), expected one manifest and $K parts"; return; }
+    for f in $(ckpts "$d") $(parts "$d"); do
+        [ "$(stat -c %a "$f")" = 600 ] || fail "$what: $f has mode $(stat -c %a "$f"), expected 600"
+    done
+    for rp in 1 2; do
+        run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs "$K" --restart "$d" -p "$rp" "$prog" $steps "$k" "$d" kill
+        check_ok "$ref" "$what: restart in $K processes of $rp PEs" &&
+            { grep -q "^ckpt_state: restarted at step $k\$" "$tmp/out" ||
+                fail "$what: restart on $rp PEs: no 'restarted at step $k' (did it run from the start?)"; }
+    done
+
+    # another number of processes, another -n: refused naming both counts
+    for kp in $((K + 1)) $((K - 1)); do
+        if [ "$kp" -gt 1 ]; then
+            run 60 "$vmpirun" --procs "$kp" --restart "$d" -p 1 "$prog" $steps "$k" "$d" kill
+        else
+            run 60 "$vmpirun" --restart "$d" -p 1 "$prog" $steps "$k" "$d" kill
+        fi
+        check_refused "written by a job of $K processes, and this job has $kp: .*--procs $K" \
+            "$what: restart in $kp process(es)"
+        once "$what: restart in $kp process(es)"
+    done
+    run 60 "$vmpirun" --procs "$K" -n $((n + 1)) --restart "$d" -p 1 "$prog" $steps "$k" "$d" kill
+    check_refused "holds $n ranks, and -n $((n + 1)) was given" "$what: restart with -n $((n + 1))"
+    once "$what: restart with -n $((n + 1))"
+
+    # one process's part damaged, missing, or another checkpoint's: refused by name
+    base=$(basename "$(ckpts "$d")" .ckpt)
+    last=$((K - 1))
+    part=$base.p$last.part
+    size=$(stat -c %s "$d/$part")
+    prep() { rm -rf "$tmp/$1" && mkdir -m 700 "$tmp/$1" && cp -p "$d"/* "$tmp/$1/"; }
+    refuse() {
+        run 60 "$vmpirun" --procs "$K" --restart "$tmp/$1" -p 1 "$prog" $steps "$k" "$tmp/$1" kill
+        check_refused "$2" "$what: $1"
+    }
+    prep corrupt
+    poke "$tmp/corrupt/$part" $((size / 2)) "$(printf %o $(($(peek "$d/$part" $((size / 2))) ^ 255)))"
+    refuse corrupt "^vmpi: checkpoint .*$part: .*checksum mismatch"
+    prep truncated
+    truncate -s $((size / 2)) "$tmp/truncated/$part"
+    refuse truncated "^vmpi: checkpoint .*$part: .*truncated"
+    prep missing
+    rm "$tmp/missing/$part"
+    refuse missing "^vmpi: cannot open .*$part: No such file.*process $last's part"
+    # the same process's part of a checkpoint taken at another step, under this one's name
+    run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs "$K" -n "$n" -p "$p" "$prog" $steps $((k + 1)) "$tmp/other" kill
+    prep foreign
+    cp "$(parts "$tmp/other" | tail -n 1)" "$tmp/foreign/$part"
+    refuse foreign "^vmpi: checkpoint .*$part: .*\(not the part the manifest\|not what the manifest\)"
+    # a one-process checkpoint restarted as several processes
+    run 120 VMPI_BALANCER=Rotate "$vmpirun" -n "$n" -p "$p" "$prog" $steps "$k" "$tmp/one" kill
+    run 60 "$vmpirun" --procs "$K" --restart "$tmp/one" -p 1 "$prog" $steps "$k" "$tmp/one" kill
+    check_refused "written by a job of 1 process, and this job has $K" "$what: a one-process checkpoint in $K processes"
+    once "$what: a one-process checkpoint in $K processes"
+}
+procs_ckpt 2 18 2 # rank 8 sends 1 MiB (rendezvous) to rank 9, in the other process
+procs_ckpt 3 9 1 # and rank 8 to rank 0
+
+# ---- runtime objects, C++, adaptivity state and ARMCI (each program checks itself after the restart) ----
+for cfg in "ckpt_objects 2" "ckpt_cxx 2" "ckpt_adapt 2" "armci_ckpt 2" "armci_ckpt 3" "ckpt_wtime 3"; do
+    set -- $cfg
+    what="$1 in $2 processes"
+    d=$tmp/$1.$2
+    run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs "$2" -n 9 -p 2 "$build/tests/mpi/ckpt/$1" "$d" kill
+    [ "$rc" -eq 137 ] || { fail "$what: killed run: exit status $rc, expected 137"; continue; }
+    run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs "$2" --restart "$d" -p 1 "$build/tests/mpi/ckpt/$1" "$d" kill
+    check_ok "" "$what: restart" && { grep -q "^$1: restarted\$" "$tmp/out" || fail "$what: not restarted"; }
+    if [ "$1" = ckpt_objects ] &&
+        [ "$(grep -c '^ckpt_objects: rank [0-9]*, started before the checkpoint, finished after it$' "$tmp/err")" -ne 9 ]; then
+        fail "$what: a line started before the checkpoint not finished after the restart"
+    fi
+done
+
+# ---- two checkpoints in a run that goes on; a restarted job's checkpoint ----
+d=$tmp/cont
+run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 2 -n 18 -p 2 "$prog" $steps 2,5 "$d"
+check_ok "$tmp/ref.2" "2 processes, checkpoints at steps 2 and 5, no kill"
+[ "$(ckpts "$d" | grep -c .)" -eq 1 ] && [ "$(parts "$d" | grep -c .)" -eq 2 ] && [ "$(ntmps "$d")" -eq 0 ] ||
+    fail "2 processes, after two checkpoints: files $(ls -A "$d" | tr '\n' ' '), expected one manifest and 2 parts"
+run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 2 --restart "$d" -n 18 -p 1 "$prog" $steps 2,5 "$d"
+check_ok "$tmp/ref.2" "2 processes: restart with -n 18 from the second of two checkpoints" &&
+    { grep -q '^ckpt_state: restarted at step 5$' "$tmp/out" || fail "restart of two checkpoints: not from step 5"; }
+d=$tmp/again
+run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 3 -n 9 -p 1 "$prog" $steps 2,6 "$d" kill
+[ "$rc" -eq 137 ] || fail "3 processes, checkpoints at 2 and 6, killed after 2: exit status $rc, expected 137"
+first=$(ckpts "$d")
+run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 3 --restart "$d" -p 1 "$prog" $steps 2,6 "$d" kill
+check_ok "$tmp/ref.3" "3 processes: restart from step 2, checkpointing again at step 6"
+second=$(ckpts "$d")
+if [ "$(printf '%s\n' "$second" | grep -c .)" -ne 1 ] || [ "$second" = "$first" ] ||
+    [ "$(parts "$d" | grep -c .)" -ne 3 ]; then
+    fail "the restarted job's checkpoint: files $(ls -A "$d" | tr '\n' ' ') after '$first', expected a newer one"
+fi
+run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 3 --restart "$d" -p 1 "$prog" $steps 2,6 "$d" kill
+check_ok "$tmp/ref.3" "3 processes: restart from the restarted job's checkpoint" &&
+    { grep -q '^ckpt_state: restarted at step 6$' "$tmp/out" || fail "restart from the restarted job's checkpoint: not from step 6"; }
+
+# ---- crash safety: a checkpoint at every step, the whole job (vmpirun and its processes) killed at random
+# moments: the restart gives the reference digests, or is refused with "no checkpoint" when none had
+# completed; never a partial checkpoint taken for a whole one ----
+crash() {
+    K=$1 n=$2 tries=$3 csteps=12
+    what="crash test, $n ranks in $K processes"
+    run 120 "$vmpirun" -n "$n" -p 1 "$prog" $csteps none "$tmp/unused"
+    check_ok "" "$what: uninterrupted run" || return
+    digests "$tmp/out" >"$tmp/cref"
+    t0=$(date +%s%N)
+    run 120 "$vmpirun" --procs "$K" -n "$n" -p 1 "$prog" $csteps all "$tmp/every"
+    t1=$(date +%s%N)
+    check_ok "$tmp/cref" "$what: a checkpoint at every step, not killed" || return
+    [ "$(ckpts "$tmp/every" | grep -c .)" -eq 1 ] && [ "$(parts "$tmp/every" | grep -c .)" -eq "$K" ] &&
+        [ "$(ntmps "$tmp/every")" -eq 0 ] ||
+        fail "$what: after $csteps checkpoints: files $(ls -A "$tmp/every" | tr '\n' ' '), expected one checkpoint"
+    dur_ms=$(((t1 - t0) / 1000000))
+    seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+    echo "$what: an uninterrupted run with $csteps checkpoints takes $dur_ms ms; $tries kills, seed $seed"
+    i=0
+    while [ $i -lt "$tries" ]; do
+        delay=$(awk -v s="$seed" -v i=$i -v n="$tries" -v d="$dur_ms" \
+            'BEGIN { srand(s + i); printf "%.3f", d * (i + rand()) / n / 1000 }')
+        d=$tmp/crash.$i
+        # its own session, so that the kill reaches vmpirun's processes too (they would go on without it)
+        setsid sh -c 'echo $$ >"$0"; exec "$@" >/dev/null 2>&1' "$tmp/pgid" "$vmpirun" --procs "$K" -n "$n" -p 1 \
+            "$prog" $csteps all "$d" &
+        sleep "$delay"
+        kill -KILL "-$(cat "$tmp/pgid")" 2>/dev/null
+        wait
+        files=$(ls -A "$d" 2>/dev/null | tr '\n' ' ')
+        run 120 "$vmpirun" --procs "$K" --restart "$d" -p 1 "$prog" $csteps all "$d"
+        echo "  killed after $delay s (files: $files): restart status $rc," \
+            "$(grep -h -o 'restarted at step [0-9]*\|no checkpoint' "$tmp/out" "$tmp/err" | head -n 1)"
+        if [ "$rc" -eq 1 ] && grep -q "^vmpi: no checkpoint in $d" "$tmp/err"; then
+            [ -z "$(ckpts "$d")" ] || fail "$what (killed after $delay s, files: $files): refused with 'no checkpoint'"
+        else
+            check_ok "$tmp/cref" "$what: restart after a kill at $delay s (files: $files)"
+        fi
+        rm -rf "$d"
+        i=$((i + 1))
+    done
+}
+crash 2 8 8
+
+# ---- a failed write in one process (the last: its file size limit) fails the checkpoint everywhere ----
+run 120 "$vmpirun" --procs 2 -n 4 -p 1 "$build/tests/mpi/adapt/ckpt_errors"
+check_ok "" "adapt/ckpt_errors in 2 processes" &&
+    { grep -q "checkpoint failed in process 1 of 2 (ranks 2-3), to .*: .*File too large" "$tmp/err" ||
+        fail "adapt/ckpt_errors in 2 processes: no message naming process 1 and its error"; }
+
+# ---- another PMIx launcher: a checkpoint taken under Open MPI's mpirun restarts under vmpirun ----
+if command -v mpirun.openmpi >/dev/null 2>&1; then
+    d=$tmp/openmpi
+    run 120 VMPI_NRANKS=9 VMPI_NPES=1 VMPI_BALANCER=Rotate mpirun.openmpi --allow-run-as-root --oversubscribe \
+        --bind-to none -n 3 "$prog" $steps 3 "$d" kill
+    if [ "$(ckpts "$d" | grep -c .)" -ne 1 ] || [ "$(parts "$d" | grep -c .)" -ne 3 ]; then
+        fail "3 processes under Open MPI's mpirun: files $(ls -A "$d" 2>/dev/null | tr '\n' ' '), expected a checkpoint"
+    else
+        run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 3 --restart "$d" -p 1 "$prog" $steps 3 "$d" kill
+        check_ok "$tmp/ref.3" "a checkpoint of Open MPI's mpirun restarted by vmpirun"
+    fi
+fi
+
+# ---- a refusal in every process alike (--aslr 1) is said once, and nothing is written ----
+run 60 "$vmpirun" --procs 2 --aslr 1 -n 4 -p 1 "$prog" 4 1 "$tmp/aslr"
+[ "$rc" -eq 1 ] && [ "$(grep -c 'checkpoint failed in process 0 of 2 (ranks 0-1) and 1 other alike, .*randomization' \
+    "$tmp/err")" -eq 1 ] && [ "$(grep -c 'checkpoint failed' "$tmp/err")" -eq 1 ] ||
+    fail "--aslr 1 in 2 processes: exit status $rc, expected 1 with one line for both processes"
+[ -z "$(ls "$tmp/aslr" 2>/dev/null)" ] || fail "--aslr 1 in 2 processes: files written: $(ls "$tmp/aslr")"
+
+echo "$(($(date +%s) - start)) s"
+if [ $fails -eq 0 ]; then
+    echo " No Errors"
+    exit 0
+fi
+echo " Found $fails errors"
+exit 1
