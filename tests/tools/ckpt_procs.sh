@@ -26,48 +26,7 @@ set -u
 build=$1
 vmpirun=$build/bin/vmpirun
 prog=$build/tests/mpi/ckpt/ckpt_state
-if grep -q -E '^VMPI_(SANITIZE|TSAN):BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
-    echo "skipped: sanitizer build (checkpoints to files are refused there)"
-    echo " No Errors"
-    exit 0
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-start=$(date +%s)
-
-run() {
-    to=$1
-    shift
-    cmd="$*"
-    timeout "$to" env "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-}
-fail() {
-    echo "FAIL: $*"
-    echo "  command: $cmd"
-    echo "  exit status: $rc"
-    tail -n 6 "$tmp/out" | sed 's/^/  stdout: /'
-    tail -n 6 "$tmp/err" | sed 's/^/  stderr: /'
-    fails=$((fails + 1))
-}
-digests() { grep '^rank [0-9]* digest ' "$1" | sort; }
-check_ok() {
-    if [ "$rc" -ne 0 ]; then
-        fail "$2: exit status $rc, expected 0"
-        return 1
-    fi
-    if ! grep -q '^ No Errors$' "$tmp/out"; then
-        fail "$2: no ' No Errors'"
-        return 1
-    fi
-    if [ -n "$1" ] && ! digests "$tmp/out" | cmp -s - "$1"; then
-        fail "$2: digests differ from the uninterrupted run's"
-        digests "$tmp/out" | diff "$1" - | head -n 6 | sed 's/^/  diff: /'
-        return 1
-    fi
-    return 0
-}
+. "$(dirname "$0")/ckpt_lib.sh"
 # refused: status 1 (never a hang), stderr matching the regular expression $1, no rank ran
 check_refused() {
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
@@ -82,11 +41,7 @@ check_refused() {
 }
 # a refusal every process reaches alike is said once (by process 0)
 once() { [ "$(grep -c '^vmpi: ' "$tmp/err")" -eq 1 ] || fail "$1: $(grep -c '^vmpi: ' "$tmp/err") lines from vmpi, expected 1"; }
-ckpts() { find "$1" -maxdepth 1 -name 'vmpi-ckpt-*.ckpt' 2>/dev/null | sort; }
 parts() { find "$1" -maxdepth 1 -name 'vmpi-ckpt-*.part' 2>/dev/null | sort; }
-ntmps() { find "$1" -maxdepth 1 -name '.vmpi-ckpt-*.tmp' 2>/dev/null | wc -l; }
-poke() { printf "\\$3" | dd of="$1" bs=1 seek="$2" count=1 conv=notrunc 2>/dev/null; }
-peek() { dd if="$1" bs=1 skip="$2" count=1 2>/dev/null | od -An -tu1 | tr -d ' '; }
 
 [ -x "$prog" ] || { echo "FAIL: $prog not built"; exit 1; }
 steps=8
