@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/epoll.h>
@@ -865,6 +866,14 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
         H->fatal("out of memory");
     /* eager messages only: a handler has its bytes in place */
     U.am_max = 8192 - sizeof(msg_hdr);
+    /* The deadlock check's endpoints are made now, while every process lives: made lazily, the first check
+     * message of a PE to process 0 could come at the job's end, and a connection still being made when the
+     * worker is destroyed trips an assertion in UCX 1.13 (its TCP transport purging a pending wire-up
+     * reply: coll/collerr over TCP, 1 run in 12). */
+    for (int l = 0; l < U.npes; l++)
+        ep_of(l, first_pe_of(0));
+    for (int k = 0; U.self == 0 && k < U.nprocs; k++)
+        ep_of(0, first_pe_of(k));
 }
 
 int vmpi_ucx_node_of(int proc) { return U.node_of[proc]; }
@@ -911,22 +920,30 @@ static void start_flush(int l)
         flushed(NULL, UCS_OK, s);
 }
 
+/* At the end: waits for a closing endpoint, at most a second (a close left waiting is left to the exit). */
 static void wait_req(pe_state *s, ucs_status_ptr_t r)
 {
     if (r == NULL || UCS_PTR_IS_ERR(r))
         return;
-    while (ucp_request_check_status(r) == UCS_INPROGRESS)
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (ucp_request_check_status(r) == UCS_INPROGRESS) {
         ucp_worker_progress(s->w);
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if (t.tv_sec - t0.tv_sec > 1)
+            return;
+    }
     ucp_request_free(r);
 }
 
 void vmpi_ucx_finish(void)
 {
     atomic_store(&U.stopping, 1);
+    /* No flush here: what the ranks sent was flushed before the end's fence (vmpi_ucx_local_done); what
+     * is left is a deadlock check's message to a process that may have exited, which a flush (over TCP)
+     * would wait for for ever (coll/collerr:13x2 spun so). */
     for (int l = 0; l < U.npes; l++) {
         pe_state *s = &U.pe[l];
-        ucp_request_param_t rp = {.op_attr_mask = 0};
-        wait_req(s, ucp_worker_flush_nbx(s->w, &rp));
         for (int d = 0; d < U.job_npes; d++)
             if (s->ep[d]) {
                 ucp_request_param_t cp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_EP_CLOSE_FLAG_FORCE};
