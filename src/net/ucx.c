@@ -69,8 +69,10 @@ typedef struct pending_op {
     op_hdr h;                /* the request (sent as a copy: the answer may come before UCX is done with it) */
 } pending_op;
 
+/* One per cache line (or several): PEs write their own counts; the size is a multiple of the alignment, as
+ * aligned_alloc requires (ASan refuses it otherwise). */
 typedef struct pe_state {
-    ucp_worker_h w;
+    _Alignas(64) ucp_worker_h w;
     int efd;                 /* the worker's event descriptor */
     int epfd, wfd;           /* the PE sleeps in epoll on efd and wfd, an event fd its wakers write */
     ucp_ep_h *ep;            /* [job_npes]: made at the first send */
@@ -81,7 +83,8 @@ typedef struct pe_state {
     uint64_t sent, received; /* messages to and from other processes (handled), for global quiescence */
     int flush;               /* at the end: 1 flushing, 2 flushed */
     void *small_free;        /* cached send buffers of SMALL_BUF bytes (only this PE's thread touches it) */
-    char pad[64];
+    void *aligned;           /* am_max bytes, 16-aligned: a message's data that UCX placed misaligned */
+    bool aligned_busy;       /* (a handler that made the PE progress its worker again: malloc instead) */
 } pe_state;
 
 static struct {
@@ -240,10 +243,11 @@ static ucs_status_t on_msg(void *arg, const void *header, size_t hlen, void *dat
                            const ucp_am_recv_param_t *param)
 {
     int l = (int)(intptr_t)arg;
-    const msg_hdr *h = header;
+    msg_hdr hd, *h = &hd;
     if (hlen != sizeof *h || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))
         H->fatal("internal error: a malformed message from another process (header %zu bytes, rendezvous %d)", hlen,
                  !!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV));
+    memcpy(&hd, header, sizeof hd); /* (UCX aligns neither header nor data on every path) */
     uint32_t *expect = &U.pe[l].seq_in[h->src_pe];
     if (h->seq != *expect)
         H->fatal("internal error: messages from PE %u to PE %d arrived out of order (%u, expected %u): UCX "
@@ -252,7 +256,23 @@ static ucs_status_t on_msg(void *arg, const void *header, size_t hlen, void *dat
     __atomic_store_n(&U.pe[l].received, U.pe[l].received + 1, __ATOMIC_RELAXED);
     TRACE("vmpi net %d: PE %d <- PE %u: message %u, %zu bytes, seq %u\n", U.self, U.first + l, h->src_pe, h->id, len,
           h->seq);
-    H->deliver(U.first + l, (int)h->src_pe, h->id, data, len);
+    pe_state *s = &U.pe[l];
+    if (((uintptr_t)data & 15) == 0 || len == 0) {
+        H->deliver(U.first + l, (int)h->src_pe, h->id, data, len);
+        return UCS_OK;
+    }
+    /* the host's handlers read structs from the data (its own headers): copied to an aligned place first */
+    bool mine = !s->aligned_busy;
+    void *a = mine ? s->aligned : aligned_alloc(16, (len + 15) & ~(size_t)15);
+    if (a == NULL)
+        H->fatal("out of memory receiving %zu bytes from another process", len);
+    memcpy(a, data, len);
+    s->aligned_busy = true;
+    H->deliver(U.first + l, (int)h->src_pe, h->id, a, len);
+    if (mine)
+        s->aligned_busy = false;
+    else
+        free(a);
     return UCS_OK;
 }
 
@@ -866,6 +886,9 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
         H->fatal("out of memory");
     /* eager messages only: a handler has its bytes in place */
     U.am_max = 8192 - sizeof(msg_hdr);
+    for (int l = 0; l < U.npes; l++)
+        if ((U.pe[l].aligned = aligned_alloc(16, (U.am_max + 15) & ~(size_t)15)) == NULL)
+            H->fatal("out of memory starting the transport");
     /* The deadlock check's endpoints are made now, while every process lives: made lazily, the first check
      * message of a PE to process 0 could come at the job's end, and a connection still being made when the
      * worker is destroyed trips an assertion in UCX 1.13 (its TCP transport purging a pending wire-up
@@ -956,6 +979,7 @@ void vmpi_ucx_finish(void)
         }
         close(s->epfd);
         close(s->wfd);
+        free(s->aligned);
         free(s->ep);
         free(s->seq_out);
         free(s->seq_in);
