@@ -56,7 +56,7 @@ typedef struct op_hdr {
 typedef struct sendbuf {
     struct pe_state *s;
     uint32_t small;          /* from the PE's cache of small buffers */
-    uint32_t ctrl;           /* a deadlock check's message: its failure is no error (below) */
+    uint32_t ctrl;           /* a deadlock check's message (AM_CTRL): its failure is no error (ctrl_send) */
 } sendbuf;                   /* (16 bytes: keeps the header 16-byte aligned) */
 #define SMALL_BUF 512        /* the cached size: headers and small messages */
 
@@ -205,6 +205,7 @@ static void send_am(int l, ucp_ep_h ep, unsigned am, const void *hdr, size_t hle
 {
     pe_state *s = &U.pe[l];
     sendbuf *arg = (sendbuf *)hdr - 1;
+    arg->ctrl = am == AM_CTRL;
     if (am != AM_CTRL)
         __atomic_store_n(&s->sent, s->sent + 1, __ATOMIC_RELAXED);
     ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
@@ -217,7 +218,7 @@ static void send_am(int l, ucp_ep_h ep, unsigned am, const void *hdr, size_t hle
         buf_free(arg);
     } else if (UCS_PTR_IS_ERR(r)) {
         buf_free(arg);
-        if (!atomic_load(&U.ended) && am != AM_CTRL)
+        if (!atomic_load(&U.ended) && !arg->ctrl)
             H->fatal("process %d: sending a message to another process failed: %s", U.self,
                      ucs_status_string(UCS_PTR_STATUS(r)));
     } else {
@@ -491,15 +492,14 @@ static struct {
 
 static int first_pe_of(int k) { return (int)((long)k * U.job_npes / U.nprocs); }
 
-/* A check's message may find its target process gone (the job ends: process 0 tears its workers down once
- * every process reached the end's fence, before this one has seen the fence pass) or refusing connections:
- * it is dropped, as a process really lost ends the job through the launcher anyway. */
-/* With this process's counts of messages sent and received (read by the caller). */
+/* A check's message, with this process's counts of messages sent and received (read by the caller).  It
+ * may find its target process gone (the job ends: process 0 tears its workers down once every process
+ * reached the end's fence, before this one has seen the fence pass) or refusing connections: it is
+ * dropped, as a process really lost ends the job through the launcher anyway.  No connection is begun once
+ * this process's ranks are done: one still being wired when the workers are destroyed trips an assertion of
+ * UCX 1.13 over TCP (3 runs in 292 of pt2pt and coll); a PE that talked to process 0 before still reports. */
 static void ctrl_send_counts(int l, int proc, uint32_t type, uint32_t round, uint64_t s, uint64_t r)
 {
-    /* no connection is begun once this process's ranks are done: one still being wired when the workers
-     * are destroyed trips an assertion of UCX 1.13 over TCP (3 runs in 292 of pt2pt and coll); a PE that
-     * talked to process 0 before still reports */
     if (U.pe[l].ep[first_pe_of(proc)] == NULL && atomic_load_explicit(&U.ending, memory_order_relaxed))
         return;
     ucs_status_t st;
@@ -507,7 +507,6 @@ static void ctrl_send_counts(int l, int proc, uint32_t type, uint32_t round, uin
     if (ep == NULL)
         return;
     ctrl_hdr *h = send_buf(l, sizeof *h);
-    ((sendbuf *)h - 1)->ctrl = 1;
     *h = (ctrl_hdr){.type = type, .proc = (uint32_t)U.self, .round = round, .sent = s, .received = r,
                     .live = (uint64_t)H->live()};
     send_am(l, ep, AM_CTRL, h, sizeof *h, NULL, 0, 0);
