@@ -321,7 +321,10 @@ static bool block_in_place(vmpi_vp *vp, vmpi_pe *pe)
         if (!vmpi_list_empty(&pe->runq) || stop_pending(pe))
             break;
         if (progress_work(pe->id)) {
-            progress_poll_(pe, true);
+            /* a source's work() may have run the handler that woke this VP (the network's does): then it
+             * resumes at once, and whatever else came is polled at its next switch or block */
+            if (vp->state != VMPI_VP_READY)
+                progress_poll_(pe, true);
             if (vp->state == VMPI_VP_READY) {
                 if (pe->runq.next != &vp->node || pe->runq.prev != &vp->node)
                     break; /* others were woken too: take turns through the scheduler */
