@@ -17,6 +17,8 @@ void vmpi_fence_init(void)
                             membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
 }
 
+void vmpi_fence_set_symmetric(void) { vmpi_fence_asymmetric = false; }
+
 void vmpi_fence_heavy(void)
 {
     if (!vmpi_fence_asymmetric)

@@ -14,6 +14,10 @@ extern bool vmpi_fence_asymmetric;
 
 /* Registers the process for expedited membarrier; call once before other threads use the fences. */
 void vmpi_fence_init(void);
+/* Makes both fences full ones, before other threads use them: where the slow path is the common one (PE
+ * threads that outnumber the cores sleep at every wait), a membarrier per sleep costs far more (an IPI to
+ * every CPU running the process, serialized system-wide) than a full fence on the fast path. */
+void vmpi_fence_set_symmetric(void);
 
 static inline void vmpi_fence_light(void)
 {

@@ -214,7 +214,12 @@ void vmpi_sched_adopt_vp(vmpi_vp *vp, int pe)
 }
 
 void vmpi_sched_set_local_done(void (*fn)(void)) { job.local_done = fn; }
-void vmpi_sched_set_oversubscribed(bool on) { job.oversub = on; }
+void vmpi_sched_set_oversubscribed(bool on)
+{
+    job.oversub = on;
+    if (on)
+        vmpi_fence_set_symmetric(); /* (before the PE threads start) */
+}
 bool vmpi_sched_oversubscribed(void) { return job.oversub; }
 
 void vmpi_sched_end(void)

@@ -93,7 +93,7 @@ void vmpi_sched_set_local_done(void (*fn)(void));
 /* More PE threads on this node than cores: waits give the core away (the PE sleeps) instead of spinning
  * on it, as the thread that would end them may be waiting for it, and a spin holds the core until the
  * kernel's tick (sched_yield does not hand it over on this project's kernels: measured, see PERFORMANCE). */
-void vmpi_sched_set_oversubscribed(bool on);
+void vmpi_sched_set_oversubscribed(bool on); /* before vmpi_sched_run */
 bool vmpi_sched_oversubscribed(void);
 /* Ends the PEs' loops (any thread). */
 void vmpi_sched_end(void);

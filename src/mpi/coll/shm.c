@@ -327,7 +327,7 @@ static void fold_claim(shm *s, const steps *st);
  * the waiter and the releaser takes the `sleeping` flag back, so a message is sent iff it is awaited.
  * The flag holds the generation awaited: a releaser that is late (descheduled after its release) cannot
  * take the flag its peer set for the next generation and wake it early. */
-enum { SPIN_POLLS = 16000, SPIN_POLLS_OVERSUB = 32 };
+enum { SPIN_POLLS = 16000, SPIN_POLLS_OVERSUB = 1 };
 
 /* How long a wait spins: with more PE threads than cores, a few passes (the PE's other ranks still get
  * their turn), as a spin holds the core the awaited leader's thread may need until the kernel's tick. */
