@@ -84,8 +84,7 @@ test-emul: build
 # restarted (tests/tools/ckpt_procs.sh).  A failing run is tried once more: rare failures between processes
 # are open bugs (each seen once in several hundred runs under ctest's load, not reproduced alone, listed in
 # docs/ARCHITECTURE.md's limits: a deadlock report in MPI_Allreduce, coll/allreduce:64x2 over TCP and
-# coll/determinism:7x2 under ASan; a SIGSEGV outside any rank, coll/bcast:13x2 over TCP; hangs,
-# pt2pt/wildcard:8x2 and comm/topo:64x2 with 3 processes).  PROCS_EXCLUDE: what does not run between processes yet, each with
+# coll/determinism:7x2 under ASan; a SIGSEGV outside any rank, coll/bcast:13x2 over TCP).  PROCS_EXCLUDE: what does not run between processes yet, each with
 # its reason in tests/procs-exclude.
 PROCS_TESTS ?= ^((pt2pt|coll|comm|attr|datatype|init|errors|rma|armci|ckpt)/|adapt/ckpt_errors:)
 PROCS3_TESTS ?= ^(pt2pt|coll|comm)/|^init/(procname|wtime):|^attr/predef:
