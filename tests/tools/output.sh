@@ -116,7 +116,7 @@ for p in 1 2; do
         "rank 1 (PE 0) waits in MPI_Recv for a message from rank 0 (tag 7) on MPI_COMM_WORLD" \
         "waits in MPI_Wait for a message from any rank (tag 9) on mycomm" \
         "waits in MPI_Ssend for rank 1 to receive its message (tag 5) on MPI_COMM_WORLD" \
-        "rank 4 (PE $((p - 1))) waits in MPI_Finalize" "rank 5 (PE $((p - 1))) waits in MPI_Finalize"; do
+        "rank 4 (PE $((p - 1))) waits in MPI_Finalize" "rank 5 (PE $((p - 1))) waits in MPI_Wait on mycomm"; do
         if [ "$rc" -ne 1 ] || ! grep -qF -- "$want" "$tmp/err"; then
             echo "FAIL: deadlock report on $p PE(s) (status $rc) lacks: $want"
             sed 's/^/  stderr: /' "$tmp/err"

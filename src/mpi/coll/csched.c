@@ -341,6 +341,7 @@ int vmpi_cs_run(vmpi_csched *s, MPI_Request *req, const char *why)
     if (req) {
         vmpi_mreq *m = vmpi_mreq_new(VMPI_MREQ_SEND, s->comm.handle);
         m->r.kind = VMPI_REQ_SEND;
+        m->r.ctx = s->comm.ctx + 1; /* a deadlock report names the communicator of a wait on it */
         m->r.complete = false;
         m->r.on_done = NULL;
         m->r.status.MPI_ERROR = MPI_SUCCESS;
@@ -352,6 +353,7 @@ int vmpi_cs_run(vmpi_csched *s, MPI_Request *req, const char *why)
         return MPI_SUCCESS;
     }
     s->own.owner = s->owner;
+    s->own.ctx = s->comm.ctx + 1;
     s->own.complete = false;
     s->own.on_done = NULL;
     s->final = &s->own;

@@ -3,7 +3,9 @@
  * receive or barrier inside it) and, for point-to-point, the peer, the tag and the communicator
  * (tests/tools/output.sh checks the lines).  Rank 0 waits in MPI_Barrier, rank 1 in MPI_Recv from rank 0
  * with tag 7 on MPI_COMM_WORLD, rank 2 in MPI_Wait for a receive from any rank with tag 9 on a duplicate
- * named "mycomm", rank 3 in MPI_Ssend to rank 1 with tag 5, the others in MPI_Finalize; a single rank receives from itself. */
+ * named "mycomm", rank 3 in MPI_Ssend to rank 1 with tag 5, rank 5 in MPI_Wait for a broadcast on "mycomm" (a
+ * nonblocking collective: named by its communicator, nothing of its steps), the others in MPI_Finalize; a
+ * single rank receives from itself. */
 #include <mpi.h>
 
 int main(int argc, char **argv)
@@ -27,6 +29,9 @@ int main(int argc, char **argv)
         MPI_Wait(&r, MPI_STATUS_IGNORE);
     } else if (rank == 3) {
         MPI_Ssend(&v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
+    } else if (rank == 5) {
+        MPI_Ibcast(&v, 1, MPI_INT, 0, dup, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
     }
     MPI_Finalize();
     return 0;
