@@ -8,6 +8,7 @@ static hwloc_topology_t topo;
 static pthread_once_t topo_once = PTHREAD_ONCE_INIT;
 static int ncores = 1;
 static size_t llc_bytes;
+static hwloc_cpuset_t bound; /* the cores the launcher bound the process to; NULL: all of them */
 
 static void load_topology(void)
 {
@@ -20,6 +21,12 @@ static void load_topology(void)
     if (n <= 0)
         n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
     ncores = n > 0 ? n : 1;
+    hwloc_cpuset_t set = hwloc_bitmap_alloc();
+    if (set && hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0 &&
+        !hwloc_bitmap_isincluded(hwloc_topology_get_allowed_cpuset(topo), set))
+        bound = set;
+    else
+        hwloc_bitmap_free(set);
     for (hwloc_obj_t o = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, 0); o; o = o->parent)
         if (hwloc_obj_type_is_cache(o->type) && o->attr->cache.size > llc_bytes)
             llc_bytes = (size_t)o->attr->cache.size;
@@ -37,19 +44,33 @@ int vmpi_pin_ncores(void)
     return ncores;
 }
 
-void vmpi_pin_thread(int pe, int npes)
+/* The k-th core (or PU, on machines hwloc shows without cores) that intersects `within` (NULL: any). */
+static hwloc_obj_t nth_core(int k, hwloc_const_cpuset_t within)
+{
+    hwloc_obj_type_t t = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE) > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+    for (hwloc_obj_t o = hwloc_get_next_obj_by_type(topo, t, NULL); o; o = hwloc_get_next_obj_by_type(topo, t, o))
+        if ((within == NULL || hwloc_bitmap_intersects(o->cpuset, within)) && k-- == 0)
+            return o;
+    return NULL;
+}
+
+void vmpi_pin_thread(int i, int n, int node_first, int node_threads)
 {
     pthread_once(&topo_once, load_topology);
-    if (topo == NULL || npes > ncores)
+    if (topo == NULL)
         return;
-    hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)pe);
-    if (core == NULL)
-        core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)pe);
+    hwloc_obj_t core;
+    if (bound)
+        core = nth_core(n - 1, bound) ? nth_core(i, bound) : NULL; /* enough bound cores for every PE? */
+    else
+        core = node_threads <= ncores ? nth_core(node_first + i, NULL) : NULL;
     if (core == NULL)
         return;
-    hwloc_cpuset_t set = hwloc_bitmap_dup(core->cpuset);
+    hwloc_bitmap_t set = hwloc_bitmap_dup(core->cpuset);
+    if (bound)
+        hwloc_bitmap_and(set, set, bound); /* (a core partly bound: its bound PUs) */
     hwloc_bitmap_singlify(set);
     if (hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD) != 0)
-        vmpi_warn("could not pin PE %d to core %d", pe, pe);
+        vmpi_warn("could not pin PE thread %d of this process to core %u", i, core->logical_index);
     hwloc_bitmap_free(set);
 }

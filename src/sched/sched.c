@@ -38,6 +38,7 @@ static struct {
     bool measure;            /* measure VPs' busy ticks (a balancer is on) */
     void (*local_done)(void); /* this process's VPs are done (vmpi_sched_set_local_done) */
     bool oversub;            /* more PE threads on this node than cores (vmpi_sched_set_oversubscribed) */
+    int pin_first, pin_threads; /* this process's first PE thread's place among the node's, their count */
     double reset_at;         /* clock of the last vmpi_sched_reset_load */
     double t0;               /* clock and ticks at the start, to calibrate ticks */
     unsigned long long ticks0;
@@ -214,6 +215,12 @@ void vmpi_sched_adopt_vp(vmpi_vp *vp, int pe)
 }
 
 void vmpi_sched_set_local_done(void (*fn)(void)) { job.local_done = fn; }
+void vmpi_sched_set_pinning(int node_first, int node_threads)
+{
+    job.pin_first = node_first;
+    job.pin_threads = node_threads;
+}
+
 void vmpi_sched_set_oversubscribed(bool on)
 {
     job.oversub = on;
@@ -844,7 +851,7 @@ static void enter_pe(vmpi_pe *pe)
     stack_t ss = {.ss_sp = pe->altstack, .ss_size = 64 * 1024, .ss_flags = 0};
     sigaltstack(&ss, &prev_altstack);
     if (vmpi_cfg.pin)
-        vmpi_pin_thread(pe->id, job.job_npes);
+        vmpi_pin_thread(pe->id - job.first, job.npes, job.pin_first, job.pin_threads);
 }
 
 static void leave_pe(void)

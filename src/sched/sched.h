@@ -94,6 +94,9 @@ void vmpi_sched_set_local_done(void (*fn)(void));
  * on it, as the thread that would end them may be waiting for it, and a spin holds the core until the
  * kernel's tick (sched_yield does not hand it over on this project's kernels: measured, see PERFORMANCE). */
 void vmpi_sched_set_oversubscribed(bool on); /* before vmpi_sched_run */
+/* Where this process's PE threads are among the node's (its first one's place, how many the node runs),
+ * for pinning (sched/pin.h); before vmpi_sched_run.  Default: the process is alone on the node. */
+void vmpi_sched_set_pinning(int node_first, int node_threads);
 bool vmpi_sched_oversubscribed(void);
 /* Ends the PEs' loops (any thread). */
 void vmpi_sched_end(void);

@@ -256,7 +256,9 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     if (K > 1) {
         int self = net->self, per = (int)(p / K);
         vmpi_sched_init(self * per, per, (int)p);
-        vmpi_sched_set_oversubscribed(pe_wait_sleeps((long)per * (net->local_size > 0 ? net->local_size : 1)));
+        int local = net->local_size > 0 ? net->local_size : 1;
+        vmpi_sched_set_oversubscribed(pe_wait_sleeps((long)per * local));
+        vmpi_sched_set_pinning(net->local_rank * per, local * per);
         /* what must be the same in every process: compared at the wire-up */
         struct {
             long n, p, iso_base, slot_size, stack_size, eager_max, channel_size;
@@ -270,6 +272,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     } else {
         vmpi_sched_init(0, (int)p, (int)p);
         vmpi_sched_set_oversubscribed(pe_wait_sleeps(p));
+        vmpi_sched_set_pinning(0, (int)p);
     }
     vmpi_sched_set_wait_describer(vmpi_waits_describe);
     vmpi_msg_init((int)n, (int)p, (int)nprocs);
