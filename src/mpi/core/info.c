@@ -33,6 +33,8 @@ static struct {
     int n;           /* slots in use or freed, from index 0 */
     int *freed;      /* stack of free slots */
     int nfreed;
+    int enc_k, enc_p; /* when set (> 0): the numbering below is that of process enc_p of enc_k, whose table
+                       * this is (a restart on another number of processes keeps its checkpoint's) */
 } T = {.mu = PTHREAD_MUTEX_INITIALIZER};
 VMPI_CKPT_STATIC(T)
 
@@ -150,8 +152,30 @@ static int self_rank(void)
 /* A job of K processes (real or emulated): slot i (>= FIRST_USER) of process p has handle index i K + p, so a
  * handle made in another process names nothing here (each real process has its own table, which would
  * otherwise give the same numbers to different objects), as another rank's names nothing in its process. */
-static int nprocs(void) { return vmpi_xport_nprocs() > 1 && vmpi_pe_self() ? vmpi_xport_nprocs() : 1; }
-static int self_proc(void) { return nprocs() > 1 ? vmpi_xport_self_proc() : 0; }
+static int nprocs(void)
+{
+    if (T.enc_k > 0)
+        return T.enc_k;
+    return vmpi_xport_nprocs() > 1 && vmpi_pe_self() ? vmpi_xport_nprocs() : 1;
+}
+static int self_proc(void)
+{
+    if (T.enc_k > 0)
+        return T.enc_p;
+    return nprocs() > 1 ? vmpi_xport_self_proc() : 0;
+}
+
+void vmpi_info_restarted_elsewhere(int k, int p)
+{
+    if (T.enc_k == 0) { /* a table restarted on another count already has its first numbering */
+        T.enc_k = k;
+        T.enc_p = p;
+    }
+    /* MPI_INFO_ENV's strings are in the slot of the rank that first asked, which may be in another process
+     * now: made again at the next use (the old object stays in the job heap) */
+    if (T.n > ENV_INDEX)
+        T.obj[ENV_INDEX] = NULL;
+}
 static int index_of_slot(int i) { return i < FIRST_USER ? i : i * nprocs() + self_proc(); }
 /* The slot of handle index `idx` in this process's table, or -1. */
 static int slot_of_index(int idx)

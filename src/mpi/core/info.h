@@ -32,5 +32,9 @@ int vmpi_info_get_nthkey(MPI_Info h, int n, char *key);
 int vmpi_info_dup(MPI_Info h, MPI_Info *out);
 /* Frees the object and sets *h to MPI_INFO_NULL. */
 int vmpi_info_free(MPI_Info *h);
+/* A restart on another number of processes: this process's table is that of process p of the checkpoint's
+ * k, and keeps that numbering of handles (its ranks hold them; new ones are numbered alike); MPI_INFO_ENV is
+ * made again. */
+void vmpi_info_restarted_elsewhere(int k, int p);
 
 #endif
