@@ -12,13 +12,12 @@
 #     restarted in as many processes check themselves;
 #   - two checkpoints in a run that goes on: the older one removed; a restarted job's checkpoint is newer
 #     and restarts too;
-#   - on another number of processes (issue 20), where each process's ranks come from one of the
-#     checkpoint's (2 processes restarted in 4, 3 in 6, one in 2 and 3, on 1 and 2 PEs): the digests of the
-#     uninterrupted run; ckpt_objects, ckpt_cxx, ckpt_adapt and ckpt_wtime so too; a job restarted in another
+#   - on another number of processes (issue 20): 2 processes restarted in 1, 3 and 4, 3 in 2, 4 and 6, one in
+#     2 and 3, on 1 and 2 PEs: the digests of the uninterrupted run; ckpt_objects, ckpt_cxx, ckpt_adapt and
+#     ckpt_wtime so too (in more processes, fewer, across the checkpoint's blocks); a job restarted in another
 #     number checkpoints, and that restarts in yet another;
-#   - refusals, with exit status 1 and the reason, never a hang: another number of processes that would put
-#     ranks of two of the checkpoint's processes in one (one more, one fewer, none), naming the counts; ARMCI
-#     and -privatize=tls on another number; another -n, one process's part corrupted, truncated, missing, or
+#   - refusals, with exit status 1 and the reason, never a hang: more processes than ranks; ARMCI and
+#     -privatize=tls on another number; another -n, one process's part corrupted, truncated, missing, or
 #     replaced by the same process's part of another checkpoint;
 #   - crash safety: a job checkpointing at every step, killed whole at random moments, restarts with the
 #     reference digests or is refused with "no checkpoint", nothing else;
@@ -84,19 +83,23 @@ procs_ckpt() {
             { grep -q "^ckpt_state: restarted at step $k\$" "$tmp/out" ||
                 fail "$what: restart in $split processes: no 'restarted at step $k'"; }
     done
-    # one more or one fewer process puts ranks of two of the K in one: refused naming the counts, the process
-    # and the K's processes whose ranks would meet
+    # one more and one fewer process put ranks of two of the K in one process (their entries and groups
+    # registered again there: docs/research/restart-procs.md), on 1 and 2 PEs each where each has 2 ranks
     for kp in $((K + 1)) $((K - 1)); do
-        if [ "$kp" -gt 1 ]; then
-            run 60 "$vmpirun" --procs "$kp" --restart "$d" -p 1 "$prog" $steps "$k" "$d" kill
-        else
-            run 60 "$vmpirun" --restart "$d" -p 1 "$prog" $steps "$k" "$d" kill
-        fi
-        check_refused "written by a job of $K processes, and this job has $kp: process [0-9]* would hold ranks \
-[0-9]*-[0-9]*, which were in processes [0-9]* and [0-9]* of the checkpointed job, .*--procs $K" \
-            "$what: restart in $kp process(es)"
-        once "$what: restart in $kp process(es)"
+        procs=
+        [ "$kp" -gt 1 ] && procs="--procs $kp"
+        for rp in 1 2; do
+            [ $((n / kp)) -ge "$rp" ] || continue
+            run 120 VMPI_BALANCER=Rotate "$vmpirun" $procs --restart "$d" -p "$rp" "$prog" $steps "$k" "$d" kill
+            check_ok "$ref" "$what: restart in $kp process(es) of $rp PEs" &&
+                { grep -q "^ckpt_state: restarted at step $k\$" "$tmp/out" ||
+                    fail "$what: restart in $kp process(es): no 'restarted at step $k'"; }
+        done
     done
+    # more processes than ranks: refused naming both
+    run 60 "$vmpirun" --procs $((n + 1)) --restart "$d" -p 1 "$prog" $steps "$k" "$d" kill
+    check_refused "holds $n ranks, and this job has $((n + 1)) processes" "$what: restart in $((n + 1)) processes"
+    once "$what: restart in $((n + 1)) processes"
     # another -n: refused naming both counts
     run 60 "$vmpirun" --procs "$K" -n $((n + 1)) --restart "$d" -p 1 "$prog" $steps "$k" "$d" kill
     check_refused "holds $n ranks, and -n $((n + 1)) was given" "$what: restart with -n $((n + 1))"
@@ -151,9 +154,10 @@ for cfg in "ckpt_objects 2" "ckpt_cxx 2" "ckpt_adapt 2" "armci_ckpt 2" "armci_ck
     fi
 done
 
-# ---- another number of processes (issue 20): the same programs, from 2 processes restarted in 4 and from one
-# process restarted in 3 (each process's ranks come from one of the checkpoint's) ----
-for cfg in "ckpt_objects 2 4" "ckpt_objects 1 3" "ckpt_cxx 1 2" "ckpt_adapt 2 4" "ckpt_wtime 1 3"; do
+# ---- another number of processes (issue 20): the same programs, restarted in more processes, fewer, and across
+# the checkpoint's blocks ----
+for cfg in "ckpt_objects 2 4" "ckpt_objects 1 3" "ckpt_objects 3 2" "ckpt_objects 2 1" "ckpt_cxx 1 2" \
+    "ckpt_cxx 3 2" "ckpt_adapt 2 4" "ckpt_adapt 3 2" "ckpt_wtime 1 3" "ckpt_wtime 3 4"; do
     set -- $cfg
     what="$1 from $2 process(es) in $3"
     d=$tmp/$1.$2.$3
@@ -161,7 +165,9 @@ for cfg in "ckpt_objects 2 4" "ckpt_objects 1 3" "ckpt_cxx 1 2" "ckpt_adapt 2 4"
     [ "$2" -gt 1 ] && procs="--procs $2"
     run 120 VMPI_BALANCER=Rotate "$vmpirun" $procs -n 9 -p 2 "$build/tests/mpi/ckpt/$1" "$d" kill
     [ "$rc" -eq 137 ] || { fail "$what: killed run: exit status $rc, expected 137"; continue; }
-    run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs "$3" --restart "$d" -p 1 "$build/tests/mpi/ckpt/$1" "$d" kill
+    procs=
+    [ "$3" -gt 1 ] && procs="--procs $3"
+    run 120 VMPI_BALANCER=Rotate "$vmpirun" $procs --restart "$d" -p 1 "$build/tests/mpi/ckpt/$1" "$d" kill
     check_ok "" "$what: restart" && { grep -q "^$1: restarted\$" "$tmp/out" || fail "$what: not restarted"; }
     if [ "$1" = ckpt_objects ] &&
         [ "$(grep -c '^ckpt_objects: rank [0-9]*, started before the checkpoint, finished after it$' "$tmp/err")" -ne 9 ]; then
@@ -176,9 +182,9 @@ run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 3 --restart "$d" -p 1 "$prog" $s
 check_ok "$tmp/ref.3" "one process restarted in 3 from step 2, checkpointing again at step 6"
 [ "$(ckpts "$d" | grep -c .)" -eq 1 ] && [ "$(parts "$d" | grep -c .)" -eq 3 ] ||
     fail "one process restarted in 3: files $(ls -A "$d" | tr '\n' ' '), expected a checkpoint of 3 parts"
-run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 6 --restart "$d" -p 1 "$prog" $steps 2,6 "$d" kill
-check_ok "$tmp/ref.3" "that checkpoint of 3 processes restarted in 6" &&
-    { grep -q '^ckpt_state: restarted at step 6$' "$tmp/out" || fail "3 processes restarted in 6: not from step 6"; }
+run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 2 --restart "$d" -p 1 "$prog" $steps 2,6 "$d" kill
+check_ok "$tmp/ref.3" "that checkpoint of 3 processes restarted in 2" &&
+    { grep -q '^ckpt_state: restarted at step 6$' "$tmp/out" || fail "3 processes restarted in 2: not from step 6"; }
 # what is its process's and not rebuilt yet on another number: refused by name (ARMCI's tables, a
 # -privatize=tls program's globals)
 run 120 "$vmpirun" --procs 2 -n 4 -p 1 "$build/tests/mpi/ckpt/armci_ckpt" "$tmp/armci" kill

@@ -24,7 +24,10 @@
 #include "mpi/coll/coll.h"
 #include "mpi/coll/shm.h"
 #include "mpi/core/comm.h"
+#include "mpi/core/group.h"
 #include "mpi/core/info.h"
+#include "mpi/datatype/datatype.h"
+#include "mpi/op/op.h"
 #include "msg/loc.h"
 #include "mpi/core/rank.h"
 #include "xport/netjob.h"
@@ -36,7 +39,14 @@ static struct {
     uint32_t nranks;         /* the manifest's */
     bool part;               /* the file is a part of a checkpoint of several processes */
     bool other;              /* this job has another number of processes than the checkpoint's */
-    int oldk, oldp;          /* the checkpoint's processes, and the one whose file this process reads */
+    int oldk, oldp;          /* the checkpoint's processes, and the one whose file this process reads first */
+    int phi;                 /* the last of the checkpoint's processes whose ranks this one holds (oldp first) */
+    int reading;             /* the one whose part is being read */
+    int n;                   /* the job's ranks */
+    ck_part *parts;          /* the manifest's */
+    uint64_t seq;
+    char dir[4200];
+    int32_t tops[5];         /* of the parts read: the largest context id, datatype, group, info, op index */
     uint64_t digest;         /* of a part: its digest, from the manifest */
     char manifest[4200];     /* and the manifest's name, for messages */
     ck_meta meta;
@@ -86,51 +96,18 @@ static int old_proc(int r, int n, int k)
     return p;
 }
 
-/* Whether, with n ranks, a job of m processes puts ranks of two of the checkpoint's S.oldk processes in one
- * (the first such process in *bad, or -1). */
-static bool merges(int n, int m, int *bad_proc)
-{
-    for (int c = 0; c < m; c++) {
-        int lo = (int)((int64_t)c * n / m), hi = (int)((int64_t)(c + 1) * n / m) - 1;
-        if (hi >= lo && old_proc(lo, n, S.oldk) != old_proc(hi, n, S.oldk)) {
-            *bad_proc = c;
-            return true;
-        }
-    }
-    *bad_proc = -1;
-    return false;
-}
-
 /* This job has another number of processes than the checkpoint's S.oldk (docs/research/restart-procs.md):
- * possible when each process's ranks come from one process of the checkpoint (its part is then read, with
- * only these ranks, and its job heap and statics put back whole), refused (by process 0, for the job, with
- * the counts that would do) when ranks of two would share one. */
+ * each process reads the parts its ranks come from, the first (S.oldp) whole (job heap and statics), the
+ * others (up to S.phi) for its ranks only, whose entries and groups are then registered again here. */
 static void another_count(int n)
 {
     S.other = true;
     if (S.nprocs > n)
         bad_job("it holds %d ranks, and this job has %d processes: every process needs at least one rank (at most "
                 "vmpirun --procs %d)", n, S.nprocs, n);
-    int c;
-    if (merges(n, S.nprocs, &c)) {
-        int lo = (int)((int64_t)c * n / S.nprocs), hi = (int)((int64_t)(c + 1) * n / S.nprocs) - 1;
-        char also[128] = "";
-        size_t len = 0;
-        int found = 0;
-        for (int m = S.oldk + 1; m <= n && found < 3; m++) {
-            int b;
-            if (!merges(n, m, &b)) {
-                len += (size_t)snprintf(also + len, sizeof also - len, "%s%d", found ? ", " : ", or on ", m);
-                found++;
-            }
-        }
-        bad_job("it was written by a job of %d process%s, and this job has %d: process %d would hold ranks %d-%d, "
-                "which were in processes %d and %d of the checkpointed job, and the ranks of two processes cannot "
-                "share one yet (their job heaps collide; docs/CHECKPOINT.md): restart it as %d process%s (vmpirun "
-                "--procs %d)%s%s", S.oldk, S.oldk > 1 ? "es" : "", S.nprocs, c, lo, hi, old_proc(lo, n, S.oldk),
-                old_proc(hi, n, S.oldk), S.oldk, S.oldk > 1 ? "es" : "", S.oldk, also, found ? " processes" : "");
-    }
-    S.oldp = old_proc((int)((int64_t)S.self * n / S.nprocs), n, S.oldk);
+    int lo = (int)((int64_t)S.self * n / S.nprocs), hi = (int)((int64_t)(S.self + 1) * n / S.nprocs) - 1;
+    S.oldp = old_proc(lo, n, S.oldk);
+    S.phi = old_proc(hi, n, S.oldk);
 }
 
 /* Checkpoint S.in starts with a manifest (a job of several processes): checks it against this job and opens
@@ -152,7 +129,7 @@ static void open_part(const char *dir, const vmpi_ckpt_sec *s)
     if (nr && *nr && strtol(nr, NULL, 10) != (long)mf.nranks)
         bad_job("it holds %u ranks, and -n %s was given: leave -n out or give -n %u", mf.nranks, nr, mf.nranks);
     S.oldk = (int)mf.nprocs;
-    S.oldp = S.self;
+    S.oldp = S.phi = S.self;
     if ((int)mf.nprocs != S.nprocs)
         another_count((int)mf.nranks);
     ck_part p;
@@ -161,6 +138,12 @@ static void open_part(const char *dir, const vmpi_ckpt_sec *s)
     if (p.first != first || p.nranks != (uint32_t)((uint64_t)(S.oldp + 1) * mf.nranks / mf.nprocs) - first)
         bad("its manifest is malformed (corrupt)");
     S.nranks = mf.nranks;
+    S.parts = vmpi_sys_malloc(sizeof(ck_part) * mf.nprocs);
+    if (S.parts == NULL)
+        vmpi_fatal("out of memory restarting");
+    memcpy(S.parts, buf + sizeof mf, sizeof(ck_part) * mf.nprocs);
+    S.seq = mf.seq;
+    snprintf(S.dir, sizeof S.dir, "%s", dir);
     vmpi_sys_free(buf);
     snprintf(S.manifest, sizeof S.manifest, "%s", vmpi_ckpt_name(S.in));
     vmpi_ckpt_close(S.in);
@@ -191,7 +174,7 @@ void vmpi_adapt_restart_open(const char *dir, int nprocs, int me)
         bad("the job's description is missing (corrupt or not a job checkpoint)");
     } else {
         S.oldk = 1; /* a one-process checkpoint: every process of a job of several reads it, for its own ranks */
-        S.oldp = 0;
+        S.oldp = S.phi = 0;
     }
     if (s.len != sizeof S.meta)
         bad("the job's description has %" PRIu64 " bytes, not %zu (written by another vmpi)", s.len, sizeof S.meta);
@@ -210,6 +193,9 @@ void vmpi_adapt_restart_open(const char *dir, int nprocs, int me)
             "misplaced)", m->proc, m->nprocs, m->nranks, S.oldp, S.oldk);
     if (!S.part && nprocs > 1)
         another_count((int)m->nranks);
+    S.reading = S.oldp;
+    S.tops[0] = m->ctx_max, S.tops[1] = m->dt_top, S.tops[2] = m->group_top, S.tops[3] = m->info_top;
+    S.tops[4] = m->op_top;
     if (S.other && m->priv == VMPI_PRIV_TLS)
         bad_job("it is of a program built with -privatize=tls, whose globals are shared by the ranks of a process: it "
                 "restarts only as %d process%s (vmpirun%s%.0d), or build it with -privatize=auto", S.oldk,
@@ -303,11 +289,14 @@ static void load_statics(void)
  * number of processes than the checkpoint's too: the part it reads holds them, among others). */
 static bool mine(int r, int n) { return S.nprocs == 1 || vmpi_loc_start_proc(r, n) == S.self; }
 
+/* Whether the owner of a table entry (a rank, or -1: the process) is of this process. */
+static bool here(int owner) { return owner < 0 || mine(owner, S.n); }
+
 /* On another number of processes, what is process-local by nature is made again for this job's processes:
  * the collectives' shared state (the checkpoint's process's objects are left in the job heap, unused) and
- * what the ranks' communicators cached of it and of the processes of the time; info handles keep the
- * numbering of the checkpoint's process, whose table this is; context ids are renumbered above the
- * checkpoint's (with the other processes, after the loading: vmpi_adapt_restart_load). */
+ * what the ranks' communicators cached of it and of the processes of the time; context ids and the tables'
+ * handles are numbered above the checkpoint's (with the other processes, after the loading:
+ * vmpi_adapt_restart_load). */
 static void forget_places(vmpi_rank **ranks, int n)
 {
     vmpi_shm_forget_all();
@@ -321,7 +310,6 @@ static void forget_places(vmpi_rank **ranks, int n)
             if (rk->comms[i])
                 vmpi_coll_forget_places(rk->comms[i]);
     }
-    vmpi_info_restarted_elsewhere(S.oldk, S.oldp);
 }
 
 /* On another number of processes: what a rank may hold that is its process's and is not rebuilt yet (issue
@@ -355,18 +343,21 @@ static vmpi_rank *adopt_rank(const vmpi_ckpt_sec *s, int n, int npes)
     vmpi_img_rank_restored(h);
     /* ranks never leave their process, so each is in the process where it started: a part holds its process's
      * only, and a one-process job emulating several (--emulate-procs) restarts with as many */
-    if (S.other && rec.proc != S.oldp)
+    if (S.other && rec.proc != S.reading)
         bad(S.part ? "rank %d is process %d's, not process %d's (corrupt)"
                    : "rank %d was in process group %d of a job emulating several processes (expected %d): restart it "
                      "in one process with its --emulate-procs",
-            r, rec.proc, S.oldp);
+            r, rec.proc, S.reading);
     if (!S.other && rec.proc != vmpi_loc_start_proc(r, n))
         bad("rank %d was in process %d of the checkpointed job; here it would be in process %d: restart with the "
             "checkpoint's number of processes (--emulate-procs)", r, rec.proc, vmpi_loc_start_proc(r, n));
-    if (S.part && rec.proc != S.oldp)
-        bad("rank %d is process %d's, not this process's (%d) (corrupt)", r, rec.proc, S.oldp);
+    if (S.part && rec.proc != S.reading)
+        bad("rank %d is process %d's, not this process's (%d) (corrupt)", r, rec.proc, S.reading);
     if (S.other)
         check_portable(rk);
+    /* the process runs with the first part's canary (vmpi_adapt_restart_load): a rank whose frames were made
+     * with another (another process's part) runs with its own (sched.c) */
+    rk->vp.guard = rec.guard != S.meta.stack_guard ? rec.guard : 0;
     int pe = vmpi_loc_start_pe(r, n, npes); /* block mapping over its process's PEs */
     vmpi_loc_adopt(&rk->vp, pe);
     vmpi_msg_ep_restored(&rk->ep, r, NULL, 0);
@@ -381,26 +372,23 @@ static vmpi_rank *adopt_rank(const vmpi_ckpt_sec *s, int n, int npes)
     return rk;
 }
 
-void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
+/* Reads the sections of S.in after its statics: the job heap (of the first part read only: `foreign` is
+ * false), then this process's ranks, skipping the others'; a foreign part's ranks' entries and groups are
+ * registered again here (their OWNED records). */
+static void load_sections(vmpi_rank **ranks, int n, int npes, bool foreign)
 {
-    int npes = vmpi_sched_npes();
     vmpi_ckpt_sec s;
-    next(&s, CK_LIBS, "the list of libraries");
-    char *libs = vmpi_sys_malloc(s.len + 1);
-    if (libs == NULL)
-        vmpi_fatal("out of memory restarting");
-    read_into(libs);
-    check_libs(libs, s.len);
-    vmpi_sys_free(libs);
-    load_statics();
     uint64_t span_lo = 0, span_hi = 0; /* the current slot's committed part, writable */
     uint32_t span_id = UINT32_MAX;
-    bool span_skipped = false;        /* another process's rank (on another number of processes): not read */
+    bool span_skipped = false;        /* another process's rank, or a foreign part's job heap: not read */
     for (;;) {
         if (next(&s, 0, NULL) == 0)
             break;
-        if (s.id < (uint32_t)n && !mine((int)s.id, n) &&
-            (s.type == CK_SLOT || s.type == CK_MEM || s.type == CK_RANK || s.type == CK_UNEXP || s.type == CK_HELD)) {
+        bool other_rank = s.id < (uint32_t)n && !mine((int)s.id, n) &&
+                          (s.type == CK_SLOT || s.type == CK_MEM || s.type == CK_RANK || s.type == CK_UNEXP ||
+                           s.type == CK_HELD || s.type == CK_OWNED);
+        bool other_heap = foreign && s.id == (uint32_t)n && (s.type == CK_SLOT || s.type == CK_MEM);
+        if (other_rank || other_heap) {
             if (s.type == CK_SLOT) {
                 span_id = s.id;
                 span_skipped = true;
@@ -427,7 +415,8 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
             break;
         }
         case CK_MEM:
-            if (s.id != span_id || s.addr < span_lo || s.addr + s.len > span_hi || s.addr + s.len < s.addr)
+            if (s.id != span_id || span_skipped || s.addr < span_lo || s.addr + s.len > span_hi ||
+                s.addr + s.len < s.addr)
                 bad("memory of slot %u at %#" PRIx64 " (%" PRIu64 " bytes) is outside it (corrupt)", s.id, s.addr, s.len);
             read_into((void *)(uintptr_t)s.addr);
             break;
@@ -469,11 +458,103 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
             vmpi_sys_free(buf);
             break;
         }
+        case CK_OWNED: { /* the rank's entries and groups: already here when its own process's part is */
+            vmpi_rank *rk = s.id < (uint32_t)n ? ranks[s.id] : NULL;
+            if (!foreign) {
+                vmpi_ckpt_skip(S.in);
+                break;
+            }
+            char *buf = vmpi_sys_malloc(s.len ? s.len : 1);
+            if (rk == NULL || buf == NULL)
+                bad("the objects of rank %u come before the rank (corrupt)", s.id);
+            read_into(buf);
+            const char *why = vmpi_adapt_owned_load(rk, buf, s.len);
+            if (why)
+                bad("rank %u's objects: %s", s.id, why);
+            vmpi_sys_free(buf);
+            break;
+        }
         default:
             vmpi_ckpt_skip(S.in); /* records this vmpi does not know: checked and skipped */
             break;
         }
     }
+}
+
+/* Another of the checkpoint's processes' part, for this process's ranks of it (a restart on fewer processes,
+ * or across the checkpoint's blocks): its job heap and statics are not read (the first part's are this
+ * process's), its ranks' entries and groups are registered again from their records. */
+static void load_foreign(int q, vmpi_rank **ranks, int n, int npes)
+{
+    char err[4600];
+    vmpi_ckpt_in *first = S.in;
+    if ((S.in = vmpi_ckpt_open_part(S.dir, S.seq, q, err, sizeof err)) == NULL)
+        vmpi_fatal("%s (process %d's part of the checkpoint %s)", err, q, S.manifest);
+    if (vmpi_ckpt_in_seq(S.in) != S.seq || vmpi_ckpt_size(S.in) != S.parts[q].size)
+        bad("it is not the part the manifest %s names (%" PRIu64 " bytes of checkpoint %" PRIu64 "; this is %" PRIu64
+            " bytes of checkpoint %" PRIu64 ")", S.manifest, S.parts[q].size, S.seq, vmpi_ckpt_size(S.in),
+            vmpi_ckpt_in_seq(S.in));
+    vmpi_ckpt_sec s;
+    ck_meta m;
+    next(&s, CK_META, "the job's description");
+    if (s.len != sizeof m)
+        bad("the job's description has %" PRIu64 " bytes, not %zu (written by another vmpi)", s.len, sizeof m);
+    read_into(&m);
+    if (m.nprocs != (uint32_t)S.oldk || m.proc != (uint32_t)q || m.nranks != S.nranks ||
+        m.prog_hash != S.meta.prog_hash || m.prog_size != S.meta.prog_size || m.nstatics != S.meta.nstatics ||
+        m.priv != S.meta.priv || m.iso_base != S.meta.iso_base || m.slot_size != S.meta.slot_size)
+        bad("it is not process %d's part of the job of %d processes whose process %d's part is %s (corrupt or "
+            "misplaced)", q, S.oldk, S.oldp, vmpi_ckpt_name(first));
+    if (m.nf90 > 0)
+        bad("process %d of the checkpointed job made types with MPI_Type_create_f90_*, which its ranks share: its "
+            "ranks cannot share a process with another's (restart with its blocks: on %d processes, or on a number "
+            "that splits each)", q, S.oldk);
+    int32_t tops[5] = {m.ctx_max, m.dt_top, m.group_top, m.info_top, m.op_top};
+    for (int k = 0; k < 5; k++)
+        S.tops[k] = tops[k] > S.tops[k] ? tops[k] : S.tops[k];
+    next(&s, CK_LIBS, "the list of libraries"); /* the same as the first part's: one job */
+    vmpi_ckpt_skip(S.in);
+    for (uint32_t i = 0; i < m.nstatics; i++) {
+        next(&s, CK_STATIC, "a saved variable of libvmpi");
+        vmpi_ckpt_skip(S.in);
+    }
+    vmpi_adapt_owned_part_begin();
+    S.reading = q;
+    load_sections(ranks, n, npes, true);
+    S.reading = S.oldp;
+    if (vmpi_ckpt_in_digest(S.in) != S.parts[q].digest)
+        bad("its contents are not what the manifest %s says (a part of another checkpoint?)", S.manifest);
+    vmpi_ckpt_close(S.in);
+    S.in = first;
+}
+
+void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
+{
+    int npes = vmpi_sched_npes();
+    vmpi_ckpt_sec s;
+    next(&s, CK_LIBS, "the list of libraries");
+    char *libs = vmpi_sys_malloc(s.len + 1);
+    if (libs == NULL)
+        vmpi_fatal("out of memory restarting");
+    read_into(libs);
+    check_libs(libs, s.len);
+    vmpi_sys_free(libs);
+    load_statics();
+    load_sections(ranks, n, npes, false);
+    if (S.part && vmpi_ckpt_in_digest(S.in) != S.digest)
+        bad("its contents are not what the manifest %s says (a part of another checkpoint?)", S.manifest);
+    if (vmpi_iso_slot_restored(n) != vmpi_iso_job_heap())
+        bad("the job heap is malformed (corrupt)");
+    vmpi_img_rank_restored(vmpi_iso_job_heap()); /* tls: the shared copy's code, made writable above */
+    if (S.other) { /* the entries of the first part's ranks now in other processes go */
+        S.n = n;
+        vmpi_dt_keep_only(here);
+        vmpi_group_keep_only(here);
+        vmpi_info_keep_only(here);
+        vmpi_op_keep_only(here);
+    }
+    for (int q = S.oldp + 1; q <= S.phi; q++)
+        load_foreign(q, ranks, n, npes);
     for (int r = 0; r < n; r++) {
         if (mine(r, n) && ranks[r] == NULL)
             bad("rank %d is missing", r);
@@ -482,23 +563,20 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
     }
     if (S.other)
         forget_places(ranks, n);
-    if (S.part && vmpi_ckpt_in_digest(S.in) != S.digest)
-        bad("its contents are not what the manifest %s says (a part of another checkpoint?)", S.manifest);
-    if (vmpi_iso_slot_restored(n) != vmpi_iso_job_heap())
-        bad("the job heap is malformed (corrupt)");
-    vmpi_img_rank_restored(vmpi_iso_job_heap()); /* tls: the shared copy's code, made writable above */
     if (vmpi_cfg.ckpt_verbose) {
         double t = vmpi_clock_now() - S.t0;
         uint64_t bytes = vmpi_ckpt_size(S.in);
         int here = 0;
         for (int r = 0; r < n; r++)
             here += ranks[r] != NULL;
-        vmpi_warn("restart of %d ranks on %d PEs from %s: %.3f MB in %.4f s (%.1f MB/s)", here,
-                  S.nprocs > 1 ? vmpi_sched_local_npes() : npes, vmpi_ckpt_name(S.in), 1e-6 * (double)bytes, t,
-                  1e-6 * (double)bytes / t);
+        vmpi_warn("restart of %d ranks on %d PEs from %s%s: %.3f MB in %.4f s (%.1f MB/s)", here,
+                  S.nprocs > 1 ? vmpi_sched_local_npes() : npes, vmpi_ckpt_name(S.in),
+                  S.phi > S.oldp ? " and the next parts" : "", 1e-6 * (double)bytes, t, 1e-6 * (double)bytes / t);
     }
     vmpi_ckpt_close(S.in);
     S.in = NULL;
+    vmpi_sys_free(S.parts);
+    S.parts = NULL;
     vmpi_adapt_set_active(npes);
     vmpi_loc_moves_done(); /* the shared-memory collectives, grouped by this job's PEs */
     /* the ranks' saved frames were made with the old process's canary: the PE threads (started from here)
@@ -507,11 +585,14 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
     *ck_stack_guard() = S.meta.stack_guard;
     double now = vmpi_clock_now();
     vmpi_wtime_offset = S.meta.wtime - now;
+    int32_t tops[5]; /* the largest context id and table indices of every part of the checkpoint */
+    memcpy(tops, S.tops, sizeof tops);
     if (S.nprocs > 1) { /* no rank runs anywhere before every process has loaded its part */
         struct {
             double now;
-            int32_t ctx_max; /* the largest context id of the checkpoint's process read here */
-        } mine = {now, vmpi_comm_ctx_max()}, theirs;
+            int32_t tops[5]; /* the largest context id and table indices of the checkpoint's parts read here */
+        } mine = {now, {0}}, theirs;
+        memcpy(mine.tops, S.tops, sizeof mine.tops);
         void **out = malloc(sizeof(void *) * (size_t)S.nprocs);
         size_t *lens = malloc(sizeof(size_t) * (size_t)S.nprocs);
         if (out == NULL || lens == NULL)
@@ -519,22 +600,27 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
         vmpi_xport_net_allgather(&mine, sizeof mine, out, lens);
         /* the processes of one node read one clock (MPI_WTIME_IS_GLOBAL): one offset for all, from the latest
          * of their readings, so that every MPI_Wtime after the fence is at least the checkpoint's */
-        int ctx_max = 0;
         for (int k = 0; k < S.nprocs; k++) {
             if (lens[k] != sizeof theirs)
                 vmpi_fatal("internal error: process %d's word at the restart has %zu bytes", k, lens[k]);
             memcpy(&theirs, out[k], sizeof theirs);
             if (vmpi_xport_net_one_node() && S.meta.wtime - theirs.now < vmpi_wtime_offset)
                 vmpi_wtime_offset = S.meta.wtime - theirs.now;
-            ctx_max = theirs.ctx_max > ctx_max ? theirs.ctx_max : ctx_max;
+            for (int j = 0; j < 5; j++)
+                tops[j] = theirs.tops[j] > tops[j] ? theirs.tops[j] : tops[j];
             free(out[k]);
         }
         free(out);
         free(lens);
-        /* another number of processes numbers context ids otherwise: the new ones above every old one, which
-         * the ranks' communicators still use (each of the checkpoint's processes is read by one of these) */
-        if (S.other)
-            vmpi_comm_ctx_rebase(ctx_max);
+    }
+    /* another number of processes numbers context ids and handles otherwise: the new ones above every old one,
+     * which the ranks still hold (every part of the checkpoint was read by one of these processes) */
+    if (S.other) {
+        vmpi_comm_ctx_rebase(tops[0]);
+        vmpi_dt_rebase(tops[1]);
+        vmpi_group_rebase(tops[2]);
+        vmpi_info_rebase(tops[3]);
+        vmpi_op_rebase(tops[4]);
     }
 }
 
