@@ -15,7 +15,7 @@ void vmpi_dtb_init(vmpi_dtype_builder *b)
 static bool grow(void **p, int *cap, size_t elem)
 {
     int n = *cap ? *cap * 2 : 8;
-    void *q = vmpi_iso_job_realloc(*p, (size_t)n * elem);
+    void *q = vmpi_iso_own_realloc(*p, (size_t)n * elem);
     if (q == NULL)
         return false;
     *p = q;
@@ -220,7 +220,7 @@ static void set_contig(vmpi_dtype *t)
 
 vmpi_dtype *vmpi_dtb_finish(vmpi_dtype_builder *b, bool pad)
 {
-    vmpi_dtype *t = b->oom ? NULL : vmpi_iso_job_calloc(1, sizeof *t);
+    vmpi_dtype *t = b->oom ? NULL : vmpi_iso_own_calloc(1, sizeof *t); /* the making rank's (iso.h) */
     if (t == NULL) {
         free(b->blocks);
         free(b->elems);

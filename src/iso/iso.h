@@ -54,6 +54,14 @@ void *vmpi_iso_job_malloc(size_t n);
 void *vmpi_iso_job_calloc(size_t n, size_t size);
 void *vmpi_iso_job_memalign(size_t align, size_t n);
 void *vmpi_iso_job_realloc(void *p, size_t n);
+/* Objects a rank makes for itself (derived datatypes, info objects): in the running rank's slot, so that they
+ * move and are saved with it, and a restart or a migration to another process carries them without a job
+ * heap (docs/research/restart-procs.md); made outside any rank (a PE's handler, the boot) or while the job
+ * heap is current (the tls copy's constructors), in the job heap.  realloc keeps a block where it is when it
+ * can, else moves it there.  Blocks are freed with free(). */
+void *vmpi_iso_own_malloc(size_t n);
+void *vmpi_iso_own_calloc(size_t n, size_t size);
+void *vmpi_iso_own_realloc(void *p, size_t n);
 
 /* The heap that the calling thread's malloc uses, set by the scheduler around each run of a rank. */
 extern VMPI_TLS vmpi_iso_heap *vmpi_iso_cur_;

@@ -6,10 +6,12 @@
  * allocate from it, under a lock: these objects are made and freed at MPI calls, never per message.  A
  * block is freed with plain free() (iso/malloc.c sends it to the slot's remote-free stack). */
 #include <pthread.h>
+#include <string.h>
 #include "base/log.h"
 #include "base/sanitizer.h"
 #include "base/sysmem.h"
 #include "iso/heap.h"
+#include "iso/iso.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static vmpi_iso_heap *job;
@@ -50,6 +52,48 @@ void *vmpi_iso_job_calloc(size_t n, size_t size)
 void *vmpi_iso_job_memalign(size_t align, size_t n)
 {
     JOB_CALL(vmpi_sys_memalign(align, n), vmpi_iso_heap_memalign(job, align, n));
+}
+
+static vmpi_iso_heap *own(void)
+{
+    vmpi_iso_heap *h = vmpi_iso_cur_;
+    return VMPI_SANITIZER || h == NULL || h == job ? NULL : h;
+}
+
+void *vmpi_iso_own_malloc(size_t n)
+{
+    vmpi_iso_heap *h = own();
+    return h ? vmpi_iso_heap_malloc(h, n) : vmpi_iso_job_malloc(n);
+}
+
+void *vmpi_iso_own_calloc(size_t n, size_t size)
+{
+    size_t bytes;
+    vmpi_iso_heap *h = own();
+    if (h == NULL)
+        return vmpi_iso_job_calloc(n, size);
+    if (__builtin_mul_overflow(n, size, &bytes))
+        return NULL;
+    return vmpi_iso_heap_calloc(h, bytes);
+}
+
+void *vmpi_iso_own_realloc(void *p, size_t n)
+{
+    vmpi_iso_heap *h = own();
+    if (p == NULL)
+        return vmpi_iso_own_malloc(n);
+    if (VMPI_SANITIZER || job == NULL || !iso_in_range(p))
+        return vmpi_sys_realloc(p, n); /* the system's, as the job heap's are then */
+    vmpi_iso_heap *of = iso_heap_of(p);
+    if (of == (h ? h : job))
+        return h ? vmpi_iso_heap_realloc(h, p, n) : vmpi_iso_job_realloc(p, n);
+    size_t old = vmpi_iso_usable_size(p);
+    void *q = vmpi_iso_own_malloc(n);
+    if (q) {
+        memcpy(q, p, old < n ? old : n);
+        vmpi_iso_free_any(p);
+    }
+    return q;
 }
 
 /* `p` must be a block of this heap (or NULL). */

@@ -98,19 +98,48 @@ void vmpi_env_free(vmpi_env *e)
     vmpi_pool_free(e, e->h.proto == PROTO_EAGER ? &mp->env[c] : &mp->env[0]);
 }
 
-/* ---- checkpoints ---- */
+/* ---- checkpoints ----
+ * A held message is saved in a form any process can deliver: eager ones with their bytes; a request to
+ * send (between processes) as it is, an address in its sender's slot or packed copy and a cookie; and an
+ * in-process rendezvous, whose pointers are valid only where its sender lives, in one of those forms too: a
+ * request to send when the sender's type is contiguous (the address of its bytes, in its slot), else its
+ * bytes packed into the record (PROTO_PACKED).  A restart on another number of processes may put the
+ * sender and the receiver in different processes (docs/research/restart-procs.md). */
 
-size_t vmpi_msg_env_saved_size(const vmpi_env *e)
+_Static_assert(sizeof(rts_info) == sizeof(rndv_info), "a saved envelope holds either");
+
+static bool saved_packed(const vmpi_env *e) { return e->h.proto == PROTO_RNDV && !e->rv.sdt->contig; }
+
+static size_t saved_payload(const vmpi_env *e)
 {
-    return sizeof e->h + sizeof e->rv + (e->h.proto == PROTO_EAGER ? (size_t)e->h.bytes : 0);
+    return e->h.proto == PROTO_EAGER || saved_packed(e) ? (size_t)e->h.bytes : 0;
 }
+
+size_t vmpi_msg_env_saved_size(const vmpi_env *e) { return sizeof e->h + sizeof e->rv + saved_payload(e); }
 
 void vmpi_msg_env_save(const vmpi_env *e, void *out)
 {
     char *p = out;
-    memcpy(p, &e->h, sizeof e->h);
-    memcpy(p + sizeof e->h, &e->rv, sizeof e->rv);
-    memcpy(p + sizeof e->h + sizeof e->rv, e->data, e->h.proto == PROTO_EAGER ? (size_t)e->h.bytes : 0);
+    msg_hdr h = e->h;
+    rts_info rts;
+    char *payload = p + sizeof h + sizeof rts;
+    if (h.proto == PROTO_RNDV) {
+        rts = (rts_info){.cookie = (uint64_t)(uintptr_t)e->rv.sreq};
+        if (saved_packed(e)) {
+            h.proto = PROTO_PACKED;
+            if (h.bytes > 0)
+                vmpi_dtype_pack(e->rv.sbuf, e->rv.scount, e->rv.sdt, payload, h.bytes);
+        } else {
+            h.proto = PROTO_RTS;
+            rts.addr = (uint64_t)(uintptr_t)((const char *)e->rv.sbuf + e->rv.sdt->lb);
+        }
+    } else {
+        memcpy(&rts, &e->rts, sizeof rts); /* or the unused rendezvous fields of an eager message */
+        if (h.proto == PROTO_EAGER)
+            memcpy(payload, e->data, (size_t)h.bytes);
+    }
+    memcpy(p, &h, sizeof h);
+    memcpy(p + sizeof h, &rts, sizeof rts);
 }
 
 vmpi_env *vmpi_msg_env_load(const void *in, size_t avail, size_t *used)
@@ -120,8 +149,8 @@ vmpi_env *vmpi_msg_env_load(const void *in, size_t avail, size_t *used)
     if (avail < sizeof h + sizeof(rndv_info))
         return NULL;
     memcpy(&h, p, sizeof h);
-    size_t pl = h.proto == PROTO_EAGER ? (size_t)h.bytes : 0;
-    if (h.bytes < 0 || h.proto > PROTO_RTS || pl > avail - sizeof h - sizeof(rndv_info))
+    size_t pl = h.proto == PROTO_EAGER || h.proto == PROTO_PACKED ? (size_t)h.bytes : 0;
+    if (h.bytes < 0 || h.proto > PROTO_PACKED || h.proto == PROTO_RNDV || pl > avail - sizeof h - sizeof(rndv_info))
         return NULL;
     /* from the system allocator: no PE runs yet, and any PE may free it */
     vmpi_env *e = vmpi_sys_malloc(sizeof(vmpi_env) + pl);
@@ -218,6 +247,7 @@ void vmpi_msg_deliver(vmpi_env *e, vmpi_req *r)
     switch (e->h.proto) {
     case PROTO_EAGER: vmpi_eager_deliver(&e->h, e->data, r); break;
     case PROTO_RNDV: vmpi_rndv_deliver(&e->h, &e->rv, r); break;
+    case PROTO_PACKED: vmpi_packed_deliver(&e->h, &e->rts, e->data, r); break;
     default: vmpi_rts_deliver(&e->h, &e->rts, r); break;
     }
     vmpi_env_free(e);
@@ -246,7 +276,7 @@ bool vmpi_msg_unqueue_rndv(vmpi_ep *ep, int src_world, uint64_t cookie)
         vmpi_env *e = vmpi_container_of(it, vmpi_env, node);
         if (e->h.src_world == src_world &&
             ((e->h.proto == PROTO_RNDV && (uint64_t)(uintptr_t)e->rv.sreq == cookie) ||
-             (e->h.proto == PROTO_RTS && e->rts.cookie == cookie))) {
+             ((e->h.proto == PROTO_RTS || e->h.proto == PROTO_PACKED) && e->rts.cookie == cookie))) {
             vmpi_list_remove(it);
             vmpi_env_free(e);
             return true;

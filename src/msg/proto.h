@@ -9,7 +9,10 @@
 #include "msg/loc.h"
 #include "msg/msg.h"
 
-typedef enum { PROTO_EAGER, PROTO_RNDV, PROTO_RTS } proto;
+/* PROTO_PACKED is a checkpoint's form of an in-process rendezvous whose sender's type is not contiguous: the
+ * bytes are in the envelope (as an eager message's) and the send completes when they are taken (as a
+ * request to send's, by cookie): a restart delivers it wherever the sender now lives (msg/match.c). */
+typedef enum { PROTO_EAGER, PROTO_RNDV, PROTO_RTS, PROTO_PACKED } proto;
 
 /* What precedes every message between PEs, and what an unexpected message keeps. */
 typedef struct msg_hdr {
@@ -28,7 +31,8 @@ typedef struct rndv_info {
 } rndv_info;
 
 /* Remote rendezvous (request to send): where the message's packed bytes lie in the sender's process (an
- * address valid there), and the sender's cookie for its request, which only the sender's process reads. */
+ * address valid there), and the sender's cookie for its request, which only the sender's process reads.
+ * PROTO_PACKED uses the cookie only. */
 typedef struct rts_info {
     uint64_t addr;
     uint64_t cookie;
@@ -42,9 +46,9 @@ struct vmpi_env {
     bool heap;               /* larger than every pool class */
     union {
         rndv_info rv;        /* PROTO_RNDV */
-        rts_info rts;        /* PROTO_RTS */
+        rts_info rts;        /* PROTO_RTS, PROTO_PACKED */
     };
-    max_align_t data[];      /* eager payload, packed */
+    max_align_t data[];      /* eager (and PROTO_PACKED) payload, packed */
 };
 
 /* Completion records (rndv_done, cancel, cancelled) name a send request by cookie: its address, which only
@@ -94,6 +98,8 @@ void vmpi_rndv_init(void);
 void vmpi_rndv_send(vmpi_req *r, msg_hdr *h, vmpi_loc loc, vmpi_path path);
 void vmpi_rndv_deliver(const msg_hdr *h, const rndv_info *rv, vmpi_req *r);
 void vmpi_rts_deliver(const msg_hdr *h, const rts_info *rts, vmpi_req *r);
+/* A PROTO_PACKED message's bytes are in `payload`: unpacked into `r`, and the send completed by cookie. */
+void vmpi_packed_deliver(const msg_hdr *h, const rts_info *rts, const void *payload, vmpi_req *r);
 /* Sends record `rec` of `len` bytes with handler `id` to the PE of world rank `world`, by whichever path
  * leads there (only records without pointers but cookies). */
 void vmpi_msg_send_rec(int world, uint32_t id, const void *rec, size_t len);

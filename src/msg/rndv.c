@@ -11,6 +11,7 @@
 #include <string.h>
 #include "base/log.h"
 #include "base/sysmem.h"
+#include "iso/iso.h"
 #include "msg/proto.h"
 #include "xport/chan.h"
 
@@ -135,11 +136,13 @@ static void on_rndv_done(vmpi_pe *pe, int src_pe, void *rec, size_t len)
 
 /* ---- between processes ---- */
 
-/* A remote send is over: its packed copy (if it made one) goes. */
+/* A remote send is over: its packed copy (if it made one) goes.  The copy is in the sender's slot (made by
+ * vmpi_rndv_send), where the receiver gets it from: a checkpoint taken while it waits writes it with the
+ * slot, so that a restarted receiver still finds it at that address. */
 static void release_packed(vmpi_req *s)
 {
     if (s->packed) {
-        vmpi_sys_free(s->packed);
+        vmpi_iso_free(s->packed);
         s->packed = NULL;
     }
 }
@@ -194,8 +197,23 @@ void vmpi_rts_deliver(const msg_hdr *h, const rts_info *rts, vmpi_req *r)
         rts_got(&g->c);
         return;
     }
-    vmpi_xport *x = vmpi_xport_remote(vmpi_loc_pe(h->src_world));
-    x->ops->get(x, vmpi_loc_pe(h->src_world), to, rts->addr, (size_t)n, &g->c);
+    int spe = vmpi_loc_pe(h->src_world);
+    if (vmpi_loc_path_pe(spe) != VMPI_PATH_REMOTE) { /* held across a restart that put the sender here */
+        memcpy(to, (const void *)(uintptr_t)rts->addr, (size_t)n);
+        rts_got(&g->c);
+        return;
+    }
+    vmpi_xport *x = vmpi_xport_remote(spe);
+    x->ops->get(x, spe, to, rts->addr, (size_t)n, &g->c);
+}
+
+void vmpi_packed_deliver(const msg_hdr *h, const rts_info *rts, const void *payload, vmpi_req *r)
+{
+    MPI_Count n = vmpi_dtype_unpack(payload, h->bytes, r->buf, r->count, r->dt);
+    vmpi_msg_set_status(r, h->src, h->tag, n, h->bytes);
+    rec_cookie fin = {h->src_world, rts->cookie};
+    vmpi_msg_send_rec(h->src_world, vmpi_msg_ids.fin, &fin, sizeof fin);
+    vmpi_req_complete(r);
 }
 
 static void on_rts(vmpi_pe *pe, int src_pe, void *rec, size_t len)
@@ -235,8 +253,10 @@ void vmpi_rndv_send(vmpi_req *r, msg_hdr *h, vmpi_loc loc, vmpi_path path)
     }
     h->proto = PROTO_RTS;
     const void *bytes = (const char *)r->buf + r->dt->lb;
-    if (!r->dt->contig && h->bytes > 0) { /* a network reads one run: pack the message */
-        r->packed = vmpi_sys_malloc((size_t)h->bytes);
+    if (!r->dt->contig && h->bytes > 0) { /* a network reads one run: pack the message (in the sender's slot:
+                                           * this runs on its PE, its rank's or a schedule's step) */
+        r->packed = r->owner->heap ? vmpi_iso_heap_malloc(r->owner->heap, (size_t)h->bytes)
+                                   : vmpi_sys_malloc((size_t)h->bytes);
         if (r->packed == NULL)
             vmpi_fatal("out of memory packing a %lld-byte message", (long long)h->bytes);
         vmpi_dtype_pack(r->buf, r->count, r->dt, r->packed, h->bytes);

@@ -279,7 +279,13 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
     /* errno is the rank's too: what it set before blocking is what it reads after, on whichever PE */
     *pe->errno_loc = vp->err;
     vmpi_iso_enter(vp->heap);
+    /* glibc x86-64: the canary at %fs:0x28, read by every protected frame's epilogue: the rank's frames were
+     * made with its own, this thread's (run_vp's among them) with the thread's */
+    uint64_t *guard = (uint64_t *)((char *)__builtin_thread_pointer() + 0x28), own = *guard;
+    if (vp->guard)
+        *guard = vp->guard;
     vmpi_transfer t = vmpi_ctx_jump(vp->ctx, pe, &st);
+    *guard = own;
     vmpi_iso_leave();
     vp->err = *pe->errno_loc;
     if (eh) { /* the rank ran on this thread: keep its state, leave the thread clean */

@@ -40,6 +40,9 @@ typedef struct vmpi_vp {
     void *eh_caught;         /* its C++ exception state while it is switched out (sched.c) */
     unsigned eh_uncaught;
     int err;                 /* its errno while it is switched out */
+    uint64_t guard;          /* the stack-protector canary its frames were made with, when not its PE thread's
+                              * (0): a rank restarted from another process's part than the others of its
+                              * process (mpi/adapt/restart.c) runs with its own */
     void *fiber;             /* its TSan fiber (ult/ctx.h; NULL outside TSan builds) */
 } vmpi_vp;
 

@@ -12,9 +12,13 @@
 #     restarted in as many processes check themselves;
 #   - two checkpoints in a run that goes on: the older one removed; a restarted job's checkpoint is newer
 #     and restarts too;
-#   - refusals, with exit status 1 and the reason, never a hang: another number of processes (more, fewer,
-#     none; and a one-process checkpoint restarted as several), another -n, one process's part corrupted,
-#     truncated, missing, or replaced by the same process's part of another checkpoint;
+#   - on another number of processes (issue 20): 2 processes restarted in 1, 3 and 4, 3 in 2, 4 and 6, one in
+#     2 and 3, on 1 and 2 PEs: the digests of the uninterrupted run; ckpt_objects, ckpt_cxx, ckpt_adapt and
+#     ckpt_wtime so too (in more processes, fewer, across the checkpoint's blocks); a job restarted in another
+#     number checkpoints, and that restarts in yet another;
+#   - refusals, with exit status 1 and the reason, never a hang: more processes than ranks; ARMCI and
+#     -privatize=tls on another number; another -n, one process's part corrupted, truncated, missing, or
+#     replaced by the same process's part of another checkpoint;
 #   - crash safety: a job checkpointing at every step, killed whole at random moments, restarts with the
 #     reference digests or is refused with "no checkpoint", nothing else;
 #   - a checkpoint taken under Open MPI's mpirun (when installed) restarts under vmpirun;
@@ -46,9 +50,9 @@ parts() { find "$1" -maxdepth 1 -name 'vmpi-ckpt-*.part' 2>/dev/null | sort; }
 [ -x "$prog" ] || { echo "FAIL: $prog not built"; exit 1; }
 steps=8
 
-# procs_ckpt K N P: N ranks in K processes of P PEs
+# procs_ckpt K N P SPLIT: N ranks in K processes of P PEs; SPLIT processes split each of the K's ranks
 procs_ckpt() {
-    K=$1 n=$2 p=$3 k=3
+    K=$1 n=$2 p=$3 split=$4 k=3
     what="$n ranks in $K processes of $p PEs (Rotate), checkpoint at step $k"
     ref=$tmp/ref.$K
     run 120 VMPI_BALANCER=Rotate "$vmpirun" -n "$n" -p "$p" "$prog" $steps none "$tmp/unused"
@@ -70,17 +74,33 @@ procs_ckpt() {
                 fail "$what: restart on $rp PEs: no 'restarted at step $k' (did it run from the start?)"; }
     done
 
-    # another number of processes, another -n: refused naming both counts
-    for kp in $((K + 1)) $((K - 1)); do
-        if [ "$kp" -gt 1 ]; then
-            run 60 "$vmpirun" --procs "$kp" --restart "$d" -p 1 "$prog" $steps "$k" "$d" kill
-        else
-            run 60 "$vmpirun" --restart "$d" -p 1 "$prog" $steps "$k" "$d" kill
-        fi
-        check_refused "written by a job of $K processes, and this job has $kp: .*--procs $K" \
-            "$what: restart in $kp process(es)"
-        once "$what: restart in $kp process(es)"
+    # another number of processes (issue 20): SPLIT processes, each holding ranks of one of the K, on 1 and 2
+    # PEs each (where each has 2 ranks), give the same digests
+    for rp in 1 2; do
+        [ $((n / split)) -ge "$rp" ] || continue
+        run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs "$split" --restart "$d" -p "$rp" "$prog" $steps "$k" "$d" kill
+        check_ok "$ref" "$what: restart in $split processes of $rp PEs" &&
+            { grep -q "^ckpt_state: restarted at step $k\$" "$tmp/out" ||
+                fail "$what: restart in $split processes: no 'restarted at step $k'"; }
     done
+    # one more and one fewer process put ranks of two of the K in one process (their entries and groups
+    # registered again there: docs/research/restart-procs.md), on 1 and 2 PEs each where each has 2 ranks
+    for kp in $((K + 1)) $((K - 1)); do
+        procs=
+        [ "$kp" -gt 1 ] && procs="--procs $kp"
+        for rp in 1 2; do
+            [ $((n / kp)) -ge "$rp" ] || continue
+            run 120 VMPI_BALANCER=Rotate "$vmpirun" $procs --restart "$d" -p "$rp" "$prog" $steps "$k" "$d" kill
+            check_ok "$ref" "$what: restart in $kp process(es) of $rp PEs" &&
+                { grep -q "^ckpt_state: restarted at step $k\$" "$tmp/out" ||
+                    fail "$what: restart in $kp process(es): no 'restarted at step $k'"; }
+        done
+    done
+    # more processes than ranks: refused naming both
+    run 60 "$vmpirun" --procs $((n + 1)) --restart "$d" -p 1 "$prog" $steps "$k" "$d" kill
+    check_refused "holds $n ranks, and this job has $((n + 1)) processes" "$what: restart in $((n + 1)) processes"
+    once "$what: restart in $((n + 1)) processes"
+    # another -n: refused naming both counts
     run 60 "$vmpirun" --procs "$K" -n $((n + 1)) --restart "$d" -p 1 "$prog" $steps "$k" "$d" kill
     check_refused "holds $n ranks, and -n $((n + 1)) was given" "$what: restart with -n $((n + 1))"
     once "$what: restart with -n $((n + 1))"
@@ -109,14 +129,15 @@ procs_ckpt() {
     prep foreign
     cp "$(parts "$tmp/other" | tail -n 1)" "$tmp/foreign/$part"
     refuse foreign "^vmpi: checkpoint .*$part: .*\(not the part the manifest\|not what the manifest\)"
-    # a one-process checkpoint restarted as several processes
+    # a one-process checkpoint restarted as K processes (each reads the one file, for its own ranks)
     run 120 VMPI_BALANCER=Rotate "$vmpirun" -n "$n" -p "$p" "$prog" $steps "$k" "$tmp/one" kill
-    run 60 "$vmpirun" --procs "$K" --restart "$tmp/one" -p 1 "$prog" $steps "$k" "$tmp/one" kill
-    check_refused "written by a job of 1 process, and this job has $K" "$what: a one-process checkpoint in $K processes"
-    once "$what: a one-process checkpoint in $K processes"
+    run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs "$K" --restart "$tmp/one" -p 1 "$prog" $steps "$k" "$tmp/one" kill
+    check_ok "$ref" "$what: a one-process checkpoint restarted in $K processes" &&
+        { grep -q "^ckpt_state: restarted at step $k\$" "$tmp/out" ||
+            fail "$what: a one-process checkpoint in $K processes: no 'restarted at step $k'"; }
 }
-procs_ckpt 2 18 2 # rank 8 sends 1 MiB (rendezvous) to rank 9, in the other process
-procs_ckpt 3 9 1 # and rank 8 to rank 0
+procs_ckpt 2 18 2 4 # rank 8 sends 1 MiB (rendezvous) to rank 9, in the other process; 4 processes: 0-3 4-8 9-12 13-17
+procs_ckpt 3 9 1 6 # and rank 8 to rank 0; 6 processes: 0 1-2 3 4-5 6 7-8 (rank 1 to 2 in one process, 0 to 1 not)
 
 # ---- runtime objects, C++, adaptivity state and ARMCI (each program checks itself after the restart) ----
 for cfg in "ckpt_objects 2" "ckpt_cxx 2" "ckpt_adapt 2" "armci_ckpt 2" "armci_ckpt 3" "ckpt_wtime 3"; do
@@ -132,6 +153,51 @@ for cfg in "ckpt_objects 2" "ckpt_cxx 2" "ckpt_adapt 2" "armci_ckpt 2" "armci_ck
         fail "$what: a line started before the checkpoint not finished after the restart"
     fi
 done
+
+# ---- another number of processes (issue 20): the same programs, restarted in more processes, fewer, and across
+# the checkpoint's blocks ----
+for cfg in "ckpt_objects 2 4" "ckpt_objects 1 3" "ckpt_objects 3 2" "ckpt_objects 2 1" "ckpt_cxx 1 2" \
+    "ckpt_cxx 3 2" "ckpt_adapt 2 4" "ckpt_adapt 3 2" "ckpt_wtime 1 3" "ckpt_wtime 3 4"; do
+    set -- $cfg
+    what="$1 from $2 process(es) in $3"
+    d=$tmp/$1.$2.$3
+    procs=
+    [ "$2" -gt 1 ] && procs="--procs $2"
+    run 120 VMPI_BALANCER=Rotate "$vmpirun" $procs -n 9 -p 2 "$build/tests/mpi/ckpt/$1" "$d" kill
+    [ "$rc" -eq 137 ] || { fail "$what: killed run: exit status $rc, expected 137"; continue; }
+    procs=
+    [ "$3" -gt 1 ] && procs="--procs $3"
+    run 120 VMPI_BALANCER=Rotate "$vmpirun" $procs --restart "$d" -p 1 "$build/tests/mpi/ckpt/$1" "$d" kill
+    check_ok "" "$what: restart" && { grep -q "^$1: restarted\$" "$tmp/out" || fail "$what: not restarted"; }
+    if [ "$1" = ckpt_objects ] &&
+        [ "$(grep -c '^ckpt_objects: rank [0-9]*, started before the checkpoint, finished after it$' "$tmp/err")" -ne 9 ]; then
+        fail "$what: a line started before the checkpoint not finished after the restart"
+    fi
+done
+# a job restarted in another number of processes checkpoints, and that checkpoint restarts in yet another
+d=$tmp/chain
+run 120 VMPI_BALANCER=Rotate "$vmpirun" -n 9 -p 1 "$prog" $steps 2,6 "$d" kill
+[ "$rc" -eq 137 ] || fail "one process, checkpoints at 2 and 6, killed after 2: exit status $rc, expected 137"
+run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 3 --restart "$d" -p 1 "$prog" $steps 2,6 "$d" kill
+check_ok "$tmp/ref.3" "one process restarted in 3 from step 2, checkpointing again at step 6"
+[ "$(ckpts "$d" | grep -c .)" -eq 1 ] && [ "$(parts "$d" | grep -c .)" -eq 3 ] ||
+    fail "one process restarted in 3: files $(ls -A "$d" | tr '\n' ' '), expected a checkpoint of 3 parts"
+run 120 VMPI_BALANCER=Rotate "$vmpirun" --procs 2 --restart "$d" -p 1 "$prog" $steps 2,6 "$d" kill
+check_ok "$tmp/ref.3" "that checkpoint of 3 processes restarted in 2" &&
+    { grep -q '^ckpt_state: restarted at step 6$' "$tmp/out" || fail "3 processes restarted in 2: not from step 6"; }
+# what is its process's and not rebuilt yet on another number: refused by name (ARMCI's tables, a
+# -privatize=tls program's globals)
+run 120 "$vmpirun" --procs 2 -n 4 -p 1 "$build/tests/mpi/ckpt/armci_ckpt" "$tmp/armci" kill
+[ "$rc" -eq 137 ] || fail "armci_ckpt in 2 processes: killed run: exit status $rc, expected 137"
+run 60 "$vmpirun" --procs 4 --restart "$tmp/armci" -p 1 "$build/tests/mpi/ckpt/armci_ckpt" "$tmp/armci" kill
+check_refused "rank [0-9]* uses ARMCI, whose tables are its process's: it restarts only as 2 processes (vmpirun --procs 2)" \
+    "armci_ckpt from 2 processes in 4"
+run 120 "$vmpirun" -n 4 -p 1 "$build/tests/mpi/ckpt/ckpt_tls" "$tmp/tls" kill
+[ "$rc" -eq 137 ] || fail "ckpt_tls: killed run: exit status $rc, expected 137"
+run 60 "$vmpirun" --procs 2 --restart "$tmp/tls" -p 1 "$build/tests/mpi/ckpt/ckpt_tls" "$tmp/tls" kill
+check_refused "built with -privatize=tls, whose globals are shared by the ranks of a process: it restarts only as 1 \
+process" "ckpt_tls from one process in 2"
+once "ckpt_tls from one process in 2"
 
 # ---- two checkpoints in a run that goes on; a restarted job's checkpoint ----
 d=$tmp/cont

@@ -119,4 +119,13 @@ int vmpi_adapt_num_pes(void);
 /* Migrations so far (ranks moved, summed over migration points) and balancing steps. */
 long vmpi_adapt_moves(void);
 
+/* A rank's entries in its process's tables and the groups it refers to, in a buffer of the system allocator
+ * (its CK_OWNED record: ckpt_owned.c); and back, for a rank restarted into another process's tables: NULL,
+ * or what is wrong.  Each checkpoint process's groups are made again once: vmpi_adapt_owned_part_begin
+ * before the ranks of each. */
+struct vmpi_rank;
+void *vmpi_adapt_owned_save(struct vmpi_rank *rk, size_t *len);
+const char *vmpi_adapt_owned_load(struct vmpi_rank *rk, const void *data, size_t len);
+void vmpi_adapt_owned_part_begin(void);
+
 #endif

@@ -21,7 +21,13 @@
 #include "iso/iso.h"
 #include "mpi/adapt/adapt.h"
 #include "mpi/adapt/ckpt_job.h"
+#include "mpi/core/comm.h"
+#include "mpi/core/group.h"
+#include "mpi/core/info.h"
 #include "mpi/core/rank.h"
+#include "mpi/datatype/datatype.h"
+#include "mpi/datatype/f90.h"
+#include "mpi/op/op.h"
 #include "mpi/core/stdio.h"
 #include "msg/loc.h"
 
@@ -67,6 +73,12 @@ static void meta_fill(ck_meta *m, const vmpi_ckpt_part *part)
     m->stack_size = vmpi_cfg.stack_size;
     m->stack_guard = *ck_stack_guard();
     m->wtime = part ? part->wtime : vmpi_wtime();
+    m->ctx_max = vmpi_comm_ctx_max();
+    m->dt_top = vmpi_dt_top();
+    m->group_top = vmpi_group_top();
+    m->info_top = vmpi_info_top();
+    m->op_top = vmpi_op_top();
+    m->nf90 = vmpi_dt_f90_count();
     m->prog_size = size;
     m->prog_hash = hash;
     snprintf(m->prog, sizeof m->prog, "%s", prog);
@@ -239,7 +251,8 @@ static int write_job(vmpi_ckpt_out *o, const vmpi_ckpt_part *part)
         put_slot(o, (uint32_t)r, h);
         s.nholes = vmpi_img_file_ranges(h, s.holes, 4);
         vmpi_iso_each_extent(h, rk->vp.ctx, put_extent, &s);
-        ck_rank rec = {(uint64_t)(uintptr_t)rk, rk->vp.pe->id, vmpi_loc_of(r).proc};
+        ck_rank rec = {(uint64_t)(uintptr_t)rk, rk->vp.pe->id, vmpi_loc_of(r).proc,
+                       rk->vp.guard ? rk->vp.guard : *ck_stack_guard()};
         err = vmpi_ckpt_put(o, CK_RANK, (uint32_t)r, 0, &rec, sizeof rec);
         size_t ulen;
         void *unexp = vmpi_msg_save_unexpected(&rk->ep, &ulen);
@@ -252,6 +265,9 @@ static int write_job(vmpi_ckpt_out *o, const vmpi_ckpt_part *part)
             vmpi_ckpt_put(o, CK_HELD, (uint32_t)r, 0, held, ulen);
             vmpi_sys_free(held);
         }
+        void *owned = vmpi_adapt_owned_save(rk, &ulen);
+        vmpi_ckpt_put(o, CK_OWNED, (uint32_t)r, 0, owned, ulen);
+        vmpi_sys_free(owned);
     }
     return err;
 }

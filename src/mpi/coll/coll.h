@@ -15,6 +15,10 @@
 
 /* At boot: registers the release of a communicator's collective state with core. */
 void vmpi_coll_init(void);
+/* A restart on another number of processes: what a communicator cached of the processes of the checkpoint
+ * (its shared-memory object, whether it spans processes, its node communicator) is dropped, to be made again
+ * for this job's at its next collective; after vmpi_shm_forget_all. */
+void vmpi_coll_forget_places(vmpi_comm *c);
 
 int vmpi_coll_barrier(vmpi_comm *c, MPI_Request *req);
 int vmpi_coll_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c, MPI_Request *req);

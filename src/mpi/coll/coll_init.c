@@ -5,6 +5,7 @@
 #include "mpi/coll/coll.h"
 #include "mpi/coll/hier.h"
 #include "mpi/coll/shm.h"
+#include "mpi/coll/span.h"
 
 static void comm_released(vmpi_comm *c)
 {
@@ -17,3 +18,11 @@ static void comm_released(vmpi_comm *c)
 }
 
 void vmpi_coll_init(void) { vmpi_comm_on_release(comm_released); }
+
+void vmpi_coll_forget_places(vmpi_comm *c)
+{
+    comm_released(c); /* the registry is empty: only the rank's own caches go */
+    c->coll_span = VMPI_SPAN_UNKNOWN;
+    if (c->local)
+        c->local->coll_span = VMPI_SPAN_UNKNOWN;
+}

@@ -48,6 +48,7 @@ struct vmpi_csched {
     bool nonblocking;
     void **tmps;
     int ntmps;
+    vmpi_csched *lnext, **lprev; /* in its rank's list of live schedules (vmpi_cs_each_comm) */
 };
 
 static void hold(vmpi_comm *c, bool take)
@@ -79,7 +80,21 @@ vmpi_csched *vmpi_cs_new(vmpi_comm *c)
         hold(&s->lcomm, true);
     s->owner = &rk->vp;
     s->ep = &rk->ep;
+    s->lnext = rk->scheds;
+    s->lprev = &rk->scheds;
+    if (rk->scheds)
+        rk->scheds->lprev = &s->lnext;
+    rk->scheds = s;
     return s;
+}
+
+void vmpi_cs_each_comm(struct vmpi_rank *rk, void (*fn)(void *arg, vmpi_comm *c), void *arg)
+{
+    for (vmpi_csched *s = rk->scheds; s; s = s->lnext) {
+        fn(arg, &s->comm);
+        if (vmpi_comm_is_inter(&s->comm))
+            fn(arg, &s->lcomm);
+    }
 }
 
 static act *push(vmpi_csched *s, act_kind k)
@@ -217,6 +232,9 @@ static void destroy(vmpi_csched *s)
     hold(&s->comm, false);
     if (vmpi_comm_is_inter(&s->comm))
         hold(&s->lcomm, false);
+    *s->lprev = s->lnext; /* on the owner's PE, where its rank's list is touched */
+    if (s->lnext)
+        s->lnext->lprev = s->lprev;
     free(s);
 }
 

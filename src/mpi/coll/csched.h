@@ -31,6 +31,10 @@ typedef struct vmpi_csched vmpi_csched;
 /* A new empty schedule for the calling rank on `c` (takes the next collective sequence number), or NULL
  * when out of memory. */
 vmpi_csched *vmpi_cs_new(vmpi_comm *c);
+/* The communicators (copies) of rank `rk`'s live schedules, whose groups they reference: a checkpoint
+ * writes those groups, and a restart that re-creates them updates these copies (mpi/adapt). */
+struct vmpi_rank;
+void vmpi_cs_each_comm(struct vmpi_rank *rk, void (*fn)(void *arg, vmpi_comm *c), void *arg);
 /* Intercommunicator schedules: whether the steps appended next address the local group (true) or the
  * remote group (false, the default).  No effect on an intracommunicator. */
 void vmpi_cs_local(vmpi_csched *s, bool local);

@@ -203,6 +203,13 @@ static shm *create(vmpi_comm *c)
     return s;
 }
 
+void vmpi_shm_forget_all(void)
+{
+    pthread_mutex_lock(&registry_lock);
+    registry = NULL; /* the checkpoint's objects stay in the job heap, unused */
+    pthread_mutex_unlock(&registry_lock);
+}
+
 void vmpi_shm_relocate(void)
 {
     pthread_mutex_lock(&registry_lock);

@@ -51,5 +51,8 @@ int vmpi_shm_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt
 /* Migration, while the world is stopped and no rank is inside a shared-memory collective: regroups every
  * communicator's ranks by the PE they live on now. */
 void vmpi_shm_relocate(void);
+/* A restart on another number of processes: the checkpoint's process's objects are forgotten (each
+ * communicator makes its own again; vmpi_coll_forget_places drops what the ranks cached of them). */
+void vmpi_shm_forget_all(void);
 
 #endif

@@ -19,6 +19,12 @@ enum { IDX_WORLD = 1, IDX_SELF = 2, IDX_FIRST_USER = 3 };
 enum { CTX_PROCS_MAX = 1024 };
 static _Atomic int ctx_seq[CTX_PROCS_MAX];
 VMPI_CKPT_STATIC(ctx_seq)
+/* The first of the sequences' ids (raised by a restart on another number of processes, above every id of the
+ * checkpoint: the new numbering would give old ids again), and the largest id taken so far in this process. */
+static int ctx_base = VMPI_CTX_FIRST_FREE;
+static _Atomic int ctx_max;
+VMPI_CKPT_STATIC(ctx_base)
+VMPI_CKPT_STATIC(ctx_max)
 
 static struct {
     vmpi_comm_release_hook fn[4];
@@ -36,9 +42,22 @@ int vmpi_comm_ctx_alloc(void)
 {
     int k = vmpi_xport_nprocs(), p = k > 1 && vmpi_pe_self() ? vmpi_xport_self_proc() : 0;
     int i = atomic_fetch_add_explicit(&ctx_seq[p], 1, memory_order_relaxed);
-    if (i > (INT_MAX - VMPI_CTX_FIRST_FREE) / 2 / k - 1)
+    if (i > (INT_MAX - 1 - ctx_base) / 2 / k - 1)
         vmpi_fatal("out of communicator context ids (%d made in process %d; they are not reused)", i, p);
-    return VMPI_CTX_FIRST_FREE + 2 * (i * k + p);
+    int ctx = ctx_base + 2 * (i * k + p), m = atomic_load_explicit(&ctx_max, memory_order_relaxed);
+    while (m < ctx && !atomic_compare_exchange_weak_explicit(&ctx_max, &m, ctx, memory_order_relaxed,
+                                                               memory_order_relaxed))
+        ;
+    return ctx;
+}
+
+int vmpi_comm_ctx_max(void) { return atomic_load(&ctx_max); }
+
+void vmpi_comm_ctx_rebase(int above)
+{
+    ctx_base = above < VMPI_CTX_FIRST_FREE ? VMPI_CTX_FIRST_FREE : (above + 2) & ~1;
+    for (int p = 0; p < CTX_PROCS_MAX; p++)
+        atomic_store(&ctx_seq[p], 0);
 }
 
 vmpi_comm *vmpi_comm_get(MPI_Comm h)

@@ -47,6 +47,10 @@ vmpi_comm *vmpi_comm_get(MPI_Comm h);
 struct vmpi_group *vmpi_comm_group(const vmpi_comm *c);
 /* Two fresh context ids (point-to-point and collective), unique in the process. */
 int vmpi_comm_ctx_alloc(void);
+/* The largest context id this process has taken (0: none), and, for a restart on another number of
+ * processes, a new numbering whose every id is above `above` (the largest of every process's). */
+int vmpi_comm_ctx_max(void);
+void vmpi_comm_ctx_rebase(int above);
 
 /* A new communicator of the calling rank: `c` (filled by the caller, malloc'ed) gets a handle in the rank's
  * table.  Returns the handle, or MPI_COMM_NULL when the table is full. */

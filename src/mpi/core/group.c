@@ -7,19 +7,25 @@
 #include "iso/iso.h"
 #include "mpi/core/group.h"
 #include "mpi/core/handle.h"
+#include "mpi/core/rank.h"
 
 #define CHUNK 256
 #define MAX_CHUNKS 4096 /* a million live groups */
 
-/* Process-wide handle table: chunks never move, so a lookup reads an entry without the lock. */
+/* Process-wide handle table: chunks never move, so a lookup reads an entry without the lock.  Indices are
+ * unique in the job and each entry has its owner, the rank that made the handle (handle.h). */
+typedef struct entry {
+    _Atomic(vmpi_group *) g;
+    int owner;
+} entry;
 static struct {
     pthread_mutex_t lock;
-    _Atomic(vmpi_group *) *chunks[MAX_CHUNKS];
-    int next;               /* next never-used index */
+    entry *chunks[MAX_CHUNKS];
+    vmpi_handle_seq seq;
     int *free_idx;          /* recycled indices */
     int nfree, cap_free;
     vmpi_group *empty, *world;
-} G = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} G = {.lock = PTHREAD_MUTEX_INITIALIZER, .seq = {2, 0, 1}};
 VMPI_CKPT_STATIC(G)
 
 enum { IDX_EMPTY = 1, IDX_FIRST_FREE = 2 }; /* index 0 is MPI_GROUP_NULL */
@@ -89,7 +95,7 @@ vmpi_group *vmpi_group_world(void) { return G.world; }
 
 static _Atomic(vmpi_group *) *slot(int idx)
 {
-    return &G.chunks[idx / CHUNK][idx % CHUNK];
+    return &G.chunks[idx / CHUNK][idx % CHUNK].g;
 }
 
 void vmpi_group_init(int nranks)
@@ -108,12 +114,14 @@ void vmpi_group_init(int nranks)
     if (G.chunks[0] == NULL)
         vmpi_fatal("out of memory for the group table");
     atomic_store(slot(IDX_EMPTY), G.empty);
-    G.next = IDX_FIRST_FREE;
+    G.chunks[0][IDX_EMPTY].owner = -1;
 }
 
 void vmpi_group_fini(void)
 {
-    for (int c = 0; c < MAX_CHUNKS && G.chunks[c]; c++) {
+    for (int c = 0; c < MAX_CHUNKS; c++) {
+        if (G.chunks[c] == NULL) /* indices unique in the job leave gaps */
+            continue;
         for (int i = 0; i < CHUNK; i++) {
             int idx = c * CHUNK + i;
             vmpi_group *g = atomic_load(slot(idx));
@@ -137,15 +145,15 @@ MPI_Group vmpi_group_handle(vmpi_group *g)
     pthread_mutex_lock(&G.lock);
     if (G.nfree > 0) {
         idx = G.free_idx[--G.nfree];
-    } else if (G.next < MAX_CHUNKS * CHUNK) {
-        idx = G.next;
+    } else if ((idx = vmpi_handle_seq_take(&G.seq, MAX_CHUNKS * CHUNK)) > 0) {
         if (G.chunks[idx / CHUNK] == NULL && (G.chunks[idx / CHUNK] = vmpi_iso_job_calloc(CHUNK, sizeof(*G.chunks[0]))) == NULL)
             idx = -1;
-        else
-            G.next++;
     }
-    if (idx > 0)
+    if (idx > 0) {
+        vmpi_rank *rk = vmpi_rank_self();
+        G.chunks[idx / CHUNK][idx % CHUNK].owner = rk ? rk->world_rank : -1;
         atomic_store(slot(idx), vmpi_group_ref(g));
+    }
     pthread_mutex_unlock(&G.lock);
     return idx > 0 ? VMPI_HANDLE(VMPI_KIND_GROUP, idx) : MPI_GROUP_NULL;
 }
@@ -183,4 +191,66 @@ int vmpi_group_handle_free(MPI_Group *h)
     vmpi_group_unref(g);
     *h = MPI_GROUP_NULL;
     return MPI_SUCCESS;
+}
+
+int vmpi_group_each_owned(int owner, vmpi_group_entry_fn fn, void *arg)
+{
+    int n = 0;
+    pthread_mutex_lock(&G.lock);
+    for (int c = 0; c < MAX_CHUNKS; c++)
+        for (int j = 0; G.chunks[c] && j < CHUNK; j++) {
+            vmpi_group *g = atomic_load(&G.chunks[c][j].g);
+            if (g && c * CHUNK + j >= IDX_FIRST_FREE && G.chunks[c][j].owner == owner) {
+                fn(arg, c * CHUNK + j, g);
+                n++;
+            }
+        }
+    pthread_mutex_unlock(&G.lock);
+    return n;
+}
+
+bool vmpi_group_install(int idx, vmpi_group *g, int owner)
+{
+    bool ok = false;
+    pthread_mutex_lock(&G.lock);
+    if (idx >= IDX_FIRST_FREE && idx < MAX_CHUNKS * CHUNK &&
+        (G.chunks[idx / CHUNK] != NULL || (G.chunks[idx / CHUNK] = vmpi_iso_job_calloc(CHUNK, sizeof(*G.chunks[0]))) != NULL) &&
+        atomic_load(slot(idx)) == NULL) {
+        G.chunks[idx / CHUNK][idx % CHUNK].owner = owner;
+        atomic_store(slot(idx), g); /* the caller's reference */
+        vmpi_handle_seq_saw(&G.seq, idx);
+        ok = true;
+    }
+    pthread_mutex_unlock(&G.lock);
+    return ok;
+}
+
+void vmpi_group_keep_only(bool (*here)(int owner))
+{
+    pthread_mutex_lock(&G.lock);
+    for (int c = 0; c < MAX_CHUNKS; c++)
+        for (int j = 0; G.chunks[c] && j < CHUNK; j++)
+            if (c * CHUNK + j >= IDX_FIRST_FREE && G.chunks[c][j].owner >= 0 && !here(G.chunks[c][j].owner))
+                atomic_store(&G.chunks[c][j].g, NULL); /* its reference is left: the group may be others' too */
+    pthread_mutex_unlock(&G.lock);
+}
+
+void vmpi_group_forget_owned(int owner)
+{
+    pthread_mutex_lock(&G.lock);
+    for (int c = 0; c < MAX_CHUNKS; c++)
+        for (int j = 0; G.chunks[c] && j < CHUNK; j++)
+            if (c * CHUNK + j >= IDX_FIRST_FREE && G.chunks[c][j].owner == owner)
+                atomic_store(&G.chunks[c][j].g, NULL); /* another process's object: left alone */
+    pthread_mutex_unlock(&G.lock);
+}
+
+int vmpi_group_top(void) { return G.seq.top; }
+
+void vmpi_group_rebase(int above)
+{
+    pthread_mutex_lock(&G.lock);
+    vmpi_handle_seq_rebase(&G.seq, above);
+    G.nfree = 0; /* freed indices of the checkpoint's process may be reused by another process too */
+    pthread_mutex_unlock(&G.lock);
 }

@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 
 typedef struct vmpi_group {
     _Atomic int refs;
@@ -33,5 +34,17 @@ MPI_Group vmpi_group_handle(vmpi_group *g);
 vmpi_group *vmpi_group_get(MPI_Group h);
 /* Drops the handle's reference; predefined handles are not freed (returns MPI_ERR_GROUP for them). */
 int vmpi_group_handle_free(MPI_Group *h);
+
+/* Handles are unique in the job and each has its owner (handle.h): a checkpoint writes each rank's (index,
+ * group), and a restart that brings the rank into another process's table re-registers them, each with a
+ * reference of the caller's (false when the index is taken or out of range).  The largest index given, and a
+ * restart's new numbering above the job's largest. */
+typedef void (*vmpi_group_entry_fn)(void *arg, int idx, vmpi_group *g);
+int vmpi_group_each_owned(int owner, vmpi_group_entry_fn fn, void *arg);
+bool vmpi_group_install(int idx, vmpi_group *g, int owner);
+int vmpi_group_top(void);
+void vmpi_group_forget_owned(int owner);
+void vmpi_group_keep_only(bool (*here)(int owner));
+void vmpi_group_rebase(int above);
 
 #endif

@@ -18,12 +18,12 @@ typedef struct kv {
     char *key, *val;
 } kv;
 
-typedef struct vmpi_info {
+struct vmpi_info {
     kv *kv; /* in the order keys were first set */
     int n, cap;
     int owner; /* world rank that created it (-1: MPI_INFO_ENV, everybody's) */
     bool readonly;
-} vmpi_info;
+};
 
 enum { ENV_INDEX = 1, FIRST_USER = 2 };
 
@@ -33,7 +33,8 @@ static struct {
     int n;           /* slots in use or freed, from index 0 */
     int *freed;      /* stack of free slots */
     int nfreed;
-} T = {.mu = PTHREAD_MUTEX_INITIALIZER};
+    vmpi_handle_seq seq; /* slots unique in the job (handle.h) */
+} T = {.mu = PTHREAD_MUTEX_INITIALIZER, .seq = {FIRST_USER, 0, FIRST_USER - 1}};
 VMPI_CKPT_STATIC(T)
 
 static void info_destroy(vmpi_info *o)
@@ -54,9 +55,17 @@ static int find(const vmpi_info *o, const char *key)
     return -1;
 }
 
+/* Keys and values are the object's: in the same heap (iso.h: the making rank's slot, or the job heap). */
+static char *info_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = vmpi_iso_own_malloc(n);
+    return d ? memcpy(d, s, n) : NULL;
+}
+
 static int put(vmpi_info *o, const char *key, const char *value)
 {
-    char *v = strdup(value);
+    char *v = info_strdup(value);
     if (v == NULL)
         return MPI_ERR_NO_MEM;
     int i = find(o, key);
@@ -67,7 +76,7 @@ static int put(vmpi_info *o, const char *key, const char *value)
     }
     if (o->n == o->cap) {
         int cap = o->cap ? 2 * o->cap : 8;
-        kv *n = vmpi_iso_job_realloc(o->kv, sizeof *n * (size_t)cap);
+        kv *n = vmpi_iso_own_realloc(o->kv, sizeof *n * (size_t)cap);
         if (n == NULL) {
             free(v);
             return MPI_ERR_NO_MEM;
@@ -75,7 +84,7 @@ static int put(vmpi_info *o, const char *key, const char *value)
         o->kv = n;
         o->cap = cap;
     }
-    char *k = strdup(key);
+    char *k = info_strdup(key);
     if (k == NULL) {
         free(v);
         return MPI_ERR_NO_MEM;
@@ -106,7 +115,7 @@ static int ensure_slots(int n)
 /* The environment of the job (MPI-3.1 9.1.1's suggested keys), from the first rank that asks. */
 static vmpi_info *env_build(void)
 {
-    vmpi_info *o = vmpi_iso_job_calloc(1, sizeof *o);
+    vmpi_info *o = vmpi_iso_own_calloc(1, sizeof *o);
     if (o == NULL)
         return NULL;
     vmpi_rank *rk = vmpi_rank_self();
@@ -147,19 +156,77 @@ static int self_rank(void)
     return rk ? rk->world_rank : -1;
 }
 
-/* A job of K processes (real or emulated): slot i (>= FIRST_USER) of process p has handle index i K + p, so a
- * handle made in another process names nothing here (each real process has its own table, which would
- * otherwise give the same numbers to different objects), as another rank's names nothing in its process. */
-static int nprocs(void) { return vmpi_xport_nprocs() > 1 && vmpi_pe_self() ? vmpi_xport_nprocs() : 1; }
-static int self_proc(void) { return nprocs() > 1 ? vmpi_xport_self_proc() : 0; }
-static int index_of_slot(int i) { return i < FIRST_USER ? i : i * nprocs() + self_proc(); }
-/* The slot of handle index `idx` in this process's table, or -1. */
-static int slot_of_index(int idx)
+/* A handle's index is its slot, unique in the job (handle.h): a handle of another process's table names
+ * nothing here, or another rank's object, which is not ours to use (below). */
+static int slot_of_index(int idx) { return idx; }
+
+/* An object is in its maker's slot (or the job heap when no rank made it): one in the slot of another rank
+ * than `rank` is not read (after a restart, the table may hold entries of ranks in other processes, whose
+ * slots are not here). */
+static bool mine_to_read(const vmpi_info *o, int rank)
 {
-    if (idx < FIRST_USER)
-        return idx;
-    int k = nprocs(), i = idx / k;
-    return i >= FIRST_USER && idx % k == self_proc() ? i : -1;
+    int s = vmpi_iso_slot_of(o);
+    return s < 0 || s == rank;
+}
+
+int vmpi_info_each_owned(int owner, vmpi_info_entry_fn fn, void *arg)
+{
+    int n = 0;
+    pthread_mutex_lock(&T.mu);
+    for (int i = FIRST_USER; i < T.n; i++)
+        if (T.obj[i] && mine_to_read(T.obj[i], owner) && T.obj[i]->owner == owner) {
+            fn(arg, i, T.obj[i]);
+            n++;
+        }
+    pthread_mutex_unlock(&T.mu);
+    return n;
+}
+
+bool vmpi_info_install(int idx, vmpi_info *o, int owner)
+{
+    bool ok = false;
+    pthread_mutex_lock(&T.mu);
+    if (idx >= FIRST_USER && idx < (1 << 26) && o->owner == owner && ensure_slots(idx + 1) == MPI_SUCCESS &&
+        T.obj[idx] == NULL) {
+        T.obj[idx] = o;
+        vmpi_handle_seq_saw(&T.seq, idx);
+        ok = true;
+    }
+    pthread_mutex_unlock(&T.mu);
+    return ok;
+}
+
+void vmpi_info_keep_only(bool (*here)(int owner))
+{
+    pthread_mutex_lock(&T.mu);
+    for (int i = FIRST_USER; i < T.n; i++) {
+        int s = T.obj[i] ? vmpi_iso_slot_of(T.obj[i]) : -1; /* its owner's slot (not read when elsewhere) */
+        if (s >= 0 && !here(s))
+            T.obj[i] = NULL;
+    }
+    pthread_mutex_unlock(&T.mu);
+}
+
+void vmpi_info_forget_owned(int owner)
+{
+    pthread_mutex_lock(&T.mu);
+    for (int i = FIRST_USER; i < T.n; i++)
+        if (T.obj[i] && mine_to_read(T.obj[i], owner) && T.obj[i]->owner == owner)
+            T.obj[i] = NULL; /* the rank's object, in its slot: re-registered from its own record */
+    pthread_mutex_unlock(&T.mu);
+}
+
+int vmpi_info_top(void) { return T.seq.top; }
+
+void vmpi_info_rebase(int above)
+{
+    pthread_mutex_lock(&T.mu);
+    vmpi_handle_seq_rebase(&T.seq, above);
+    T.nfreed = 0; /* a freed slot of the checkpoint's process may be reused by another process too */
+    /* MPI_INFO_ENV is this process's (its host, its directory): made again at the next use */
+    if (T.n > ENV_INDEX)
+        T.obj[ENV_INDEX] = NULL;
+    pthread_mutex_unlock(&T.mu);
 }
 
 /* The calling rank's object of handle `h`, or NULL; called with the mutex held. */
@@ -171,12 +238,15 @@ static vmpi_info *lookup(MPI_Info h)
     if (i == ENV_INDEX && (i >= T.n || T.obj[i] == NULL)) {
         if (ensure_slots(FIRST_USER) != MPI_SUCCESS)
             return NULL;
+        vmpi_iso_heap *cur = vmpi_iso_cur_; /* every rank's: in the job heap, not the asking rank's slot */
+        vmpi_iso_leave();
         T.obj[ENV_INDEX] = env_build();
+        vmpi_iso_enter(cur);
     }
     vmpi_info *o = i > 0 && i < T.n ? T.obj[i] : NULL;
     /* another rank's object is not ours to use, as another process's would not be (this also catches a
      * freed handle whose slot another rank got again) */
-    return o && (o->owner < 0 || o->owner == self_rank()) ? o : NULL;
+    return o && mine_to_read(o, self_rank()) && (o->owner < 0 || o->owner == self_rank()) ? o : NULL;
 }
 
 /* Stores a new object in a free slot. */
@@ -186,20 +256,21 @@ static int insert(vmpi_info *o, MPI_Info *out)
     if (T.nfreed > 0) {
         i = T.freed[--T.nfreed];
     } else {
-        int err = ensure_slots(T.n < FIRST_USER ? FIRST_USER + 1 : T.n + 1);
+        if ((i = vmpi_handle_seq_take(&T.seq, 1 << 26)) < 0)
+            return MPI_ERR_NO_MEM;
+        int err = ensure_slots(i + 1);
         if (err)
             return err;
-        i = T.n - 1;
     }
     o->owner = self_rank();
     T.obj[i] = o;
-    *out = VMPI_HANDLE(VMPI_KIND_INFO, index_of_slot(i));
+    *out = VMPI_HANDLE(VMPI_KIND_INFO, i);
     return MPI_SUCCESS;
 }
 
 int vmpi_info_create(MPI_Info *out)
 {
-    vmpi_info *o = vmpi_iso_job_calloc(1, sizeof *o);
+    vmpi_info *o = vmpi_iso_own_calloc(1, sizeof *o);
     if (o == NULL)
         return MPI_ERR_NO_MEM;
     pthread_mutex_lock(&T.mu);
@@ -322,7 +393,7 @@ int vmpi_info_get_nthkey(MPI_Info h, int n, char *key)
 
 int vmpi_info_dup(MPI_Info h, MPI_Info *out)
 {
-    vmpi_info *c = vmpi_iso_job_calloc(1, sizeof *c);
+    vmpi_info *c = vmpi_iso_own_calloc(1, sizeof *c);
     if (c == NULL)
         return MPI_ERR_NO_MEM;
     int err = MPI_SUCCESS;

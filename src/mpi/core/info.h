@@ -32,5 +32,18 @@ int vmpi_info_get_nthkey(MPI_Info h, int n, char *key);
 int vmpi_info_dup(MPI_Info h, MPI_Info *out);
 /* Frees the object and sets *h to MPI_INFO_NULL. */
 int vmpi_info_free(MPI_Info *h);
+/* Handles are unique in the job and each object has its owner, the rank that made it, in whose slot it is
+ * (handle.h, iso.h): a checkpoint writes each rank's (index, object), and a restart that brings the rank
+ * into another process's table re-registers them (false when the index is taken or the object not the
+ * owner's).  The largest index given, and a restart's new numbering above the job's largest (MPI_INFO_ENV,
+ * the process's, is made again). */
+typedef struct vmpi_info vmpi_info;
+typedef void (*vmpi_info_entry_fn)(void *arg, int idx, vmpi_info *o);
+int vmpi_info_each_owned(int owner, vmpi_info_entry_fn fn, void *arg);
+bool vmpi_info_install(int idx, vmpi_info *o, int owner);
+int vmpi_info_top(void);
+void vmpi_info_forget_owned(int owner);
+void vmpi_info_keep_only(bool (*here)(int owner));
+void vmpi_info_rebase(int above);
 
 #endif

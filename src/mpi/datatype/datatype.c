@@ -8,6 +8,7 @@
 #include "ckpt/ckpt.h"
 #include "iso/iso.h"
 #include "mpi/core/handle.h"
+#include "mpi/core/rank.h"
 #include "mpi/datatype/datatype.h"
 #include "mpi/datatype/f90.h"
 
@@ -21,15 +22,16 @@ typedef struct slot {
     _Atomic unsigned state;            /* (generation << 1) | live */
     vmpi_dtype *_Atomic dt;
     int next_free;
+    int owner;                         /* the world rank that made the handle; -1: the process's (f90.c) */
 } slot;
 
 static slot *_Atomic chunks[NCHUNKS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int free_head = -1;
-static unsigned next_unused = VMPI_DT_BUILTIN_COUNT;
+static vmpi_handle_seq seq = {VMPI_DT_BUILTIN_COUNT, 0, VMPI_DT_BUILTIN_COUNT - 1}; /* slots unique in the job */
 VMPI_CKPT_STATIC(chunks)
 VMPI_CKPT_STATIC(free_head)
-VMPI_CKPT_STATIC(next_unused)
+VMPI_CKPT_STATIC(seq)
 
 static slot *slot_at(unsigned i)
 {
@@ -58,7 +60,19 @@ const vmpi_dtype *vmpi_dt_get(MPI_Datatype h)
     return dt && dt->committed ? dt : NULL;
 }
 
-MPI_Datatype vmpi_dt_register(vmpi_dtype *dt)
+/* Slot i's entry, its chunk made if need be; NULL when out of memory.  Under the lock. */
+static slot *slot_make(unsigned i)
+{
+    if (slot_at(i) == NULL) {
+        slot *c = vmpi_iso_job_calloc(CHUNK, sizeof *c);
+        if (c == NULL)
+            return NULL;
+        atomic_store_explicit(&chunks[i / CHUNK], c, memory_order_release);
+    }
+    return slot_at(i);
+}
+
+static MPI_Datatype register_as(vmpi_dtype *dt, int owner)
 {
     pthread_mutex_lock(&lock);
     unsigned i;
@@ -68,27 +82,101 @@ MPI_Datatype vmpi_dt_register(vmpi_dtype *dt)
         s = slot_at(i);
         free_head = s->next_free;
     } else {
-        i = next_unused;
-        if (i > SLOT_MASK) {
+        int k = vmpi_handle_seq_take(&seq, SLOT_MASK + 1);
+        if (k < 0 || (s = slot_make((unsigned)k)) == NULL) {
             pthread_mutex_unlock(&lock);
             return MPI_DATATYPE_NULL;
         }
-        if (slot_at(i) == NULL) {
-            slot *c = vmpi_iso_job_calloc(CHUNK, sizeof *c);
-            if (c == NULL) {
-                pthread_mutex_unlock(&lock);
-                return MPI_DATATYPE_NULL;
-            }
-            atomic_store_explicit(&chunks[i / CHUNK], c, memory_order_release);
-        }
-        next_unused++;
-        s = slot_at(i);
+        i = (unsigned)k;
     }
     unsigned gen = atomic_load_explicit(&s->state, memory_order_relaxed) >> 1;
+    s->owner = owner;
     atomic_store_explicit(&s->dt, dt, memory_order_relaxed);
     atomic_store_explicit(&s->state, (gen << 1) | 1u, memory_order_release);
     pthread_mutex_unlock(&lock);
     return VMPI_HANDLE(VMPI_KIND_DATATYPE, (gen << SLOT_BITS) | i);
+}
+
+MPI_Datatype vmpi_dt_register(vmpi_dtype *dt)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    return register_as(dt, rk ? rk->world_rank : -1);
+}
+
+MPI_Datatype vmpi_dt_register_shared(vmpi_dtype *dt) { return register_as(dt, -1); }
+
+int vmpi_dt_each_owned(int owner, vmpi_dt_entry_fn fn, void *arg)
+{
+    int n = 0;
+    pthread_mutex_lock(&lock);
+    for (unsigned c = 0; c < NCHUNKS; c++) {
+        slot *ch = atomic_load_explicit(&chunks[c], memory_order_acquire);
+        for (unsigned j = 0; ch && j < CHUNK; j++) {
+            slot *s = &ch[j];
+            unsigned st = atomic_load_explicit(&s->state, memory_order_relaxed);
+            if ((st & 1u) && s->owner == owner) {
+                fn(arg, c * CHUNK + j, st, atomic_load_explicit(&s->dt, memory_order_relaxed));
+                n++;
+            }
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
+bool vmpi_dt_install(unsigned i, unsigned state, vmpi_dtype *dt, int owner)
+{
+    bool ok = false;
+    pthread_mutex_lock(&lock);
+    slot *s = i >= VMPI_DT_BUILTIN_COUNT && i <= SLOT_MASK && (state & 1u) ? slot_make(i) : NULL;
+    if (s && !(atomic_load_explicit(&s->state, memory_order_relaxed) & 1u)) {
+        s->owner = owner;
+        atomic_store_explicit(&s->dt, dt, memory_order_relaxed);
+        atomic_store_explicit(&s->state, state, memory_order_release);
+        vmpi_handle_seq_saw(&seq, (int)i);
+        ok = true;
+    }
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
+void vmpi_dt_keep_only(bool (*here)(int owner))
+{
+    pthread_mutex_lock(&lock);
+    for (unsigned c = 0; c < NCHUNKS; c++) {
+        slot *ch = atomic_load_explicit(&chunks[c], memory_order_acquire);
+        for (unsigned j = 0; ch && j < CHUNK; j++)
+            if ((atomic_load_explicit(&ch[j].state, memory_order_relaxed) & 1u) && ch[j].owner >= 0 &&
+                !here(ch[j].owner)) {
+                atomic_store_explicit(&ch[j].dt, NULL, memory_order_relaxed);
+                atomic_store_explicit(&ch[j].state, 0, memory_order_release);
+            }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+void vmpi_dt_forget_owned(int owner)
+{
+    pthread_mutex_lock(&lock);
+    for (unsigned c = 0; c < NCHUNKS; c++) {
+        slot *ch = atomic_load_explicit(&chunks[c], memory_order_acquire);
+        for (unsigned j = 0; ch && j < CHUNK; j++)
+            if ((atomic_load_explicit(&ch[j].state, memory_order_relaxed) & 1u) && ch[j].owner == owner) {
+                atomic_store_explicit(&ch[j].dt, NULL, memory_order_relaxed);
+                atomic_store_explicit(&ch[j].state, 0, memory_order_release); /* not reused: no free list */
+            }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+int vmpi_dt_top(void) { return seq.top; }
+
+void vmpi_dt_rebase(int above)
+{
+    pthread_mutex_lock(&lock);
+    vmpi_handle_seq_rebase(&seq, above);
+    free_head = -1; /* a freed slot of the checkpoint's process may be reused by another process too */
+    pthread_mutex_unlock(&lock);
 }
 
 MPI_Datatype vmpi_dt_handle_for(vmpi_dtype *dt)
@@ -131,9 +219,9 @@ bool vmpi_dt_set_contents(vmpi_dtype *dt, int combiner, int ni, const int *ints,
                           int nd, vmpi_dtype *const *types)
 {
     vmpi_dtype_contents *c = &dt->contents;
-    c->ints = ni ? vmpi_iso_job_malloc(sizeof *ints * (size_t)ni) : NULL;
-    c->aints = na ? vmpi_iso_job_malloc(sizeof *aints * (size_t)na) : NULL;
-    c->types = nd ? vmpi_iso_job_malloc(sizeof *types * (size_t)nd) : NULL;
+    c->ints = ni ? vmpi_iso_own_malloc(sizeof *ints * (size_t)ni) : NULL;
+    c->aints = na ? vmpi_iso_own_malloc(sizeof *aints * (size_t)na) : NULL;
+    c->types = nd ? vmpi_iso_own_malloc(sizeof *types * (size_t)nd) : NULL;
     if ((ni && !c->ints) || (na && !c->aints) || (nd && !c->types)) {
         free(c->ints);
         free(c->aints);

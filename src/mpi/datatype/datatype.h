@@ -20,6 +20,22 @@ MPI_Datatype vmpi_dt_register(vmpi_dtype *dt);
 /* A handle for `dt` as MPI_Type_get_contents returns it: the predefined handle, or a new handle holding a
  * new reference. */
 MPI_Datatype vmpi_dt_handle_for(vmpi_dtype *dt);
+/* The same for a type every rank of the process shares (f90.c): no rank owns the handle. */
+MPI_Datatype vmpi_dt_register_shared(vmpi_dtype *dt);
+/* Handles are unique in the job and each has its owner, the rank that made it (mpi/core/handle.h): a
+ * checkpoint writes each rank's entries (slot, state, type), and a restart that brings the rank into
+ * another process's table re-registers them (false when the slot is taken or the entry malformed).  The
+ * largest slot given, and a restart's new numbering above the job's largest. */
+typedef void (*vmpi_dt_entry_fn)(void *arg, unsigned slot, unsigned state, vmpi_dtype *dt);
+int vmpi_dt_each_owned(int owner, vmpi_dt_entry_fn fn, void *arg);
+bool vmpi_dt_install(unsigned slot, unsigned state, vmpi_dtype *dt, int owner);
+int vmpi_dt_top(void);
+/* Drops the entries of `owner` (a restart, before re-registering them: copies of them may be here). */
+void vmpi_dt_forget_owned(int owner);
+/* Drops the entries whose owner is not `here` (a restart on another number of processes: the checkpoint's
+ * process's table, put back whole, has the entries of its ranks now in other processes). */
+void vmpi_dt_keep_only(bool (*here)(int owner));
+void vmpi_dt_rebase(int above);
 /* Frees a derived handle; false if `h` is not one. */
 bool vmpi_dt_free(MPI_Datatype h);
 

@@ -5,6 +5,7 @@
  * list is a static that checkpoints carry, the types live in the job heap like every derived type. */
 #include <pthread.h>
 #include "ckpt/ckpt.h"
+#include "iso/iso.h"
 #include "mpi/datatype/construct.h"
 #include "mpi/datatype/f90.h"
 
@@ -21,6 +22,14 @@ static int ntypes;
 VMPI_CKPT_STATIC(types)
 VMPI_CKPT_STATIC(ntypes)
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+int vmpi_dt_f90_count(void)
+{
+    pthread_mutex_lock(&lock);
+    int n = ntypes;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
 
 bool vmpi_dt_is_f90(const vmpi_dtype *dt)
 {
@@ -49,8 +58,12 @@ MPI_Datatype vmpi_dt_f90_get(int combiner, int p, int r, vmpi_dtype *basic)
     if (h == MPI_DATATYPE_NULL && ntypes < MAX_F90) {
         int ints[2] = {p, r}; /* F90_INTEGER: r alone */
         bool integer = combiner == MPI_COMBINER_F90_INTEGER;
+        /* every rank of the process shares it: in the job heap, not the asking rank's slot (iso.h) */
+        vmpi_iso_heap *cur = vmpi_iso_cur_;
+        vmpi_iso_leave();
         vmpi_dtype *dt = vmpi_dt_f90(basic, combiner, integer ? 1 : 2, integer ? &ints[1] : ints);
-        if (dt && (h = vmpi_dt_register(dt)) != MPI_DATATYPE_NULL)
+        vmpi_iso_enter(cur);
+        if (dt && (h = vmpi_dt_register_shared(dt)) != MPI_DATATYPE_NULL)
             types[ntypes++] = (made){combiner, p, r, dt, h};
         else if (dt)
             vmpi_dtype_release(dt);

@@ -11,5 +11,7 @@ MPI_Datatype vmpi_dt_f90_get(int combiner, int p, int r, vmpi_dtype *basic);
 /* Whether `dt` is one of them (never freed; its handle is vmpi_dt_f90_handle). */
 bool vmpi_dt_is_f90(const vmpi_dtype *dt);
 MPI_Datatype vmpi_dt_f90_handle(const vmpi_dtype *dt);
+/* How many this process made (they are its: a restart does not bring them into another process's). */
+int vmpi_dt_f90_count(void);
 
 #endif

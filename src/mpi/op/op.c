@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include "ckpt/ckpt.h"
 #include "mpi/core/handle.h"
+#include "mpi/core/rank.h"
 #include "mpi/op/op_builtin.h"
 
 typedef struct user_op {
@@ -16,6 +17,7 @@ typedef struct user_op {
     bool freed;                    /* MPI_Op_free'd: invalid for new calls, kept while pending ones use it */
     _Atomic int holds;             /* pending nonblocking reductions using it */
     _Atomic unsigned gen;          /* bumped at every reuse of the slot: part of the handle */
+    int owner;                     /* the world rank that made it */
 } user_op;
 
 /* A handle's index is (generation << 12) | slot, so a freed handle does not name the op that reuses its
@@ -28,6 +30,9 @@ _Static_assert(VMPI_OP_USER_MAX == 1 << SLOT_BITS, "slot field of the handle");
  * create returned, so the entry is published by then). */
 static user_op users[VMPI_OP_USER_MAX];
 VMPI_CKPT_STATIC(users) /* a restarted job's ranks hold these handles; the functions are in their copies */
+/* Slots unique in the job (handle.h): process p of K takes base + i K + p, the first free one. */
+static vmpi_handle_seq seq = {VMPI_OP_USER_FIRST, 0, VMPI_OP_USER_FIRST - 1};
+VMPI_CKPT_STATIC(seq)
 static pthread_mutex_t users_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static user_op *user_get(MPI_Op op)
@@ -56,8 +61,13 @@ int vmpi_op_create(MPI_User_function *fn, bool commute, MPI_Op *out)
 {
     int err = MPI_ERR_INTERN;
     pthread_mutex_lock(&users_lock);
-    for (int i = VMPI_OP_USER_FIRST; i < VMPI_OP_USER_MAX; i++)
+    vmpi_handle_seq s = seq;
+    s.next = 0;
+    for (int i; (i = vmpi_handle_seq_take(&s, VMPI_OP_USER_MAX)) >= 0;)
         if (users[i].fn == NULL) {
+            vmpi_handle_seq_saw(&seq, i);
+            vmpi_rank *rk = vmpi_rank_self();
+            users[i].owner = rk ? rk->world_rank : -1;
             unsigned gen = (atomic_load(&users[i].gen) + 1) & GEN_MASK;
             atomic_store(&users[i].gen, gen ? gen : 1);
             users[i].commute = commute;
@@ -162,4 +172,65 @@ void vmpi_op_apply(MPI_Op op, MPI_Datatype dth, const vmpi_dtype *dt, const void
     }
     free(x);
     free(y);
+}
+
+int vmpi_op_each_owned(int owner, vmpi_op_entry_fn fn, void *arg)
+{
+    int n = 0;
+    pthread_mutex_lock(&users_lock);
+    for (int i = VMPI_OP_USER_FIRST; i < VMPI_OP_USER_MAX; i++)
+        if (users[i].fn != NULL && users[i].owner == owner) {
+            vmpi_op_entry e = {i, atomic_load(&users[i].gen), users[i].commute, users[i].freed,
+                               atomic_load(&users[i].holds), users[i].fn};
+            fn(arg, &e);
+            n++;
+        }
+    pthread_mutex_unlock(&users_lock);
+    return n;
+}
+
+bool vmpi_op_install(const vmpi_op_entry *e, int owner)
+{
+    bool ok = false;
+    pthread_mutex_lock(&users_lock);
+    if (e->slot >= VMPI_OP_USER_FIRST && e->slot < VMPI_OP_USER_MAX && e->fn != NULL && users[e->slot].fn == NULL) {
+        user_op *u = &users[e->slot];
+        atomic_store(&u->gen, e->gen);
+        u->commute = e->commute;
+        u->freed = e->freed;
+        atomic_store(&u->holds, e->holds);
+        u->owner = owner;
+        u->fn = e->fn;
+        vmpi_handle_seq_saw(&seq, e->slot);
+        ok = true;
+    }
+    pthread_mutex_unlock(&users_lock);
+    return ok;
+}
+
+void vmpi_op_keep_only(bool (*here)(int owner))
+{
+    pthread_mutex_lock(&users_lock);
+    for (int i = VMPI_OP_USER_FIRST; i < VMPI_OP_USER_MAX; i++)
+        if (users[i].fn != NULL && users[i].owner >= 0 && !here(users[i].owner))
+            users[i].fn = NULL;
+    pthread_mutex_unlock(&users_lock);
+}
+
+void vmpi_op_forget_owned(int owner)
+{
+    pthread_mutex_lock(&users_lock);
+    for (int i = VMPI_OP_USER_FIRST; i < VMPI_OP_USER_MAX; i++)
+        if (users[i].fn != NULL && users[i].owner == owner)
+            users[i].fn = NULL;
+    pthread_mutex_unlock(&users_lock);
+}
+
+int vmpi_op_top(void) { return seq.top; }
+
+void vmpi_op_rebase(int above)
+{
+    pthread_mutex_lock(&users_lock);
+    vmpi_handle_seq_rebase(&seq, above);
+    pthread_mutex_unlock(&users_lock);
 }

@@ -12,6 +12,25 @@
 /* User operations live in one process-wide table (any rank may create them); indexes start here. */
 enum { VMPI_OP_USER_FIRST = 32, VMPI_OP_USER_MAX = 4096 };
 
+/* User operations' slots are unique in the job and each has its owner, the rank that made it (its function
+ * is in that rank's copy of the program; mpi/core/handle.h): a checkpoint writes each rank's entries, and a
+ * restart that brings the rank into another process's table re-registers them (false when the slot is
+ * taken).  The largest slot given, and a restart's new numbering above the job's largest. */
+typedef struct vmpi_op_entry {
+    int slot;
+    unsigned gen;
+    bool commute, freed;
+    int holds;
+    MPI_User_function *fn;
+} vmpi_op_entry;
+typedef void (*vmpi_op_entry_fn)(void *arg, const vmpi_op_entry *e);
+int vmpi_op_each_owned(int owner, vmpi_op_entry_fn fn, void *arg);
+bool vmpi_op_install(const vmpi_op_entry *e, int owner);
+int vmpi_op_top(void);
+void vmpi_op_forget_owned(int owner);
+void vmpi_op_keep_only(bool (*here)(int owner));
+void vmpi_op_rebase(int above);
+
 int vmpi_op_create(MPI_User_function *fn, bool commute, MPI_Op *out);
 /* MPI_ERR_OP for a predefined or invalid op. */
 int vmpi_op_free(MPI_Op *op);

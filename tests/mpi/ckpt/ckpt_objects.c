@@ -105,6 +105,9 @@ int main(int argc, char **argv)
     if (size >= 2)
         MT_CHECK_RC(errs, MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, TAG_INTER, &inter));
     MT_CHECK_RC(errs, MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    /* its members are the ranks of this rank's process now: a job restarted on another number of processes
+     * keeps the communicator as it was made */
+    int here_sum, here = mt_proc_ranks(rank, size, &here_sum);
     MPI_Group wg, last;
     MPI_Comm_group(MPI_COMM_WORLD, &wg);
     int incl[1] = {size - 1};
@@ -252,7 +255,6 @@ int main(int argc, char **argv)
     int nsize = -1, nsum = -1;
     MPI_Comm_size(node, &nsize);
     MT_CHECK_RC(errs, MPI_Allreduce(&rank, &nsum, 1, MPI_INT, MPI_SUM, node));
-    int here_sum, here = mt_proc_ranks(rank, size, &here_sum); /* (the ranks of its process) */
     MT_CHECK(errs, nsize == here && nsum == here_sum, "split_type communicator: size %d, sum %d", nsize, nsum);
     char iv[64] = "";
     flag = 0;

@@ -28,7 +28,8 @@
  *   - persistent requests made before the first checkpoint and started at every step;
  *   - at every step, a small (200 B, eager) and a large (16 KiB, or 1 MiB from every 8th rank: rendezvous)
  *     message sent to the right neighbour before the step's migration point and received after it (the small
- *     one from MPI_ANY_SOURCE), so that they sit unexpected in the receiver when a checkpoint is taken; and
+ *     one from MPI_ANY_SOURCE), and a 6 KiB one of the vector type (a rendezvous whose sender's data is not
+ *     contiguous), so that they sit unexpected in the receiver when a checkpoint is taken; and
  *     requests in flight across it: a receive posted before (MPI_ANY_SOURCE) for a message sent after, an
  *     Issend (it cannot complete before the receiver's receive, posted after) and an Iallreduce;
  *   - floating-point reductions: sums of values with few significant bits (exact in any order), MAX and
@@ -70,6 +71,8 @@ enum {
     TAG_PERS,
     TAG_POSTED,
     TAG_SSEND,
+    NVEC = 48,         /* vector instances of the pending non-contiguous message: 6 KiB, a rendezvous */
+    TAG_VBIG = 3000,   /* + step */
 };
 
 /* ---- the rank's globals (one copy per rank under -privatize=auto) ---- */
@@ -335,9 +338,16 @@ int main(int argc, char **argv)
         unsigned char *big = mt_malloc(bn);
         mt_fill(small, SMALL, rank, s);
         mt_fill(big, bn, rank, s + 100);
-        MPI_Request sreq[2], fly[3];
+        MPI_Request sreq[3], fly[3];
         MT_CHECK_RC(errs, MPI_Isend(small, SMALL, MPI_BYTE, right, TAG_SMALL + s, MPI_COMM_WORLD, &sreq[0]));
         MT_CHECK_RC(errs, MPI_Isend(big, (int)bn, MPI_BYTE, right, TAG_BIG + s, MPI_COMM_WORLD, &sreq[1]));
+        /* and one of the vector type (non-contiguous: packed between processes, and written packed by a
+         * checkpoint in one process) */
+        enum { VEC_EXT = (VEC_N - 1) * VEC_STRIDE + 1 }; /* the vector type's extent, in doubles */
+        double *vout = mt_malloc(sizeof(double) * VEC_EXT * NVEC);
+        for (int i = 0; i < VEC_EXT * NVEC; i++)
+            vout[i] = rank * 1000.0 + s * 10.0 + i;
+        MT_CHECK_RC(errs, MPI_Isend(vout, NVEC, vec, right, TAG_VBIG + s, MPI_COMM_WORLD, &sreq[2]));
         /* and requests in flight: a posted receive, an Issend, an Iallreduce */
         long posted_in = -1, ssend_out = (long)rank * 1000 + s, ia_in = (long)rank * s, ia_sum = -1;
         MT_CHECK_RC(errs, MPI_Irecv(&posted_in, 1, MPI_LONG, MPI_ANY_SOURCE, TAG_POSTED, dup, &fly[0]));
@@ -427,9 +437,23 @@ int main(int argc, char **argv)
             g_acc = fold(g_acc, rbig + ebn - 256, 256);
             free(rbig);
         }
-        MT_CHECK_RC(errs, MPI_Waitall(2, sreq, MPI_STATUSES_IGNORE));
+        double *vgot = mt_malloc(sizeof(double) * VEC_N * NVEC);
+        MT_CHECK_RC(errs, MPI_Recv(vgot, VEC_N * NVEC, MPI_DOUBLE, left, TAG_VBIG + s, MPI_COMM_WORLD,
+                                   MPI_STATUS_IGNORE));
+        for (int i = 0; i < VEC_N * NVEC; i++) {
+            int at = i / VEC_N * VEC_EXT + i % VEC_N * VEC_STRIDE; /* where the sender's double was */
+            if (vgot[i] != left * 1000.0 + s * 10.0 + at) {
+                MT_ERR(errs, "step %d: vector message from %d: double %d is %g, expected %g", s, left, i, vgot[i],
+                       left * 1000.0 + s * 10.0 + at);
+                break;
+            }
+        }
+        g_acc = fold(g_acc, vgot, sizeof(double) * VEC_N * NVEC);
+        free(vgot);
+        MT_CHECK_RC(errs, MPI_Waitall(3, sreq, MPI_STATUSES_IGNORE));
         free(small);
         free(big);
+        free(vout);
         long posted_out = (long)rank * 7 + s, ssend_in = -1;
         MT_CHECK_RC(errs, MPI_Send(&posted_out, 1, MPI_LONG, right, TAG_POSTED, dup));
         MT_CHECK_RC(errs, MPI_Recv(&ssend_in, 1, MPI_LONG, left, TAG_SSEND, dup, MPI_STATUS_IGNORE));
