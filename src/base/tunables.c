@@ -31,6 +31,9 @@ static const vmpi_tunable table[] = {
     {"net-cma", "VMPI_NET_CMA", VMPI_TUNABLE_BOOL, "1",
      "a job of several processes: get and put between processes of one node by the kernel's copy "
      "(process_vm_readv/writev); 0: by messages, as between nodes"},
+    {"net-rma", "VMPI_NET_RMA", VMPI_TUNABLE_BOOL, "1",
+     "a job of several processes: get and put on a window's memory in another process by the network's "
+     "one-sided operations (UCX with remote keys; the kernel's copy first, within one node); 0: by messages"},
     {"net-trace", "VMPI_NET_TRACE", VMPI_TUNABLE_BOOL, "0",
      "a job of several processes: print every message between processes on stderr (debugging)"},
     {"pin", "VMPI_PIN", VMPI_TUNABLE_BOOL, "1", "pin each PE to a core (hwloc)"},
