@@ -9,9 +9,10 @@
  * a handler always has its bytes in place).  One-sided operations: between processes of one node, get and put
  * are one copy by the kernel (process_vm_readv/writev: slots are at the same address in every process, and
  * the target takes no part); otherwise, within memory the target process exposed (a window's: rkey.c),
- * UCX's get and put with its remote key, on the PE's own worker and endpoint (UCX's cma within a node, an
- * RDMA device's between nodes: the target takes no part; over TCP UCX's progress at the target moves them,
- * without a handler of ours); anywhere else, and for atomics, they are messages the target PE serves.  A put
+ * UCX's get and put with its remote key, on the PE's own worker and endpoint (an RDMA device's: the target
+ * takes no part; UCX 1.13 has no RMA lane on registered memory over shared memory or TCP, where it emulates
+ * them with its own messages, served in the target worker's progress without a handler of ours); anywhere
+ * else, and for atomics, they are messages the target PE serves.  A put
  * by UCX is done when a flush of its endpoint completes (its bytes are in place at the target).  An idle PE
  * arms its worker and sleeps in epoll on the worker's event descriptor and an event fd of its own
  * (vmpi_ucx_sleep). */
