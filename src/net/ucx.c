@@ -102,6 +102,8 @@ static struct {
     int *node_of;            /* [nprocs] */
     bool *cma;               /* [nprocs]: the kernel copies between this process and that one */
     bool rma;                /* UCX's get and put on exposed memory (VMPI_NET_RMA) */
+    bool rma_emulated;       /* ... also where UCX emulates them (VMPI_NET_RMA_EMULATED) */
+    _Atomic signed char *rma_lane; /* [nprocs]: UCX has an RMA lane to that process (-1: not known yet) */
     size_t am_max;
     _Atomic int stopping;
     _Atomic int held;        /* vmpi_ucx_hold: no handler runs */
@@ -351,6 +353,32 @@ static void rma_started(int l, ucs_status_ptr_t r, vmpi_xport_comp *c, const cha
     atomic_fetch_add_explicit(&U.pe[l].ops, 1, memory_order_relaxed);
 }
 
+/* Whether UCX carries RMA to process k on an RMA lane (an RDMA device's: one-sided), as the endpoint `ep`
+ * to one of its PEs shows (UCX 1.13 has no query for it: ucp_ep_print_info's lanes, a lane used for RMA
+ * reading " rma#N").  Without one UCX emulates get and put with its own active messages, which the target's
+ * worker serves: vmpi's messages are then used instead (measured faster for large transfers: they move the
+ * data by UCX's zero-copy rendezvous, where the emulation copies it in fragments), unless
+ * VMPI_NET_RMA_EMULATED=1.  Decided once per process (every endpoint to it has the same transports). */
+static bool rma_lane(int k, ucp_ep_h ep)
+{
+    signed char v = atomic_load_explicit(&U.rma_lane[k], memory_order_relaxed);
+    if (v >= 0)
+        return v;
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    if (f) {
+        ucp_ep_print_info(ep, f);
+        fclose(f);
+    }
+    v = text && strstr(text, " rma#") != NULL;
+    free(text);
+    atomic_store_explicit(&U.rma_lane[k], v, memory_order_relaxed);
+    TRACE("vmpi net %d: RMA to process %d: %s\n", U.self, k,
+          v ? "UCX's RMA lane" : "no RMA lane (UCX would emulate it)");
+    return v;
+}
+
 /* UCX's one-sided get or put when process k exposed [remote, remote + len) (rkey.c); false otherwise. */
 static bool rma_xfer(int l, bool put, int dst_pe, int k, void *local, uint64_t remote, size_t len,
                      vmpi_xport_comp *c)
@@ -358,6 +386,8 @@ static bool rma_xfer(int l, bool put, int dst_pe, int k, void *local, uint64_t r
     if (!U.rma || len == 0)
         return false;
     ucp_ep_h ep = ep_of(l, dst_pe);
+    if (!U.rma_emulated && !rma_lane(k, ep))
+        return false;
     ucp_rkey_h rk = vmpi_rkey_find(l, ep, k, dst_pe, remote, len);
     if (rk == NULL)
         return false;
@@ -877,6 +907,7 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
     U.node = job->node;
     trace = env_bool("VMPI_NET_TRACE", false);
     U.rma = env_bool("VMPI_NET_RMA", true);
+    U.rma_emulated = env_bool("VMPI_NET_RMA_EMULATED", false);
     ucp_params_t pp = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                                      UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
                        .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP | (U.rma ? UCP_FEATURE_RMA : 0),
@@ -953,7 +984,8 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
     U.pid = calloc((size_t)U.nprocs, sizeof *U.pid);
     U.node_of = calloc((size_t)U.nprocs, sizeof *U.node_of);
     U.cma = calloc((size_t)U.nprocs, sizeof *U.cma);
-    if (!U.blobs || !lens || !U.addr || !U.pid || !U.node_of || !U.cma)
+    U.rma_lane = malloc((size_t)U.nprocs * sizeof *U.rma_lane);
+    if (!U.blobs || !lens || !U.addr || !U.pid || !U.node_of || !U.cma || !U.rma_lane)
         H->fatal("out of memory for the wire-up");
     vmpi_wire_allgather("vmpi.wire", blob, blen, U.blobs, lens);
     free(blob);
@@ -981,6 +1013,8 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
         }
     }
     free(lens);
+    for (int k = 0; k < U.nprocs; k++)
+        atomic_init(&U.rma_lane[k], -1);
     cma_probe();
     vmpi_rkey_init(U.ctx, U.rma, npes, U.nprocs, job_npes);
     Q.rep = calloc((size_t)U.nprocs, sizeof *Q.rep);
@@ -1093,6 +1127,7 @@ void vmpi_ucx_finish(void)
     free(U.pid);
     free(U.node_of);
     free(U.cma);
+    free((void *)U.rma_lane);
     free(U.pe);
 }
 
