@@ -79,7 +79,9 @@ test-emul: build
 # The suite as jobs of several OS processes (vmpirun --procs K: UCX between them, wired up through PMIx),
 # each process with the test's PEs: 2 processes; 3 for the areas whose protocols differ between processes;
 # 2 over TCP on the loopback interface (UCX_TLS=tcp,self, as between nodes) for point-to-point and
-# collectives, RMA and ARMCI with get and put by messages (VMPI_NET_CMA=0, as between nodes) and 2 started by
+# collectives, RMA and ARMCI without the kernel's copy (VMPI_NET_CMA=0, as between nodes) over shared memory
+# (messages: UCX has no RMA lane here) and over TCP with UCX's RMA forced on (VMPI_NET_RMA_EMULATED=1: the
+# windows' remote keys, UCX's emulated get and put), and 2 started by
 # Open MPI's mpirun (its PMIx server) for point-to-point; and checkpoints of jobs of 2 and 3 processes
 # restarted (tests/tools/ckpt_procs.sh).  A failing run is tried once more: rare failures between processes
 # are open bugs (each seen once in several hundred runs under ctest's load, not reproduced alone, listed in
@@ -87,7 +89,7 @@ test-emul: build
 # coll/determinism:7x2 under ASan; a SIGSEGV outside any rank, coll/bcast:13x2 over TCP).  PROCS_EXCLUDE: what does not run between processes yet, each with
 # its reason in tests/procs-exclude.
 PROCS_TESTS ?= ^((pt2pt|coll|comm|attr|datatype|init|errors|rma|armci|ckpt)/|adapt/ckpt_errors:)
-PROCS3_TESTS ?= ^(pt2pt|coll|comm)/|^init/(procname|wtime):|^attr/predef:
+PROCS3_TESTS ?= ^(pt2pt|coll|comm|rma|armci)/|^init/(procname|wtime):|^attr/predef:
 PROCS_EXCLUDE ?= $(or $(shell grep -v '^\#' tests/procs-exclude | cut -d' ' -f1 | paste -sd'|'),^none$$)
 test-procs: build
 	MT_PROCS=2 tools/run-tests $(BUILD) $(JOBS) -R '$(PROCS_TESTS)' -E '$(PROCS_EXCLUDE)' --repeat until-pass:2
@@ -96,6 +98,8 @@ test-procs: build
 	  --repeat until-pass:2
 	MT_PROCS=2 VMPI_NET_CMA=0 tools/run-tests $(BUILD) $(JOBS) -R '^(rma|armci)/' -E '$(PROCS_EXCLUDE)' \
 	  --repeat until-pass:2
+	MT_PROCS=2 VMPI_NET_CMA=0 VMPI_NET_RMA_EMULATED=1 UCX_TLS=tcp,self UCX_NET_DEVICES=lo tools/run-tests $(BUILD) $(JOBS) \
+	  -R '^(rma|armci)/' -E '$(PROCS_EXCLUDE)' --repeat until-pass:2
 	MT_PROCS=2 MT_LAUNCHER=openmpi tools/run-tests $(BUILD) $(JOBS) -R '^(pt2pt|errors)/' -E '$(PROCS_EXCLUDE)' \
 	  --repeat until-pass:2
 	tools/run-tests $(BUILD) $(JOBS) -R '^tools/ckpt_procs$$'

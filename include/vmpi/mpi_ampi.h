@@ -67,6 +67,8 @@ int VMPIX_Proc_of(int world_rank, int *proc, int *nprocs);
  * and atomics on remote memory.  All zero in a one-process job. */
 typedef struct VMPIX_Transport_counts {
     long long am, am_bytes, get, get_bytes, put, put_bytes, atomic;
+    long long kcopy, rma; /* of the gets and puts: copies by the kernel (processes of one node), and the
+                           * network's one-sided operations on a window's memory (remote keys) */
 } VMPIX_Transport_counts;
 int VMPIX_Transport_counts_get(VMPIX_Transport_counts *counts);
 

@@ -31,6 +31,13 @@ static const vmpi_tunable table[] = {
     {"net-cma", "VMPI_NET_CMA", VMPI_TUNABLE_BOOL, "1",
      "a job of several processes: get and put between processes of one node by the kernel's copy "
      "(process_vm_readv/writev); 0: by messages, as between nodes"},
+    {"net-rma", "VMPI_NET_RMA", VMPI_TUNABLE_BOOL, "1",
+     "a job of several processes: get and put on a window's memory in another process by the network's "
+     "one-sided operations (UCX with remote keys; the kernel's copy first, within one node); 0: by messages"},
+    {"net-rma-emulated", "VMPI_NET_RMA_EMULATED", VMPI_TUNABLE_BOOL, "0",
+     "a job of several processes: use UCX's RMA also where UCX has no RMA lane for the memory and would "
+     "emulate it with messages (shared memory and TCP without an RDMA device), instead of vmpi's messages, "
+     "which move large data faster there (for tests of that path)"},
     {"net-trace", "VMPI_NET_TRACE", VMPI_TUNABLE_BOOL, "0",
      "a job of several processes: print every message between processes on stderr (debugging)"},
     {"pin", "VMPI_PIN", VMPI_TUNABLE_BOOL, "1", "pin each PE to a core (hwloc)"},

@@ -199,7 +199,7 @@ int VMPIX_Transport_counts_get(VMPIX_Transport_counts *counts)
     vmpi_xport_counts c = vmpi_xport_nprocs() > 1 ? vmpi_xport_remote_counts() : (vmpi_xport_counts){0};
     *counts = (VMPIX_Transport_counts){(long long)c.am, (long long)c.am_bytes, (long long)c.get,
                                       (long long)c.get_bytes, (long long)c.put, (long long)c.put_bytes,
-                                      (long long)c.atomic};
+                                      (long long)c.atomic, (long long)c.kcopy, (long long)c.rma};
     return MPI_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
 #ifndef VMPI_NET_INT_H
 #define VMPI_NET_INT_H
 
+#include <ucp/api/ucp.h>
 #include "xport/net.h"
 
 extern const vmpi_net_host *vmpi_net_host_;
@@ -38,5 +39,22 @@ void vmpi_ucx_finish(void);
 vmpi_xport_counts vmpi_ucx_counts(void);
 void vmpi_ucx_traffic(uint64_t *sent, uint64_t *received);
 void vmpi_ucx_hold(bool on);
+
+/* ---- exposed memory and remote keys (rkey.c): xport.h's expose .. remote_remove ---- */
+/* `on`: the network's one-sided operations are used (VMPI_NET_RMA); otherwise nothing is exposed or added. */
+void vmpi_rkey_init(ucp_context_h ctx, bool on, int npes, int nprocs, int job_npes);
+bool vmpi_rkey_expose(uint64_t addr, size_t len, void **key, size_t *klen);
+void vmpi_rkey_unexpose(uint64_t addr, size_t len);
+void vmpi_rkey_add(int proc, uint64_t addr, size_t len, const void *key, size_t klen);
+void vmpi_rkey_remove(int proc, uint64_t addr, size_t len);
+/* The key for [addr, addr + len) in process `proc`, unpacked for local PE l's endpoint `ep` to PE `dst_pe`;
+ * NULL when no exposed range covers it.  Called by PE l. */
+ucp_rkey_h vmpi_rkey_find(int l, ucp_ep_h ep, int proc, int dst_pe, uint64_t addr, size_t len);
+/* In PE l's poll: destroys its keys of removed ranges when `idle` (no one-sided request of it in flight). */
+void vmpi_rkey_reap(int l, bool idle);
+/* At the end, before the workers are destroyed: every key; then (before the context goes) every
+ * registration. */
+void vmpi_rkey_fini(void);
+void vmpi_rkey_unmap_all(void);
 
 #endif

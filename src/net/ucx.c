@@ -8,10 +8,14 @@
  * active messages, so the receiver checks it) and sent eager (`am_max` keeps them below UCX's eager limit, so
  * a handler always has its bytes in place).  One-sided operations: between processes of one node, get and put
  * are one copy by the kernel (process_vm_readv/writev: slots are at the same address in every process, and
- * the target takes no part); otherwise, and for atomics, they are messages the target PE serves (UCX's own
- * get/put are software-emulated on a machine without RDMA hardware anyway, and need the target's progress
- * just the same).  An idle PE arms its worker and sleeps in epoll on the worker's event descriptor and an
- * event fd of its own (vmpi_ucx_sleep). */
+ * the target takes no part); otherwise, within memory the target process exposed (a window's: rkey.c),
+ * UCX's get and put with its remote key, on the PE's own worker and endpoint (an RDMA device's: the target
+ * takes no part; UCX 1.13 has no RMA lane on registered memory over shared memory or TCP, where it emulates
+ * them with its own messages, served in the target worker's progress without a handler of ours); anywhere
+ * else, and for atomics, they are messages the target PE serves.  A put
+ * by UCX is done when a flush of its endpoint completes (its bytes are in place at the target).  An idle PE
+ * arms its worker and sleeps in epoll on the worker's event descriptor and an event fd of its own
+ * (vmpi_ucx_sleep). */
 
 #include <errno.h>
 #include <pthread.h>
@@ -79,7 +83,8 @@ typedef struct pe_state {
     uint32_t *seq_out, *seq_in; /* [job_npes] */
     _Atomic long sends;      /* sends UCX still holds (they move only when this worker progresses) */
     _Atomic long ops;        /* one-sided operations begun and not completed */
-    uint64_t n[7];           /* counts, in the order of vmpi_xport_counts */
+    _Atomic long rma;        /* of them, UCX's get and put requests (their progress is this worker's) */
+    uint64_t n[9];           /* counts, in the order of vmpi_xport_counts */
     uint64_t sent, received; /* messages to and from other processes (handled), for global quiescence */
     int flush;               /* at the end: 1 flushing, 2 flushed */
     void *small_free;        /* cached send buffers of SMALL_BUF bytes (only this PE's thread touches it) */
@@ -96,6 +101,9 @@ static struct {
     pid_t *pid;              /* [nprocs] */
     int *node_of;            /* [nprocs] */
     bool *cma;               /* [nprocs]: the kernel copies between this process and that one */
+    bool rma;                /* UCX's get and put on exposed memory (VMPI_NET_RMA) */
+    bool rma_emulated;       /* ... also where UCX emulates them (VMPI_NET_RMA_EMULATED) */
+    _Atomic signed char *rma_lane; /* [nprocs]: UCX has an RMA lane to that process (-1: not known yet) */
     size_t am_max;
     _Atomic int stopping;
     _Atomic int held;        /* vmpi_ucx_hold: no handler runs */
@@ -138,6 +146,10 @@ static ucp_ep_h ep_try(int l, int dst, ucs_status_t *st)
                          .err_mode = UCP_ERR_HANDLING_MODE_NONE};
     if ((*st = ucp_ep_create(s->w, &p, &s->ep[dst])) != UCS_OK)
         s->ep[dst] = NULL; /* tried again at the next use */
+    else if (trace) { /* its lanes: which of UCX's transports carry messages, RMA (none: emulated by messages) */
+        fprintf(stderr, "vmpi net %d: PE %d -> PE %d: endpoint made\n", U.self, U.first + l, dst);
+        ucp_ep_print_info(s->ep[dst], stderr);
+    }
     return s->ep[dst];
 }
 
@@ -314,6 +326,91 @@ static void cma_failed(const char *what, int dst_pe, uint64_t remote, size_t len
              (unsigned long long)remote, proc_of(dst_pe), strerror(errno));
 }
 
+/* A get's or a put's flush by UCX completed (on its PE, in its worker's progress). */
+static void rma_done(void *req, ucs_status_t st, void *arg)
+{
+    vmpi_xport_comp *c = arg;
+    if (st != UCS_OK)
+        H->fatal("process %d: a one-sided operation on another process's memory failed: %s", U.self,
+                 ucs_status_string(st));
+    pe_state *s = &U.pe[self_local()];
+    atomic_fetch_sub_explicit(&s->rma, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&s->ops, 1, memory_order_relaxed);
+    ucp_request_free(req);
+    c->done(c);
+}
+
+static void rma_started(int l, ucs_status_ptr_t r, vmpi_xport_comp *c, const char *what)
+{
+    if (r == NULL) { /* complete already (UCX's cma copies at once) */
+        c->done(c);
+        return;
+    }
+    if (UCS_PTR_IS_ERR(r))
+        H->fatal("process %d: %s another process's memory failed: %s", U.self, what,
+                 ucs_status_string(UCS_PTR_STATUS(r)));
+    atomic_fetch_add_explicit(&U.pe[l].rma, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&U.pe[l].ops, 1, memory_order_relaxed);
+}
+
+/* Whether UCX carries RMA to process k on an RMA lane (an RDMA device's: one-sided), as the endpoint `ep`
+ * to one of its PEs shows (UCX 1.13 has no query for it: ucp_ep_print_info's lanes, a lane used for RMA
+ * reading " rma#N").  Without one UCX emulates get and put with its own active messages, which the target's
+ * worker serves: vmpi's messages are then used instead (measured faster for large transfers: they move the
+ * data by UCX's zero-copy rendezvous, where the emulation copies it in fragments), unless
+ * VMPI_NET_RMA_EMULATED=1.  Decided once per process (every endpoint to it has the same transports). */
+static bool rma_lane(int k, ucp_ep_h ep)
+{
+    signed char v = atomic_load_explicit(&U.rma_lane[k], memory_order_relaxed);
+    if (v >= 0)
+        return v;
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    if (f) {
+        ucp_ep_print_info(ep, f);
+        fclose(f);
+    }
+    v = text && strstr(text, " rma#") != NULL;
+    free(text);
+    atomic_store_explicit(&U.rma_lane[k], v, memory_order_relaxed);
+    TRACE("vmpi net %d: RMA to process %d: %s\n", U.self, k,
+          v ? "UCX's RMA lane" : "no RMA lane (UCX would emulate it)");
+    return v;
+}
+
+/* UCX's one-sided get or put when process k exposed [remote, remote + len) (rkey.c); false otherwise. */
+static bool rma_xfer(int l, bool put, int dst_pe, int k, void *local, uint64_t remote, size_t len,
+                     vmpi_xport_comp *c)
+{
+    if (!U.rma || len == 0)
+        return false;
+    ucp_ep_h ep = ep_of(l, dst_pe);
+    if (!U.rma_emulated && !rma_lane(k, ep))
+        return false;
+    ucp_rkey_h rk = vmpi_rkey_find(l, ep, k, dst_pe, remote, len);
+    if (rk == NULL)
+        return false;
+    count(l, 8, 1);
+    ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+                              .cb.send = rma_done,
+                              .user_data = c};
+    if (!put) {
+        rma_started(l, ucp_get_nbx(ep, local, len, remote, rk, &rp), c, "reading");
+        return true;
+    }
+    /* done when its bytes are at the target: the endpoint's flush (after the put's own completion) says so */
+    ucp_request_param_t np = {.op_attr_mask = 0};
+    ucs_status_ptr_t r = ucp_put_nbx(ep, local, len, remote, rk, &np);
+    if (UCS_PTR_IS_ERR(r))
+        H->fatal("process %d: writing another process's memory failed: %s", U.self,
+                 ucs_status_string(UCS_PTR_STATUS(r)));
+    if (r != NULL)
+        ucp_request_free(r); /* it goes on; the flush completes after it */
+    rma_started(l, ucp_ep_flush_nbx(ep, &rp), c, "writing");
+    return true;
+}
+
 static void ucx_get(vmpi_xport *x, int dst_pe, void *local, uint64_t remote, size_t len, vmpi_xport_comp *c)
 {
     int l = self_local(), k = proc_of(dst_pe);
@@ -323,9 +420,12 @@ static void ucx_get(vmpi_xport *x, int dst_pe, void *local, uint64_t remote, siz
         struct iovec lv = {local, len}, rv = {(void *)(uintptr_t)remote, len};
         if (len && process_vm_readv(U.pid[k], &lv, 1, &rv, 1, 0) != (ssize_t)len)
             cma_failed("reading", dst_pe, remote, len);
+        count(l, 7, 1);
         c->done(c);
         return;
     }
+    if (rma_xfer(l, false, dst_pe, k, local, remote, len, c))
+        return;
     pending_op *o = op_new(l, c);
     o->local = local;
     o->len = len;
@@ -343,9 +443,12 @@ static void ucx_put(vmpi_xport *x, int dst_pe, const void *local, uint64_t remot
         struct iovec lv = {(void *)local, len}, rv = {(void *)(uintptr_t)remote, len};
         if (len && process_vm_writev(U.pid[k], &lv, 1, &rv, 1, 0) != (ssize_t)len)
             cma_failed("writing", dst_pe, remote, len);
+        count(l, 7, 1);
         c->done(c);
         return;
     }
+    if (rma_xfer(l, true, dst_pe, k, (void *)local, remote, len, c))
+        return;
     pending_op *o = op_new(l, c);
     o->h.remote = remote;
     o->h.len = len;
@@ -620,6 +723,23 @@ static void ucx_flush(vmpi_xport *x, int pe)
         ucp_worker_progress(U.pe[l].w);
 }
 
+static bool ucx_expose(vmpi_xport *x, uint64_t addr, size_t len, void **key, size_t *klen)
+{
+    return vmpi_rkey_expose(addr, len, key, klen);
+}
+
+static void ucx_unexpose(vmpi_xport *x, uint64_t addr, size_t len) { vmpi_rkey_unexpose(addr, len); }
+
+static void ucx_remote_add(vmpi_xport *x, int proc, uint64_t addr, size_t len, const void *key, size_t klen)
+{
+    vmpi_rkey_add(proc, addr, len, key, klen);
+}
+
+static void ucx_remote_remove(vmpi_xport *x, int proc, uint64_t addr, size_t len)
+{
+    vmpi_rkey_remove(proc, addr, len);
+}
+
 static const vmpi_xport_ops ucx_ops = {
     .name = "UCX",
     .am_max = ucx_am_max,
@@ -628,6 +748,10 @@ static const vmpi_xport_ops ucx_ops = {
     .put = ucx_put,
     .atomic = ucx_atomic,
     .flush = ucx_flush,
+    .expose = ucx_expose,
+    .unexpose = ucx_unexpose,
+    .remote_add = ucx_remote_add,
+    .remote_remove = ucx_remote_remove,
 };
 
 vmpi_xport vmpi_ucx_xport = {&ucx_ops, "ucx"};
@@ -646,6 +770,7 @@ int vmpi_ucx_poll(struct vmpi_pe *pe)
     ucp_worker_h w = U.pe[id - U.first].w;
     if (__builtin_expect(atomic_load_explicit(&U.ending, memory_order_relaxed), 0) && U.pe[id - U.first].flush == 0)
         start_flush(id - U.first);
+    vmpi_rkey_reap(id - U.first, atomic_load_explicit(&U.pe[id - U.first].rma, memory_order_relaxed) == 0);
     while (ucp_worker_progress(w))
         n++;
     return n;
@@ -660,7 +785,9 @@ bool vmpi_ucx_backlog(int pe)
         return false;
     if (atomic_load_explicit(&U.ending, memory_order_relaxed) && s->flush != 2)
         return true; /* its flush must move on (or start) */
-    return atomic_load_explicit(&s->sends, memory_order_relaxed) != 0;
+    /* UCX's get and put move on in this worker's progress only (and a PE waiting for one would not sleep) */
+    return atomic_load_explicit(&s->sends, memory_order_relaxed) != 0 ||
+           atomic_load_explicit(&s->rma, memory_order_relaxed) != 0;
 }
 
 /* Asked by the PE itself (sched.h): whether its worker had anything (handlers ran; a woken rank is on the run
@@ -790,9 +917,11 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
     U.self = job->self;
     U.node = job->node;
     trace = env_bool("VMPI_NET_TRACE", false);
+    U.rma = env_bool("VMPI_NET_RMA", true);
+    U.rma_emulated = env_bool("VMPI_NET_RMA_EMULATED", false);
     ucp_params_t pp = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                                      UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
-                       .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
+                       .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP | (U.rma ? UCP_FEATURE_RMA : 0),
                        .mt_workers_shared = 1,
                        .estimated_num_eps = (size_t)job_npes};
     ucp_config_t *cfg;
@@ -870,7 +999,8 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
     U.pid = calloc((size_t)U.nprocs, sizeof *U.pid);
     U.node_of = calloc((size_t)U.nprocs, sizeof *U.node_of);
     U.cma = calloc((size_t)U.nprocs, sizeof *U.cma);
-    if (!U.blobs || !lens || !U.addr || !U.pid || !U.node_of || !U.cma)
+    U.rma_lane = malloc((size_t)U.nprocs * sizeof *U.rma_lane);
+    if (!U.blobs || !lens || !U.addr || !U.pid || !U.node_of || !U.cma || !U.rma_lane)
         H->fatal("out of memory for the wire-up");
     vmpi_wire_allgather("vmpi.wire", blob, blen, U.blobs, lens);
     free(blob);
@@ -898,7 +1028,10 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
         }
     }
     free(lens);
+    for (int k = 0; k < U.nprocs; k++)
+        atomic_init(&U.rma_lane[k], -1);
     cma_probe();
+    vmpi_rkey_init(U.ctx, U.rma, npes, U.nprocs, job_npes);
     Q.rep = calloc((size_t)U.nprocs, sizeof *Q.rep);
     Q.have = calloc((size_t)U.nprocs, sizeof *Q.have);
     if (!Q.rep || !Q.have)
@@ -977,6 +1110,7 @@ static void wait_req(pe_state *s, ucs_status_ptr_t r)
 void vmpi_ucx_finish(void)
 {
     atomic_store(&U.stopping, 1);
+    vmpi_rkey_fini(); /* (the keys belong to the workers) */
     /* No flush here: what the ranks sent was flushed before the end's fence (vmpi_ucx_local_done); what
      * is left is a deadlock check's message to a process that may have exited, which a flush (over TCP)
      * would wait for for ever (coll/collerr:13x2 spun so). */
@@ -999,6 +1133,7 @@ void vmpi_ucx_finish(void)
         free(s->seq_out);
         free(s->seq_in);
     }
+    vmpi_rkey_unmap_all();
     ucp_cleanup(U.ctx);
     for (int k = 0; k < U.nprocs; k++)
         free(U.blobs[k]);
@@ -1007,14 +1142,15 @@ void vmpi_ucx_finish(void)
     free(U.pid);
     free(U.node_of);
     free(U.cma);
+    free((void *)U.rma_lane);
     free(U.pe);
 }
 
 vmpi_xport_counts vmpi_ucx_counts(void)
 {
-    uint64_t t[7] = {0};
+    uint64_t t[9] = {0};
     for (int l = 0; l < U.npes; l++)
-        for (int i = 0; i < 7; i++)
+        for (int i = 0; i < 9; i++)
             t[i] += __atomic_load_n(&U.pe[l].n[i], __ATOMIC_RELAXED);
-    return (vmpi_xport_counts){t[0], t[1], t[2], t[3], t[4], t[5], t[6]};
+    return (vmpi_xport_counts){t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8]};
 }

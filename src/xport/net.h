@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "xport/xport.h"
 
-#define VMPI_NET_ABI 3
+#define VMPI_NET_ABI 4 /* 4: the transport's exposed memory (xport.h), counts kcopy and rma */
 
 /* libvmpi's side, for the plugin. */
 typedef struct vmpi_net_host {

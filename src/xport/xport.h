@@ -21,6 +21,18 @@
  * get/put move `len` contiguous bytes between `local` and address `remote` in the process of PE `dst_pe`;
  * atomic applies one fetch-and-op or compare-and-swap of 1-8 bytes there.  Each completes by calling
  * `c->done(c)` on the initiating PE (maybe before the call returns); the memory must not be touched before.
+ * A put is done when its bytes are in place at the target.
+ *
+ * Exposed memory (optional: NULL when the transport has no one-sided way of its own, as the in-process and
+ * emulated ones, which copy).  expose(x, addr, len, &key, &klen) registers [addr, addr + len) of this
+ * process for the one-sided get and put of other processes and gives the bytes they need (a remote key,
+ * malloc'd, freed by the caller; false when there is none: the transport then serves that memory by
+ * messages); unexpose undoes one expose of the same range (ranges are counted; an unknown range is ignored,
+ * as after a restart).  remote_add(x, proc, addr, len, key, klen) says that process `proc` exposed that range
+ * with that key: from then on get and put within it are one-sided (the target's PEs take no part, as far as
+ * the network allows); remote_remove undoes one remote_add.  get and put on addresses in no added range take
+ * the transport's other way.  A window exposes its memory at creation and exchanges keys over its
+ * communicator (mpi/rma/expose.c); the origins remove the keys before the owner unexposes.
  *
  * Progress.  Each transport registers itself with the scheduler as a progress source (sched/sched.h): poll
  * runs the handlers of what arrived for a PE, ready/backlog/in_flight tell idle PEs, the deadlock check and a
@@ -65,11 +77,17 @@ typedef struct vmpi_xport_ops {
     void (*atomic)(vmpi_xport *x, int dst_pe, vmpi_xport_aop op, uint64_t remote, int size, uint64_t operand,
                    uint64_t compare, uint64_t *result, vmpi_xport_comp *c);
     void (*flush)(vmpi_xport *x, int pe);
+    bool (*expose)(vmpi_xport *x, uint64_t addr, size_t len, void **key, size_t *klen);
+    void (*unexpose)(vmpi_xport *x, uint64_t addr, size_t len);
+    void (*remote_add)(vmpi_xport *x, int proc, uint64_t addr, size_t len, const void *key, size_t klen);
+    void (*remote_remove)(vmpi_xport *x, int proc, uint64_t addr, size_t len);
 } vmpi_xport_ops;
 
-/* Operation counts of a transport, for tests and tools (each PE counts its own; summed on reading). */
+/* Operation counts of a transport, for tests and tools (each PE counts its own; summed on reading).  Of the
+ * gets and puts, `kcopy` were copies by the kernel between processes of one node and `rma` the network's
+ * one-sided operations on exposed memory (remote keys); the others were messages the target served. */
 typedef struct vmpi_xport_counts {
-    uint64_t am, am_bytes, get, get_bytes, put, put_bytes, atomic;
+    uint64_t am, am_bytes, get, get_bytes, put, put_bytes, atomic, kcopy, rma;
 } vmpi_xport_counts;
 
 struct vmpi_xport {

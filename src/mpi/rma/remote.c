@@ -69,6 +69,7 @@ void vmpi_rma_remote_close(vmpi_win *w)
 {
     if (w->rm == NULL)
         return;
+    free(w->rm->known);
     free(w->rm->peer);
     free(w->rm);
     w->rm = NULL;

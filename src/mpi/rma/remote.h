@@ -36,6 +36,10 @@ typedef struct vmpi_rma_remote {
     unsigned pending;         /* over all targets */
     struct vmpi_vp *waiter;   /* the rank, while it waits for answers or a grant */
     int err;                  /* an error a target reported, returned at the next completion */
+    /* exposed memory (expose.c): this rank's, and whether the others' keys were given to the transport */
+    uint64_t exp_addr, exp_len;
+    bool exposed;
+    bool *known;              /* [window size] */
 } vmpi_rma_remote;
 
 /* Whether window rank `rank` is reached the remote way. */
@@ -50,9 +54,22 @@ typedef struct vmpi_rma_pub { /* what each rank tells every other at creation (M
     uint64_t win, base, lock; /* its vmpi_win, window base and window lock: addresses in its process */
     uint64_t target;          /* its vmpi_win_target (accumulate lock, bulk flag): an address in its process */
     MPI_Aint size, disp_unit;
+    MPI_Aint klen;            /* the bytes of its memory's remote key (expose.c), 0: none */
 } vmpi_rma_pub;
 int vmpi_rma_remote_open(vmpi_win *w, const vmpi_rma_pub *all);
 void vmpi_rma_remote_close(vmpi_win *w);
+
+/* Exposed memory (expose.c): a window's memory is registered with the transport between processes (when
+ * it has one-sided operations of its own: xport.h's expose) and every rank's key goes to every other
+ * process of the window, so that contiguous puts and gets there are the network's one-sided operations (the
+ * target takes no part).  expose_key, before the creation's exchange: the calling rank's memory and its key
+ * (*key malloc'd, NULL when none); expose_open, after it (collective over the window when any rank has a
+ * key): the keys of the others.  At Win_free, forget (before its barrier: the origins drop the others' keys)
+ * and unexpose (after it: nobody uses this rank's key any more). */
+void vmpi_rma_expose_key(void *base, MPI_Aint size, void **key, size_t *klen);
+int vmpi_rma_expose_open(vmpi_win *w, const vmpi_rma_pub *all, void *base, MPI_Aint size, const void *key);
+void vmpi_rma_expose_forget(vmpi_win *w);
+void vmpi_rma_expose_unexpose(vmpi_win *w);
 
 /* The target address of (disp, t) at remote `rank`, range-checked against the creation-time copy. */
 int vmpi_rma_remote_addr(vmpi_win *w, int rank, MPI_Aint disp, const vmpi_rma_side *t, char **addr, char *why);

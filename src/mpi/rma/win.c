@@ -169,14 +169,20 @@ static int win_publish(vmpi_win *w, void *base, MPI_Aint size, int disp_unit, MP
         err = vmpi_coll_barrier(w->comm, NULL);
     else { /* every rank's part, by message (MPICH's and Open MPI's exchange at creation): the origins of
             * other processes cannot read this process's state */
+        void *key;
+        size_t klen;
+        vmpi_rma_expose_key(base, size, &key, &klen); /* the network's remote key of this memory */
         vmpi_rma_pub mine = {t->win, (uint64_t)(uintptr_t)base, (uint64_t)(uintptr_t)&t->lock,
-                             (uint64_t)(uintptr_t)t, size, disp_unit},
+                             (uint64_t)(uintptr_t)t, size, disp_unit, (MPI_Aint)klen},
                      *all = malloc(sizeof *all * (size_t)w->size);
         err = all ? vmpi_coll_allgather(&mine, sizeof mine / sizeof(MPI_Aint), AINT(), all,
                                         sizeof mine / sizeof(MPI_Aint), AINT(), w->comm, NULL)
                   : MPI_ERR_NO_MEM;
         if (err == MPI_SUCCESS)
             err = vmpi_rma_remote_open(w, all);
+        if (err == MPI_SUCCESS)
+            err = vmpi_rma_expose_open(w, all, base, size, key);
+        free(key);
         free(all);
     }
     if (err == MPI_SUCCESS && win_register(w) == MPI_WIN_NULL)
@@ -379,8 +385,10 @@ int vmpi_win_free(vmpi_win *w)
     /* Every rank has ended its epochs on this window before it frees it, but another rank may still be in
      * one that targets this rank's memory: wait for all. */
     err = vmpi_rma_remote_wait(w, -1);
+    vmpi_rma_expose_forget(w); /* no origin holds a key of this window once through the barrier */
     int e = vmpi_coll_barrier(w->comm, NULL);
     err = err ? err : e;
+    vmpi_rma_expose_unexpose(w);
     free(regions);
     free(mine);
     if (w->sh_owner) { /* nobody reads this process's shared state after the barrier */
