@@ -308,10 +308,21 @@ static void op_send(pending_op *o, int dst_pe, unsigned am, const void *data, si
     send_am(o->pe, ep_of(o->pe, dst_pe), am, h, sizeof *h, data, len, 0);
 }
 
-static void cma_failed(const char *what, int dst_pe, uint64_t remote, size_t len)
+/* A get (or a put) between processes of one node: the kernel copies `len` bytes between `local` here and
+ * `remote` in the process of PE dst_pe.  One call moves at most about 2 GiB (the kernel's MAX_RW_COUNT) and
+ * says how much it moved: the rest takes more calls (pt2pt/large_message's 2.16 GB failed otherwise). */
+static void cma_copy(bool write, int dst_pe, void *local, uint64_t remote, size_t len)
 {
-    H->fatal("process %d: %s %zu bytes at %#llx in process %d failed: %s", U.self, what, len,
-             (unsigned long long)remote, proc_of(dst_pe), strerror(errno));
+    pid_t pid = U.pid[proc_of(dst_pe)];
+    for (size_t done = 0; done < len;) {
+        struct iovec lv = {(char *)local + done, len - done}, rv = {(void *)(uintptr_t)(remote + done), len - done};
+        ssize_t n = write ? process_vm_writev(pid, &lv, 1, &rv, 1, 0) : process_vm_readv(pid, &lv, 1, &rv, 1, 0);
+        if (n <= 0)
+            H->fatal("process %d: %s %zu bytes at %#llx in process %d failed after %zu: %s", U.self,
+                     write ? "writing" : "reading", len, (unsigned long long)remote, proc_of(dst_pe), done,
+                     n < 0 ? strerror(errno) : "no progress");
+        done += (size_t)n;
+    }
 }
 
 static void ucx_get(vmpi_xport *x, int dst_pe, void *local, uint64_t remote, size_t len, vmpi_xport_comp *c)
@@ -320,9 +331,7 @@ static void ucx_get(vmpi_xport *x, int dst_pe, void *local, uint64_t remote, siz
     count(l, 2, 1);
     count(l, 3, len);
     if (U.cma[k]) {
-        struct iovec lv = {local, len}, rv = {(void *)(uintptr_t)remote, len};
-        if (len && process_vm_readv(U.pid[k], &lv, 1, &rv, 1, 0) != (ssize_t)len)
-            cma_failed("reading", dst_pe, remote, len);
+        cma_copy(false, dst_pe, local, remote, len);
         c->done(c);
         return;
     }
@@ -340,9 +349,7 @@ static void ucx_put(vmpi_xport *x, int dst_pe, const void *local, uint64_t remot
     count(l, 4, 1);
     count(l, 5, len);
     if (U.cma[k]) {
-        struct iovec lv = {(void *)local, len}, rv = {(void *)(uintptr_t)remote, len};
-        if (len && process_vm_writev(U.pid[k], &lv, 1, &rv, 1, 0) != (ssize_t)len)
-            cma_failed("writing", dst_pe, remote, len);
+        cma_copy(true, dst_pe, (void *)local, remote, len);
         c->done(c);
         return;
     }
