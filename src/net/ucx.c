@@ -157,6 +157,18 @@ static void count(int l, int what, uint64_t by)
     __atomic_store_n(&U.pe[l].n[what], U.pe[l].n[what] + by, __ATOMIC_RELAXED);
 }
 
+/* A message from another process was handled on local PE `l`: counted only once its handler is over, and
+ * with release order, so that whoever reads the count (vmpi_ucx_traffic, acquire) also sees what the handler
+ * did (a rank it woke on a run queue, a record it queued).  Counted on arrival, a message's receipt could be
+ * read by the deadlock check of a PE whose sibling was still in the handler, counted asleep (the scheduler
+ * counts a PE asleep before its last look at its worker): the process then reported itself idle with the
+ * message received and its rank about to run, and a probe that found nothing sent since (the rank busy with
+ * its own process's part of a collective) declared a deadlock. */
+static void count_received(int l)
+{
+    __atomic_store_n(&U.pe[l].received, U.pe[l].received + 1, __ATOMIC_RELEASE);
+}
+
 /* ---- active messages ---- */
 
 /* Back to its PE's cache (send completions run on the sending PE, in its worker's progress). */
@@ -254,12 +266,12 @@ static ucs_status_t on_msg(void *arg, const void *header, size_t hlen, void *dat
         H->fatal("internal error: messages from PE %u to PE %d arrived out of order (%u, expected %u): UCX "
                  "delivered them on several lanes", h->src_pe, U.first + l, h->seq, *expect);
     (*expect)++;
-    __atomic_store_n(&U.pe[l].received, U.pe[l].received + 1, __ATOMIC_RELAXED);
     TRACE("vmpi net %d: PE %d <- PE %u: message %u, %zu bytes, seq %u\n", U.self, U.first + l, h->src_pe, h->id, len,
           h->seq);
     pe_state *s = &U.pe[l];
     if (((uintptr_t)data & 15) == 0 || len == 0) {
         H->deliver(U.first + l, (int)h->src_pe, h->id, data, len);
+        count_received(l);
         return UCS_OK;
     }
     /* the host's handlers read structs from the data (its own headers): copied to an aligned place first */
@@ -274,6 +286,7 @@ static ucs_status_t on_msg(void *arg, const void *header, size_t hlen, void *dat
         s->aligned_busy = false;
     else
         free(a);
+    count_received(l);
     return UCS_OK;
 }
 
@@ -404,8 +417,8 @@ static void received(void *req, ucs_status_t st, size_t len, void *arg)
     recv_into *r = arg;
     if (st != UCS_OK)
         H->fatal("process %d: receiving data from another process failed: %s", U.self, ucs_status_string(st));
-    __atomic_store_n(&U.pe[r->l].received, U.pe[r->l].received + 1, __ATOMIC_RELAXED);
     landed(r->l, r->o, &r->h);
+    count_received(r->l);
     free(r);
     if (req)
         ucp_request_free(req);
@@ -442,16 +455,26 @@ static ucs_status_t take_data(int l, void *data, size_t len, const ucp_am_recv_p
     return UCS_INPROGRESS;
 }
 
+static ucs_status_t handle_op(int l, int am, const void *header, size_t hlen, void *data, size_t len,
+                              const ucp_am_recv_param_t *param);
+
 static ucs_status_t on_op(void *arg, const void *header, size_t hlen, void *data, size_t len,
                           const ucp_am_recv_param_t *param)
 {
     int l = (int)(intptr_t)((uintptr_t)arg >> 8), am = (int)((uintptr_t)arg & 0xff);
+    ucs_status_t st = handle_op(l, am, header, hlen, data, len, param);
+    /* received once handled: data still coming (rendezvous) counts when it is in place (received()) */
+    if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))
+        count_received(l);
+    return st;
+}
+
+static ucs_status_t handle_op(int l, int am, const void *header, size_t hlen, void *data, size_t len,
+                              const ucp_am_recv_param_t *param)
+{
     op_hdr h;
     if (hlen != sizeof h)
         H->fatal("internal error: a malformed one-sided operation from another process");
-    /* received once handled: data still coming (rendezvous) counts when it is in place (received()) */
-    if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))
-        __atomic_store_n(&U.pe[l].received, U.pe[l].received + 1, __ATOMIC_RELAXED);
     memcpy(&h, header, sizeof h);
     pending_op *o = (pending_op *)(uintptr_t)h.token;
     switch (am) {
@@ -724,7 +747,7 @@ void vmpi_ucx_traffic(uint64_t *sent, uint64_t *received)
     uint64_t s = 0, r = 0;
     for (int l = 0; l < U.npes; l++) {
         s += __atomic_load_n(&U.pe[l].sent, __ATOMIC_RELAXED);
-        r += __atomic_load_n(&U.pe[l].received, __ATOMIC_RELAXED);
+        r += __atomic_load_n(&U.pe[l].received, __ATOMIC_ACQUIRE); /* (count_received) */
     }
     *sent = s;
     *received = r;
