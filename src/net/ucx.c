@@ -577,6 +577,12 @@ static ucs_status_t on_ctrl(void *arg, const void *header, size_t hlen, void *da
     int k = (int)h.proc;
     switch (h.type) {
     case C_IDLE:
+        /* a process's reports leave from whichever PE fell asleep last, on that PE's own connection, so an
+         * older one may arrive after a newer one: the counts only grow, so a report with fewer is stale
+         * (taken, it would have the probe find the process moved, and the process, idle with the counts it
+         * reported last, would never report again: a deadlock never reported, or a hang) */
+        if (h.sent + h.received < Q.rep[k][0] + Q.rep[k][1])
+            break;
         /* it moved since the counts this round compares with (a process reports again only when its counts
          * changed): comparing its answer with these new counts would miss what it sent before them */
         if (Q.probing)
