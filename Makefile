@@ -83,7 +83,8 @@ test-emul: build
 # Open MPI's mpirun (its PMIx server) for point-to-point; and checkpoints of jobs of 2 and 3 processes
 # restarted (tests/tools/ckpt_procs.sh); MPICH's suite (tests/mpich) but its RMA area as 2 processes, against
 # the procs: lines of tests/mpich/xfail (its RMA tests move gigabytes by message between processes: minutes;
-# vmpi's own rma/ tests run above; the 798 others took 5 min 45 s at -j2 on 2 cores under load 10-14).  A failing run is tried once more: rare failures between processes
+# vmpi's own rma/ tests run above; the 798 others took 2 min 53 s at -j2 on 2 cores under load 7-10, 5 min 45 s
+# under load 10-14).  A failing run is tried once more: rare failures between processes
 # are open bugs (each seen once in several hundred runs under ctest's load, not reproduced alone, listed in
 # docs/ARCHITECTURE.md's limits: a deadlock report in MPI_Allreduce, coll/allreduce:64x2 over TCP and
 # coll/determinism:7x2 under ASan; a SIGSEGV outside any rank, coll/bcast:13x2 over TCP).  PROCS_EXCLUDE: what does not run between processes yet, each with
