@@ -83,13 +83,19 @@ test-emul: build
 # (messages: UCX has no RMA lane here) and over TCP with UCX's RMA forced on (VMPI_NET_RMA_EMULATED=1: the
 # windows' remote keys, UCX's emulated get and put), and 2 started by
 # Open MPI's mpirun (its PMIx server) for point-to-point; and checkpoints of jobs of 2 and 3 processes
-# restarted (tests/tools/ckpt_procs.sh).  A failing run is tried once more: rare failures between processes
+# restarted (tests/tools/ckpt_procs.sh); MPICH's suite (tests/mpich) but its RMA area as 2 processes, against
+# the procs: lines of tests/mpich/xfail (its RMA tests move gigabytes by message between processes: minutes;
+# vmpi's own rma/ tests run above; the 798 others took 2 min 53 s at -j2 on 2 cores under load 7-10, 5 min 45 s
+# under load 10-14).  A failing run is tried once more: rare failures between processes
 # are open bugs (each seen once in several hundred runs under ctest's load, not reproduced alone, listed in
-# docs/ARCHITECTURE.md's limits: a deadlock report in MPI_Allreduce, coll/allreduce:64x2 over TCP and
+# docs/ARCHITECTURE.md's limits: a deadlock report in MPI_Allreduce (two faults of the check that fit it fixed
+# since, unconfirmed), coll/allreduce:64x2 over TCP and
 # coll/determinism:7x2 under ASan; a SIGSEGV outside any rank, coll/bcast:13x2 over TCP).  PROCS_EXCLUDE: what does not run between processes yet, each with
 # its reason in tests/procs-exclude.
 PROCS_TESTS ?= ^((pt2pt|coll|comm|attr|datatype|init|errors|rma|armci|ckpt)/|adapt/ckpt_errors:)
 PROCS3_TESTS ?= ^(pt2pt|coll|comm|rma|armci)/|^init/(procname|wtime):|^attr/predef:
+MPICH_PROCS_TESTS ?= ^mpich/
+MPICH_PROCS_EXCLUDE ?= ^mpich/rma/
 PROCS_EXCLUDE ?= $(or $(shell grep -v '^\#' tests/procs-exclude | cut -d' ' -f1 | paste -sd'|'),^none$$)
 test-procs: build
 	MT_PROCS=2 tools/run-tests $(BUILD) $(JOBS) -R '$(PROCS_TESTS)' -E '$(PROCS_EXCLUDE)' --repeat until-pass:2
@@ -103,6 +109,7 @@ test-procs: build
 	MT_PROCS=2 MT_LAUNCHER=openmpi tools/run-tests $(BUILD) $(JOBS) -R '^(pt2pt|errors)/' -E '$(PROCS_EXCLUDE)' \
 	  --repeat until-pass:2
 	tools/run-tests $(BUILD) $(JOBS) -R '^tools/ckpt_procs$$'
+	MT_PROCS=2 tools/run-tests $(BUILD) $(JOBS) -R '$(MPICH_PROCS_TESTS)' -E '$(MPICH_PROCS_EXCLUDE)' --repeat until-pass:2
 
 # ASan and UBSan: the suite, the emulated mode, and point-to-point and collectives between 2 real processes
 # (the network plugin; a failing run there is tried once more, for the rare deadlock report said above).

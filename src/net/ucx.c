@@ -169,6 +169,18 @@ static void count(int l, int what, uint64_t by)
     __atomic_store_n(&U.pe[l].n[what], U.pe[l].n[what] + by, __ATOMIC_RELAXED);
 }
 
+/* A message from another process was handled on local PE `l`: counted only once its handler is over, and
+ * with release order, so that whoever reads the count (vmpi_ucx_traffic, acquire) also sees what the handler
+ * did (a rank it woke on a run queue, a record it queued).  Counted on arrival, a message's receipt could be
+ * read by the deadlock check of a PE whose sibling was still in the handler, counted asleep (the scheduler
+ * counts a PE asleep before its last look at its worker): the process then reported itself idle with the
+ * message received and its rank about to run, and a probe that found nothing sent since (the rank busy with
+ * its own process's part of a collective) declared a deadlock. */
+static void count_received(int l)
+{
+    __atomic_store_n(&U.pe[l].received, U.pe[l].received + 1, __ATOMIC_RELEASE);
+}
+
 /* ---- active messages ---- */
 
 /* Back to its PE's cache (send completions run on the sending PE, in its worker's progress). */
@@ -266,12 +278,12 @@ static ucs_status_t on_msg(void *arg, const void *header, size_t hlen, void *dat
         H->fatal("internal error: messages from PE %u to PE %d arrived out of order (%u, expected %u): UCX "
                  "delivered them on several lanes", h->src_pe, U.first + l, h->seq, *expect);
     (*expect)++;
-    __atomic_store_n(&U.pe[l].received, U.pe[l].received + 1, __ATOMIC_RELAXED);
     TRACE("vmpi net %d: PE %d <- PE %u: message %u, %zu bytes, seq %u\n", U.self, U.first + l, h->src_pe, h->id, len,
           h->seq);
     pe_state *s = &U.pe[l];
     if (((uintptr_t)data & 15) == 0 || len == 0) {
         H->deliver(U.first + l, (int)h->src_pe, h->id, data, len);
+        count_received(l);
         return UCS_OK;
     }
     /* the host's handlers read structs from the data (its own headers): copied to an aligned place first */
@@ -286,6 +298,7 @@ static ucs_status_t on_msg(void *arg, const void *header, size_t hlen, void *dat
         s->aligned_busy = false;
     else
         free(a);
+    count_received(l);
     return UCS_OK;
 }
 
@@ -320,10 +333,21 @@ static void op_send(pending_op *o, int dst_pe, unsigned am, const void *data, si
     send_am(o->pe, ep_of(o->pe, dst_pe), am, h, sizeof *h, data, len, 0);
 }
 
-static void cma_failed(const char *what, int dst_pe, uint64_t remote, size_t len)
+/* A get (or a put) between processes of one node: the kernel copies `len` bytes between `local` here and
+ * `remote` in the process of PE dst_pe.  One call moves at most about 2 GiB (the kernel's MAX_RW_COUNT) and
+ * says how much it moved: the rest takes more calls (pt2pt/large_message's 2.16 GB failed otherwise). */
+static void cma_copy(bool write, int dst_pe, void *local, uint64_t remote, size_t len)
 {
-    H->fatal("process %d: %s %zu bytes at %#llx in process %d failed: %s", U.self, what, len,
-             (unsigned long long)remote, proc_of(dst_pe), strerror(errno));
+    pid_t pid = U.pid[proc_of(dst_pe)];
+    for (size_t done = 0; done < len;) {
+        struct iovec lv = {(char *)local + done, len - done}, rv = {(void *)(uintptr_t)(remote + done), len - done};
+        ssize_t n = write ? process_vm_writev(pid, &lv, 1, &rv, 1, 0) : process_vm_readv(pid, &lv, 1, &rv, 1, 0);
+        if (n <= 0)
+            H->fatal("process %d: %s %zu bytes at %#llx in process %d failed after %zu: %s", U.self,
+                     write ? "writing" : "reading", len, (unsigned long long)remote, proc_of(dst_pe), done,
+                     n < 0 ? strerror(errno) : "no progress");
+        done += (size_t)n;
+    }
 }
 
 /* A get's or a put's flush by UCX completed (on its PE, in its worker's progress). */
@@ -417,9 +441,7 @@ static void ucx_get(vmpi_xport *x, int dst_pe, void *local, uint64_t remote, siz
     count(l, 2, 1);
     count(l, 3, len);
     if (U.cma[k]) {
-        struct iovec lv = {local, len}, rv = {(void *)(uintptr_t)remote, len};
-        if (len && process_vm_readv(U.pid[k], &lv, 1, &rv, 1, 0) != (ssize_t)len)
-            cma_failed("reading", dst_pe, remote, len);
+        cma_copy(false, dst_pe, local, remote, len);
         count(l, 7, 1);
         c->done(c);
         return;
@@ -440,9 +462,7 @@ static void ucx_put(vmpi_xport *x, int dst_pe, const void *local, uint64_t remot
     count(l, 4, 1);
     count(l, 5, len);
     if (U.cma[k]) {
-        struct iovec lv = {(void *)local, len}, rv = {(void *)(uintptr_t)remote, len};
-        if (len && process_vm_writev(U.pid[k], &lv, 1, &rv, 1, 0) != (ssize_t)len)
-            cma_failed("writing", dst_pe, remote, len);
+        cma_copy(true, dst_pe, (void *)local, remote, len);
         count(l, 7, 1);
         c->done(c);
         return;
@@ -500,8 +520,8 @@ static void received(void *req, ucs_status_t st, size_t len, void *arg)
     recv_into *r = arg;
     if (st != UCS_OK)
         H->fatal("process %d: receiving data from another process failed: %s", U.self, ucs_status_string(st));
-    __atomic_store_n(&U.pe[r->l].received, U.pe[r->l].received + 1, __ATOMIC_RELAXED);
     landed(r->l, r->o, &r->h);
+    count_received(r->l);
     free(r);
     if (req)
         ucp_request_free(req);
@@ -538,16 +558,26 @@ static ucs_status_t take_data(int l, void *data, size_t len, const ucp_am_recv_p
     return UCS_INPROGRESS;
 }
 
+static ucs_status_t handle_op(int l, int am, const void *header, size_t hlen, void *data, size_t len,
+                              const ucp_am_recv_param_t *param);
+
 static ucs_status_t on_op(void *arg, const void *header, size_t hlen, void *data, size_t len,
                           const ucp_am_recv_param_t *param)
 {
     int l = (int)(intptr_t)((uintptr_t)arg >> 8), am = (int)((uintptr_t)arg & 0xff);
+    ucs_status_t st = handle_op(l, am, header, hlen, data, len, param);
+    /* received once handled: data still coming (rendezvous) counts when it is in place (received()) */
+    if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))
+        count_received(l);
+    return st;
+}
+
+static ucs_status_t handle_op(int l, int am, const void *header, size_t hlen, void *data, size_t len,
+                              const ucp_am_recv_param_t *param)
+{
     op_hdr h;
     if (hlen != sizeof h)
         H->fatal("internal error: a malformed one-sided operation from another process");
-    /* received once handled: data still coming (rendezvous) counts when it is in place (received()) */
-    if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))
-        __atomic_store_n(&U.pe[l].received, U.pe[l].received + 1, __ATOMIC_RELAXED);
     memcpy(&h, header, sizeof h);
     pending_op *o = (pending_op *)(uintptr_t)h.token;
     switch (am) {
@@ -650,6 +680,12 @@ static ucs_status_t on_ctrl(void *arg, const void *header, size_t hlen, void *da
     int k = (int)h.proc;
     switch (h.type) {
     case C_IDLE:
+        /* a process's reports leave from whichever PE fell asleep last, on that PE's own connection, so an
+         * older one may arrive after a newer one: the counts only grow, so a report with fewer is stale
+         * (taken, it would have the probe find the process moved, and the process, idle with the counts it
+         * reported last, would never report again: a deadlock never reported, or a hang) */
+        if (h.sent + h.received < Q.rep[k][0] + Q.rep[k][1])
+            break;
         /* it moved since the counts this round compares with (a process reports again only when its counts
          * changed): comparing its answer with these new counts would miss what it sent before them */
         if (Q.probing)
@@ -844,7 +880,7 @@ void vmpi_ucx_traffic(uint64_t *sent, uint64_t *received)
     uint64_t s = 0, r = 0;
     for (int l = 0; l < U.npes; l++) {
         s += __atomic_load_n(&U.pe[l].sent, __ATOMIC_RELAXED);
-        r += __atomic_load_n(&U.pe[l].received, __ATOMIC_RELAXED);
+        r += __atomic_load_n(&U.pe[l].received, __ATOMIC_ACQUIRE); /* (count_received) */
     }
     *sent = s;
     *received = r;

@@ -469,8 +469,24 @@ static void report_deadlock(void)
 /* The sleepers word the running deadlock check saw (on the PE thread that runs it). */
 static _Thread_local uint64_t idle_seen;
 
-/* Whether no PE of this process moved since the check saw them all asleep (any sleep or wake changes it). */
-static bool still_idle(void) { return atomic_load(&job.sleepers) == idle_seen; }
+/* Whether every run queue is empty and no progress source has work ready or queued for any PE. */
+static bool all_quiet(void)
+{
+    for (int i = 0; i < job.npes; i++)
+        if (!vmpi_list_empty(&job.pes[i].runq) || progress_ready(job.first + i) || progress_backlog(job.first + i))
+            return false;
+    return true;
+}
+
+/* Whether this process is still idle since the check saw every PE asleep: no PE moved (any sleep or wake
+ * changes the word) and, looked at again after the source read its counts, nothing is ready anywhere.  A PE
+ * counts itself asleep before its last look at its sources, whose handlers may still wake a rank on its run
+ * queue: the network counts a message once its handler is over (with release order), so a source that read
+ * a message as received sees here what its handler did. */
+static bool still_idle(void)
+{
+    return atomic_load(&job.sleepers) == idle_seen && all_quiet() && atomic_load(&job.sleepers) == idle_seen;
+}
 
 /* Every PE of this process is idle and only a source's in_flight() is left: the sources' job-wide checks. */
 static void progress_idle(uint64_t before)
@@ -485,11 +501,8 @@ static void progress_idle(uint64_t before)
  * empty and no PE moved in between, nothing can ever happen again. */
 static void check_deadlock(uint64_t before)
 {
-    if ((uint32_t)before != (uint32_t)job.npes || atomic_load(&job.done))
+    if ((uint32_t)before != (uint32_t)job.npes || atomic_load(&job.done) || !all_quiet())
         return;
-    for (int i = 0; i < job.npes; i++)
-        if (!vmpi_list_empty(&job.pes[i].runq) || progress_ready(job.first + i) || progress_backlog(job.first + i))
-            return;
     if (progress_in_flight()) { /* a network's messages: the job-wide check (this process may be done) */
         progress_idle(before);
         return;

@@ -1,16 +1,32 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# run.sh VMPIRUN PROGRAM RANKS PES LIMIT KIND EXPECT REASON [ARGS...]: one run of an MPICH test, as MPICH's
-# runtests judges it: KIND noerrors passes on exit status 0 with a " No Errors" line, KIND status
-# (resultTest=TestStatus / TestErrFatal) on a non-zero exit status.  The job gets MPIEXEC_TIMEOUT=LIMIT
-# (the testlist's timeLimit=), as runtests gives mpiexec.  EXPECT (from tests/mpich/xfail): pass; fail,
-# where a failure passes with REASON and a pass fails, so that the stale line is removed; flaky, either.
-vmpirun=$1 prog=$2 ranks=$3 pes=$4 limit=$5 kind=$6 expect=$7 reason=$8
-shift 8
+# run.sh VMPIRUN PROGRAM RANKS PES LIMIT KIND EXPECT REASON PEXPECT PREASON [ARGS...]: one run of an MPICH
+# test, as MPICH's runtests judges it: KIND noerrors passes on exit status 0 with a " No Errors" line, KIND
+# status (resultTest=TestStatus / TestErrFatal) on a non-zero exit status.  The job gets
+# MPIEXEC_TIMEOUT=LIMIT (the testlist's timeLimit=), as runtests gives mpiexec.  EXPECT (from
+# tests/mpich/xfail): pass; fail, where a failure passes with REASON and a pass fails, so that the stale line
+# is removed; flaky, either.  With MT_PROCS=K in the environment (make test-procs) a run of K ranks or more
+# is a job of K OS processes (vmpirun --procs K, each with the run's PEs, at most its share of the ranks),
+# judged against PEXPECT and PREASON instead (xfail's procs: lines; skip: not run, reported as skipped).
+vmpirun=$1 prog=$2 ranks=$3 pes=$4 limit=$5 kind=$6 expect=$7 reason=$8 pexpect=$9 preason=${10}
+shift 10
 name=${prog#*/tests/mpich/}
+procs=${MT_PROCS:-1}
+launch=
+if [ "$procs" -gt 1 ] && [ "$ranks" -ge "$procs" ]; then
+    per=$((ranks / procs))
+    [ "$pes" -gt "$per" ] && pes=$per
+    launch="--procs $procs"
+    expect=$pexpect reason=$preason
+    if [ "$expect" = skip ]; then
+        echo "skipped as $procs processes: $reason"
+        exit 77 # (SKIP_RETURN_CODE)
+    fi
+fi
 if [ ! -f "$prog.build-log" ]; then
     # MPICH runs each test in its own directory (cmsplit_type's argument is ".")
-    out=$(cd "$(dirname "$prog")" && MPIEXEC_TIMEOUT=$limit "$vmpirun" -n "$ranks" -p "$pes" "$prog" "$@" 2>&1)
+    # shellcheck disable=SC2086 # $launch: no option, or the option and its value
+    out=$(cd "$(dirname "$prog")" && MPIEXEC_TIMEOUT=$limit "$vmpirun" $launch -n "$ranks" -p "$pes" "$prog" "$@" 2>&1)
     rc=$?
     printf '%s\n' "$out" | tail -n 40
     case $kind in
