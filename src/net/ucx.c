@@ -621,6 +621,8 @@ static struct {
     bool probing, changed;
     uint64_t last[2];        /* this process's counts at its last IDLE (any process) */
     bool sent_idle;
+    atomic_flag reporting;   /* a PE of this process is in vmpi_ucx_idle (two can be: a PE that wakes and
+                              * sleeps again while another checks is the last asleep too) */
 } Q;
 
 static int first_pe_of(int k) { return (int)((long)k * U.job_npes / U.nprocs); }
@@ -739,17 +741,16 @@ static ucs_status_t on_ctrl(void *arg, const void *header, size_t hlen, void *da
  * message, from a process then active, would make the probe's unchanged answer look like idleness. */
 void vmpi_ucx_idle(bool (*still_idle)(void))
 {
-    if (atomic_load(&U.ended))
-        return;
+    if (atomic_load(&U.ended) || atomic_flag_test_and_set(&Q.reporting))
+        return; /* (the other PE reports this process's counts) */
     uint64_t s, r;
     vmpi_ucx_traffic(&s, &r);
-    if (Q.sent_idle && s == Q.last[0] && r == Q.last[1])
-        return; /* reported already, and nothing moved since */
-    if (!still_idle())
-        return;
-    Q.sent_idle = true;
-    Q.last[0] = s, Q.last[1] = r;
-    ctrl_send_counts(self_local(), 0, C_IDLE, 0, s, r);
+    if ((!Q.sent_idle || s != Q.last[0] || r != Q.last[1]) && still_idle()) { /* not reported yet, or moved */
+        Q.sent_idle = true;
+        Q.last[0] = s, Q.last[1] = r;
+        ctrl_send_counts(self_local(), 0, C_IDLE, 0, s, r);
+    }
+    atomic_flag_clear(&Q.reporting);
 }
 
 static void ucx_flush(vmpi_xport *x, int pe)
