@@ -109,6 +109,7 @@ static struct {
     _Atomic int held;        /* vmpi_ucx_hold: no handler runs */
     _Atomic int ending, nflushed; /* vmpi_ucx_local_done */
     _Atomic int ended;       /* every process is done */
+    _Atomic int in_ended;    /* ended() runs (on PMIx's thread): vmpi_ucx_finish waits for it to return */
 } U;
 
 static uint64_t probe_word;
@@ -1088,8 +1089,10 @@ int vmpi_ucx_node_of(int proc) { return U.node_of[proc]; }
 
 static void ended(void)
 {
+    atomic_store(&U.in_ended, 1); /* before the end lets the PEs' loops, then vmpi_ucx_finish, go on */
     atomic_store(&U.ended, 1);
     H->end();
+    atomic_store(&U.in_ended, 0);
 }
 
 /* This process's ranks are done.  What its PEs sent must have reached the other processes before it may
@@ -1146,6 +1149,10 @@ static void wait_req(pe_state *s, ucs_status_ptr_t r)
 
 void vmpi_ucx_finish(void)
 {
+    /* the end's wake-ups write the PEs' event fds from PMIx's thread: not closed or freed under them (a
+     * use-after-free ThreadSanitizer found in jobs of 2 processes) */
+    while (atomic_load(&U.in_ended))
+        sched_yield();
     atomic_store(&U.stopping, 1);
     vmpi_rkey_fini(); /* (the keys belong to the workers) */
     /* No flush here: what the ranks sent was flushed before the end's fence (vmpi_ucx_local_done); what
