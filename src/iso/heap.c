@@ -444,6 +444,16 @@ void vmpi_iso_free_any(void *p)
                                                     memory_order_relaxed));
 }
 
+void *vmpi_iso_move(void *p, void *q, size_t n)
+{
+    if (q) {
+        size_t old = vmpi_iso_usable_size(p);
+        memcpy(q, p, old < n ? old : n);
+        vmpi_iso_free_any(p);
+    }
+    return q;
+}
+
 size_t vmpi_iso_usable_size(const void *p)
 {
     const vmpi_iso_heap *h = iso_heap_of(p);

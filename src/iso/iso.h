@@ -106,6 +106,9 @@ void vmpi_iso_heap_free(vmpi_iso_heap *h, void *p);
 void vmpi_iso_free_any(void *p);
 /* From any thread: the usable size of a live block of any slot. */
 size_t vmpi_iso_usable_size(const void *p);
+/* A realloc of `p` (a block of any slot) into `q`, a new block of `n` bytes of another allocator: copies what
+ * fits and frees `p`; with q NULL (out of memory) `p` stays.  Returns q. */
+void *vmpi_iso_move(void *p, void *q, size_t n);
 /* Bytes of heap pages in use (below the top) and the most the heap can have. */
 size_t vmpi_iso_heap_used(const vmpi_iso_heap *h);
 size_t vmpi_iso_heap_limit(const vmpi_iso_heap *h);

@@ -87,13 +87,7 @@ void *vmpi_iso_own_realloc(void *p, size_t n)
     vmpi_iso_heap *of = iso_heap_of(p);
     if (of == (h ? h : job))
         return h ? vmpi_iso_heap_realloc(h, p, n) : vmpi_iso_job_realloc(p, n);
-    size_t old = vmpi_iso_usable_size(p);
-    void *q = vmpi_iso_own_malloc(n);
-    if (q) {
-        memcpy(q, p, old < n ? old : n);
-        vmpi_iso_free_any(p);
-    }
-    return q;
+    return vmpi_iso_move(p, vmpi_iso_own_malloc(n), n);
 }
 
 /* `p` must be a block of this heap (or NULL). */

@@ -80,13 +80,7 @@ void *vmpi_iso_realloc(void *p, size_t n)
     if (h != NULL && iso_heap_of(p) == h)
         return vmpi_iso_heap_realloc(h, p, n);
     /* another rank's block, or a rank's block outside every rank: moves to the caller's allocator */
-    size_t old = vmpi_iso_usable_size(p);
-    void *q = vmpi_iso_malloc(n);
-    if (q) {
-        memcpy(q, p, old < n ? old : n);
-        vmpi_iso_free_any(p);
-    }
-    return q;
+    return vmpi_iso_move(p, vmpi_iso_malloc(n), n);
 }
 
 void *vmpi_iso_reallocarray(void *p, size_t n, size_t size)
