@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "xport/xport.h"
 
-#define VMPI_NET_ABI 4 /* 4: the transport's exposed memory (xport.h), counts kcopy and rma */
+#define VMPI_NET_ABI 5 /* 5: bulk exchanges (ranks moving between processes) */
 
 /* libvmpi's side, for the plugin. */
 typedef struct vmpi_net_host {
@@ -39,6 +39,22 @@ typedef struct vmpi_net_job {
     int node;                                          /* this node's id: the launcher's, else from the host name */
     char host[256];                                    /* this node's name, as the launcher knows it */
 } vmpi_net_job;
+
+/* A piece of memory a bulk exchange sends or fills. */
+typedef struct vmpi_net_iov {
+    void *addr;
+    size_t len;
+} vmpi_net_iov;
+
+/* One transfer of a bulk exchange: to (a send) or from (a receive) process `proc`, under `tag`, the
+ * concatenation of its pieces.  A receive's pieces add up to exactly what the matching send sends (the
+ * receiver learned the layout beforehand); (sending process, tag) is unique within one exchange. */
+typedef struct vmpi_net_bulk {
+    int proc;
+    uint64_t tag;
+    const vmpi_net_iov *iov;
+    int n;
+} vmpi_net_bulk;
 
 /* The plugin's side. */
 typedef struct vmpi_net {
@@ -82,6 +98,13 @@ typedef struct vmpi_net {
     /* While held, the transport's progress source runs no handler (messages wait in the network): a stop
      * of this process's world in a job-wide step, where nothing may touch the ranks meanwhile. */
     void (*hold)(bool on);
+    /* A job-wide step's exchange of bulk data (the memory of ranks that move between processes): called by
+     * one thread of every process, every process in the same sequence of steps (collective: a process with
+     * nothing to send or receive calls it too), typically with its world stopped and the handlers held.
+     * Posts every send and receive and returns once all have completed, the bytes in place; a failure is
+     * fatal (naming the processes).  Carried by the transport's own zero-copy path (UCX's tag rendezvous),
+     * on a worker of its own, made at the first exchange. */
+    void (*bulk)(const vmpi_net_bulk *sends, int ns, const vmpi_net_bulk *recvs, int nr);
 } vmpi_net;
 
 /* The plugin's one exported symbol. */

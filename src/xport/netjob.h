@@ -31,6 +31,8 @@ vmpi_xport_counts vmpi_xport_net_counts(void);
 bool vmpi_xport_net_quiesce(bool flag);
 void vmpi_xport_net_allgather(const void *blob, size_t len, void **out, size_t *lens);
 void vmpi_xport_net_hold(bool on);
+/* A job-wide step's bulk exchange (net.h's bulk): collective, one thread per process. */
+void vmpi_xport_net_bulk(const vmpi_net_bulk *sends, int ns, const vmpi_net_bulk *recvs, int nr);
 /* Ends the whole job through the launcher (returns: the caller then ends this process). */
 void vmpi_xport_net_abort(int status, const char *msg);
 /* After the PEs have stopped. */
