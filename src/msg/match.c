@@ -165,6 +165,8 @@ vmpi_env *vmpi_msg_env_load(const void *in, size_t avail, size_t *used)
     return e;
 }
 
+void vmpi_msg_env_discard(vmpi_env *e) { vmpi_env_free(e); }
+
 void *vmpi_msg_save_unexpected(const vmpi_ep *ep, size_t *len)
 {
     size_t n = 0;

@@ -74,6 +74,8 @@ void *vmpi_msg_save_unexpected(const vmpi_ep *ep, size_t *len);
 size_t vmpi_msg_env_saved_size(const vmpi_env *e);
 void vmpi_msg_env_save(const vmpi_env *e, void *out);
 vmpi_env *vmpi_msg_env_load(const void *in, size_t avail, size_t *used);
+/* Frees an envelope outside any queue whose message was saved (its rank left the process). */
+void vmpi_msg_env_discard(vmpi_env *e);
 /* Restart: world rank `world_rank`'s endpoint is back at its address (placed with vmpi_loc_adopt); queues
  * again the messages of a buffer made by vmpi_msg_save_unexpected.  False when the buffer is malformed. */
 bool vmpi_msg_ep_restored(vmpi_ep *ep, int world_rank, const void *buf, size_t len);

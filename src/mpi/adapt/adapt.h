@@ -127,5 +127,11 @@ struct vmpi_rank;
 void *vmpi_adapt_owned_save(struct vmpi_rank *rk, size_t *len);
 const char *vmpi_adapt_owned_load(struct vmpi_rank *rk, const void *data, size_t len);
 void vmpi_adapt_owned_part_begin(void);
+/* The messages a rank matched with MPI_Mprobe and has not received (its CK_HELD record, ckpt_held.c): saved
+ * into a buffer of the system allocator (NULL with *len 0 when none), dropped (their envelopes freed, when the
+ * rank leaves the process), and given back to the rank's requests in fresh envelopes (false: malformed). */
+char *vmpi_adapt_held_save(const struct vmpi_rank *rk, size_t *len);
+void vmpi_adapt_held_drop(struct vmpi_rank *rk);
+bool vmpi_adapt_held_load(struct vmpi_rank *rk, const char *buf, size_t len);
 
 #endif

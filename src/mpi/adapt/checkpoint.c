@@ -213,8 +213,6 @@ static void put_extent(void *arg, void *addr, size_t len)
     put_mem(s, lo, hi);
 }
 
-static char *held_messages(const vmpi_rank *rk, size_t *len);
-
 static void put_slot(vmpi_ckpt_out *o, uint32_t id, const vmpi_iso_heap *h)
 {
     vmpi_iso_extent c = vmpi_iso_slot_committed(h);
@@ -260,7 +258,7 @@ static int write_job(vmpi_ckpt_out *o, const vmpi_ckpt_part *part)
             vmpi_ckpt_put(o, CK_UNEXP, (uint32_t)r, 0, unexp, ulen);
             vmpi_sys_free(unexp);
         }
-        char *held = held_messages(rk, &ulen);
+        char *held = vmpi_adapt_held_save(rk, &ulen);
         if (held) {
             vmpi_ckpt_put(o, CK_HELD, (uint32_t)r, 0, held, ulen);
             vmpi_sys_free(held);
@@ -276,41 +274,6 @@ int vmpi_adapt_ckpt_err_class(int e)
 {
     return e == ENOSPC || e == EDQUOT ? MPI_ERR_NO_SPACE : e == EACCES || e == EPERM || e == EROFS ? MPI_ERR_ACCESS
                                                                                                      : MPI_ERR_IO;
-}
-
-/* The messages rank `rk` matched with MPI_Mprobe and has not received: their envelopes are the messaging
- * layer's, outside the slot, so they are written as (request index, message) pairs and the restart gives
- * each request a fresh envelope.  NULL with *len 0 when there are none. */
-/* Request i of `t` when it holds a message matched by MPI_Mprobe and not received yet, else NULL. */
-static const vmpi_mreq *held_at(const vmpi_req_table *t, int i)
-{
-    const vmpi_mreq *m = &t->chunks[i / VMPI_REQ_CHUNK][i % VMPI_REQ_CHUNK];
-    return m->type == VMPI_MREQ_RECV && m->ptr != NULL && !m->r.complete ? m : NULL;
-}
-
-static char *held_messages(const vmpi_rank *rk, size_t *len)
-{
-    const vmpi_req_table *t = &rk->reqs;
-    int nreq = t->nchunks * VMPI_REQ_CHUNK;
-    size_t n = 0;
-    for (int i = 0; i < nreq; i++)
-        if (held_at(t, i))
-            n += sizeof(int32_t) + vmpi_msg_env_saved_size(held_at(t, i)->ptr);
-    *len = n;
-    if (n == 0)
-        return NULL;
-    char *buf = vmpi_sys_malloc(n), *p = buf;
-    if (buf == NULL)
-        vmpi_fatal("out of memory saving rank %d's matched messages", rk->world_rank);
-    for (int32_t i = 0; i < nreq; i++) {
-        const vmpi_mreq *m = held_at(t, i);
-        if (m == NULL)
-            continue;
-        memcpy(p, &i, sizeof i);
-        vmpi_msg_env_save(m->ptr, p + sizeof i);
-        p += sizeof i + vmpi_msg_env_saved_size(m->ptr);
-    }
-    return buf;
 }
 
 int vmpi_adapt_ckpt_refused(vmpi_ckpt_kind kind, char *err, size_t errlen)

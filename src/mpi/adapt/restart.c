@@ -440,21 +440,8 @@ static void load_sections(vmpi_rank **ranks, int n, int npes, bool foreign)
             if (rk == NULL || buf == NULL)
                 bad("matched messages of rank %u come before the rank (corrupt)", s.id);
             read_into(buf);
-            vmpi_req_table *t = &rk->reqs;
-            for (const char *p = buf, *end = buf + s.len; p < end;) {
-                int32_t idx;
-                size_t used;
-                vmpi_env *e = NULL;
-                if ((size_t)(end - p) >= sizeof idx) {
-                    memcpy(&idx, p, sizeof idx);
-                    e = vmpi_msg_env_load(p + sizeof idx, (size_t)(end - p) - sizeof idx, &used);
-                }
-                if (e == NULL || idx < 0 || idx / VMPI_REQ_CHUNK >= t->nchunks ||
-                    t->chunks[idx / VMPI_REQ_CHUNK][idx % VMPI_REQ_CHUNK].type != VMPI_MREQ_RECV)
-                    bad("rank %u's matched messages are malformed (corrupt)", s.id);
-                t->chunks[idx / VMPI_REQ_CHUNK][idx % VMPI_REQ_CHUNK].ptr = e;
-                p += sizeof idx + used;
-            }
+            if (!vmpi_adapt_held_load(rk, buf, s.len))
+                bad("rank %u's matched messages are malformed (corrupt)", s.id);
             vmpi_sys_free(buf);
             break;
         }
