@@ -2,7 +2,9 @@
 /* The C library's functions with hidden state, per rank (libc.h): rand/srand, random/srandom/initstate/
  * setstate, the drand48 family, strtok, and (with -privatize=auto, whose copies each have their own optind)
  * getopt and its globals.  Each is glibc's reentrant form on the running rank's record; outside every rank
- * (the tls method's constructors, threads a rank starts) the C library's own, per process. */
+ * (the tls method's constructors, threads a rank starts) the C library's own, per process.  And
+ * pthread_create, which must not allocate from the rank's slot. */
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 #include "base/compiler.h"
@@ -179,11 +181,25 @@ static int hook_getopt_long_only(int argc, char *const *argv, const char *opts, 
              : getopt_long_only(argc, argv, opts, longs, ind);
 }
 
+/* A thread a rank starts is its process's, not the rank's: glibc's records of it (the thread's vector of
+ * thread-local blocks, which the creating thread allocates) come from the system allocator, not from the
+ * rank's slot, which leaves the process when the rank moves to another one (glibc frees them when it reuses
+ * the thread's stack). */
+static int hook_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    vmpi_iso_heap *h = vmpi_iso_cur_;
+    vmpi_iso_cur_ = NULL;
+    int r = pthread_create(t, attr, fn, arg);
+    vmpi_iso_cur_ = h;
+    return r;
+}
+
 static const struct {
     const char *name;
     void *fn;
     bool auto_only; /* getopt: with -privatize=tls the one copy's optind is the process's */
 } fns[] = {
+    {"pthread_create", (void *)hook_pthread_create, false},
     {"rand", (void *)hook_rand, false},
     {"srand", (void *)hook_srandom, false},
     {"random", (void *)hook_random, false},

@@ -16,6 +16,7 @@
 #include "sched/pin.h"
 #include "sched/runwait.h"
 #include "sched/sched.h"
+#include "sched/tls_warm.h"
 
 static struct {
     vmpi_pe *pes;            /* this process's PEs: job.pes[i] is PE first + i */
@@ -35,6 +36,7 @@ static struct {
     void (*stop_fn)(void *);
     void *stop_arg;
     vmpi_vp *stop_vp;
+    bool stop_vp_left;       /* the requester moved to another process during its stop (vmpi_sched_remove_vp) */
     bool measure;            /* measure VPs' busy ticks (a balancer is on) */
     void (*local_done)(void); /* this process's VPs are done (vmpi_sched_set_local_done) */
     bool oversub;            /* more PE threads on this node than cores (vmpi_sched_set_oversubscribed) */
@@ -632,7 +634,12 @@ static void stop_here(vmpi_pe *pe)
     while (!quiescent(snap))
         counted_poll(pe);
     job.stop_fn(job.stop_arg);
-    vmpi_vp_wake(job.stop_vp); /* unless a completion during the drain woke it already */
+    if (job.stop_vp_left) { /* its stop ends here: it resumes in the process it moved to */
+        job.stop_vp_left = false;
+        atomic_store(&job.stop_busy, 0);
+    } else {
+        vmpi_vp_wake(job.stop_vp); /* unless a completion during the drain woke it already */
+    }
     atomic_store(&job.stopped, 0);
     atomic_store_explicit(&job.stop_done, req, memory_order_release);
     vmpi_runwait_renew(pe, vmpi_ticks());
@@ -657,7 +664,8 @@ void vmpi_sched_stop_world(void (*fn)(void *), void *arg)
         wake_pe(&job.pes[i]);
     switch_to_sched(vp, false);
     vp->blocked_in = NULL;
-    atomic_store(&job.stop_busy, 0);
+    if (job.stop_vp == vp) /* (not when it resumes in another process, which it moved to during the stop) */
+        atomic_store(&job.stop_busy, 0);
 }
 
 void vmpi_sched_move(vmpi_vp *vp, int pe)
@@ -672,6 +680,23 @@ void vmpi_sched_move(vmpi_vp *vp, int pe)
     vp->pe = to;
     from->nvps--;
     to->nvps++;
+}
+
+void vmpi_sched_remove_vp(vmpi_vp *vp)
+{
+    vmpi_assert(vp->state == VMPI_VP_BLOCKED && atomic_load(&job.live) > 1);
+    for (int i = 0; i < job.nvps; i++)
+        if (job.vps[i] == vp) {
+            memmove(&job.vps[i], &job.vps[i + 1], sizeof *job.vps * (size_t)(job.nvps - i - 1));
+            job.nvps--;
+            break;
+        }
+    vmpi_ctx_fiber_destroy(vp->fiber);
+    vp->fiber = NULL;
+    vp->pe->nvps--;
+    atomic_fetch_sub(&job.live, 1);
+    if (vp == job.stop_vp)
+        job.stop_vp_left = true;
 }
 
 vmpi_vp **vmpi_sched_vps(int *n)
@@ -889,6 +914,7 @@ static void leave_pe(void)
 static void *pe_thread(void *arg)
 {
     vmpi_pe *pe = arg;
+    vmpi_tls_warm(); /* before any rank runs here */
     enter_pe(pe);
     sched_loop(pe);
     leave_pe();
@@ -907,6 +933,7 @@ int vmpi_sched_run(void)
         if (pthread_create(&job.pes[i].thread, NULL, pe_thread, &job.pes[i]) != 0)
             vmpi_fatal("cannot start worker thread for PE %d", i);
     job.reset_at = vmpi_clock_now(); /* the first measurement period: from here */
+    vmpi_tls_warm();
     enter_pe(&job.pes[0]);
     sched_loop(&job.pes[0]);
     for (int i = 1; i < job.npes; i++)

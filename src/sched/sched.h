@@ -217,6 +217,11 @@ void vmpi_sched_progress_add(const vmpi_progress_source *src);
 void vmpi_sched_stop_world(void (*fn)(void *), void *arg);
 /* Inside fn: VP `vp` lives on PE `pe` from now on (ready or blocked; a finished VP stays). */
 void vmpi_sched_move(vmpi_vp *vp, int pe);
+/* Inside fn: blocked VP `vp` leaves this process (it moves to another one, which adopts it): the scheduler
+ * forgets it.  The process keeps at least one live VP (its PEs serve the job until every process's are done).
+ * The VP that asked for the stop may leave too: it then returns from vmpi_sched_stop_world in the other
+ * process, once that one runs its VPs again. */
+void vmpi_sched_remove_vp(vmpi_vp *vp);
 /* Inside fn: every VP (by id order of creation) and their number. */
 vmpi_vp **vmpi_sched_vps(int *n);
 /* Inside fn: seconds per tick of vmpi_ticks (calibrated since the start of the job). */
