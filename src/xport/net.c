@@ -16,6 +16,27 @@ static const vmpi_net *net;
 static vmpi_net_job job;
 static bool started;
 
+/* The plugin, and UCX and PMIx under it, allocate with malloc, which from a rank's context is the rank's own
+ * slot heap (iso's malloc): memory that a rank takes along when it moves to another process, while the
+ * transport's pools here still point into it.  So every call into the plugin runs with the system allocator
+ * (PLUGIN), and what it calls back (handlers, on the thread that called in) with the caller's heap again. */
+static VMPI_TLS vmpi_iso_heap *caller_heap;
+#define PLUGIN(call)                                                                                          \
+    do {                                                                                                      \
+        vmpi_iso_heap *h_ = vmpi_iso_cur_, *o_ = caller_heap;                                                 \
+        caller_heap = h_;                                                                                     \
+        vmpi_iso_cur_ = NULL;                                                                                 \
+        call;                                                                                                 \
+        vmpi_iso_cur_ = h_;                                                                                   \
+        caller_heap = o_;                                                                                     \
+    } while (0)
+#define PLUGIN_R(type, call)                                                                                  \
+    ({                                                                                                        \
+        type r_;                                                                                              \
+        PLUGIN(r_ = call);                                                                                    \
+        r_;                                                                                                   \
+    })
+
 static int host_self_pe(void)
 {
     vmpi_pe *pe = vmpi_pe_self();
@@ -24,7 +45,10 @@ static int host_self_pe(void)
 
 static void host_deliver(int pe, int src_pe, uint32_t id, void *msg, size_t len)
 {
+    vmpi_iso_heap *h = vmpi_iso_cur_;
+    vmpi_iso_cur_ = caller_heap;
     vmpi_xport_am_table[id](vmpi_sched_pe(pe), src_pe, msg, len);
+    vmpi_iso_cur_ = h;
 }
 
 static const vmpi_net_host host = {
@@ -106,25 +130,95 @@ bool vmpi_xport_net_one_node(void) { return one_node; }
 
 static vmpi_progress_source source;
 
-static void local_done(void) { net->local_done(); }
+static void local_done(void) { PLUGIN(net->local_done()); }
+
+/* The progress source and the transport's operations, through PLUGIN. */
+static int src_poll(vmpi_pe *pe) { return PLUGIN_R(int, net->poll(pe)); }
+static bool src_ready(int pe) { return PLUGIN_R(bool, net->ready(pe)); }
+static bool src_backlog(int pe) { return PLUGIN_R(bool, net->backlog(pe)); }
+static bool src_work(int pe) { return PLUGIN_R(bool, net->work(pe)); }
+static bool src_in_flight(void) { return PLUGIN_R(bool, net->in_flight()); }
+static void src_idle(bool (*still_idle)(void)) { PLUGIN(net->idle(still_idle)); }
+static void src_sleep(int pe, _Atomic uint32_t *word) { PLUGIN(net->sleep(pe, word)); }
+static void src_wake(int pe) { PLUGIN(net->wake(pe)); }
+
+#define X net->xport
+static size_t op_am_max(const vmpi_xport *x) { return (void)x, PLUGIN_R(size_t, X->ops->am_max(X)); }
+static void op_am_send(vmpi_xport *x, int dst_pe, uint32_t id, size_t len, vmpi_xport_pack_fn pack, void *arg)
+{
+    (void)x;
+    PLUGIN(X->ops->am_send(X, dst_pe, id, len, pack, arg));
+}
+static void op_get(vmpi_xport *x, int dst_pe, void *local, uint64_t remote, size_t len, vmpi_xport_comp *c)
+{
+    (void)x;
+    PLUGIN(X->ops->get(X, dst_pe, local, remote, len, c));
+}
+static void op_put(vmpi_xport *x, int dst_pe, const void *local, uint64_t remote, size_t len, vmpi_xport_comp *c)
+{
+    (void)x;
+    PLUGIN(X->ops->put(X, dst_pe, local, remote, len, c));
+}
+static void op_atomic(vmpi_xport *x, int dst_pe, vmpi_xport_aop op, uint64_t remote, int size, uint64_t operand,
+                      uint64_t compare, uint64_t *result, vmpi_xport_comp *c)
+{
+    (void)x;
+    PLUGIN(X->ops->atomic(X, dst_pe, op, remote, size, operand, compare, result, c));
+}
+static void op_flush(vmpi_xport *x, int pe)
+{
+    (void)x;
+    PLUGIN(X->ops->flush(X, pe));
+}
+static bool op_expose(vmpi_xport *x, uint64_t addr, size_t len, void **key, size_t *klen)
+{
+    return (void)x, PLUGIN_R(bool, X->ops->expose(X, addr, len, key, klen));
+}
+static void op_unexpose(vmpi_xport *x, uint64_t addr, size_t len)
+{
+    (void)x;
+    PLUGIN(X->ops->unexpose(X, addr, len));
+}
+static void op_remote_add(vmpi_xport *x, int proc, uint64_t addr, size_t len, const void *key, size_t klen)
+{
+    (void)x;
+    PLUGIN(X->ops->remote_add(X, proc, addr, len, key, klen));
+}
+static void op_remote_remove(vmpi_xport *x, int proc, uint64_t addr, size_t len)
+{
+    (void)x;
+    PLUGIN(X->ops->remote_remove(X, proc, addr, len));
+}
+#undef X
+
+static vmpi_xport_ops wrapped_ops = {
+    .am_max = op_am_max, .am_send = op_am_send, .get = op_get, .put = op_put, .atomic = op_atomic,
+    .flush = op_flush, .expose = op_expose, .unexpose = op_unexpose, .remote_add = op_remote_add,
+    .remote_remove = op_remote_remove};
+static vmpi_xport wrapped;
 
 void vmpi_xport_net_start(int first, int npes, int job_npes, const void *geometry, size_t glen)
 {
-    net->start(first, npes, job_npes, geometry, glen);
+    PLUGIN(net->start(first, npes, job_npes, geometry, glen));
     if ((node_of = malloc(sizeof *node_of * (size_t)job.nprocs)) == NULL)
         vmpi_fatal("out of memory");
     for (int k = 0; k < job.nprocs; k++)
         one_node &= (node_of[k] = net->node_of(k)) == job.node;
-    source = (vmpi_progress_source){"network", net->poll,      net->ready,     net->backlog,
-                                    net->work,  net->in_flight, net->idle,  net->sleep, net->wake};
+    source = (vmpi_progress_source){"network", src_poll,      src_ready, src_backlog, src_work,
+                                    src_in_flight, src_idle, src_sleep, src_wake};
+    wrapped_ops.name = net->xport->ops->name;
+    wrapped = (vmpi_xport){&wrapped_ops, net->xport->name};
     vmpi_sched_progress_add(&source);
     vmpi_sched_set_local_done(local_done);
     started = true;
 }
 
-vmpi_xport *vmpi_xport_net(void) { return started ? net->xport : NULL; }
+vmpi_xport *vmpi_xport_net(void) { return started ? &wrapped : NULL; }
 
-vmpi_xport_counts vmpi_xport_net_counts(void) { return started ? net->counts() : (vmpi_xport_counts){0}; }
+vmpi_xport_counts vmpi_xport_net_counts(void)
+{
+    return started ? PLUGIN_R(vmpi_xport_counts, net->counts()) : (vmpi_xport_counts){0};
+}
 
 static unsigned long gather_seq; /* keys of the all-gathers: the same sequence in every process */
 
@@ -132,7 +226,7 @@ void vmpi_xport_net_allgather(const void *blob, size_t len, void **out, size_t *
 {
     char key[64];
     snprintf(key, sizeof key, "vmpi.g.%lu", gather_seq++);
-    net->allgather(key, blob, len, out, lens);
+    PLUGIN(net->allgather(key, blob, len, out, lens));
 }
 
 bool vmpi_xport_net_quiesce(bool flag)
@@ -146,14 +240,14 @@ bool vmpi_xport_net_quiesce(bool flag)
         vmpi_fatal("out of memory");
     for (;;) {
         uint64_t t[3] = {0, 0, flag}, sum[2] = {0, 0};
-        net->traffic(&t[0], &t[1]);
+        PLUGIN(net->traffic(&t[0], &t[1]));
         char key[64];
         snprintf(key, sizeof key, "vmpi.g.%lu", gather_seq++);
         _Atomic int done = 0;
-        net->allgather_nb(key, t, sizeof t, &done);
+        PLUGIN(net->allgather_nb(key, t, sizeof t, &done));
         while (!atomic_load(&done)) /* the PEs keep serving the network meanwhile */
             vmpi_vp_yield();
-        net->allgather_get(key, out, lens);
+        PLUGIN(net->allgather_get(key, out, lens));
         any = false; /* the last round's: every process reads the same rounds, so all break at the same one */
         for (int k = 0; k < K; k++) {
             uint64_t u[3] = {0, 0, 0};
@@ -177,19 +271,26 @@ bool vmpi_xport_net_quiesce(bool flag)
 void vmpi_xport_net_hold(bool on)
 {
     if (net && started)
-        net->hold(on);
+        PLUGIN(net->hold(on));
+}
+
+void vmpi_xport_net_bulk(const vmpi_net_bulk *sends, int ns, const vmpi_net_bulk *recvs, int nr)
+{
+    if (!net || !started || !net->bulk)
+        vmpi_fatal("internal error: a bulk exchange between processes without the network's transport");
+    PLUGIN(net->bulk(sends, ns, recvs, nr));
 }
 
 void vmpi_xport_net_abort(int status, const char *msg)
 {
     if (net)
-        net->abort(status, msg);
+        PLUGIN(net->abort(status, msg));
 }
 
 void vmpi_xport_net_finish(void)
 {
     if (net)
-        net->finish();
+        PLUGIN(net->finish());
     net = NULL;
     started = false;
 }
