@@ -60,6 +60,9 @@ static const vmpi_tunable table[] = {
      "(VMPIX_Set_active_pes, then AMPI_Migrate); at most the PEs", .max = 1024},
     {"lb-background", "VMPI_LB_BACKGROUND", VMPI_TUNABLE_BOOL, "0",
      "balancers count each PE's background load (time its core ran other programs) as load on it"},
+    {"lb-procs", "VMPI_LB_PROCS", VMPI_TUNABLE_BOOL, "1",
+     "in a job of several processes, balancers place ranks over every PE of the job (ranks move between "
+     "processes); 0: each process balances its own ranks over its own PEs"},
     {"lb-verbose", "VMPI_LB_VERBOSE", VMPI_TUNABLE_BOOL, "0",
      "report each balancing step on stderr: measured load per PE before, predicted after, ranks moved"},
     {"iso-base", "VMPI_ISO_BASE", VMPI_TUNABLE_SIZE, VMPI_ISO_BASE_DEFAULT,
@@ -319,6 +322,7 @@ void vmpi_tunables_load(void)
     vmpi_cfg.lb_period = 1e-3 * (double)ms;
     parse_bool(value_of(vmpi_tunable_find("lb-verbose")), &vmpi_cfg.lb_verbose);
     parse_bool(value_of(vmpi_tunable_find("lb-background")), &vmpi_cfg.lb_background);
+    parse_bool(value_of(vmpi_tunable_find("lb-procs")), &vmpi_cfg.lb_procs);
     parse_long(value_of(vmpi_tunable_find("pes-active")), &vmpi_cfg.pes_active);
     size_t base = 0;
     vmpi_parse_size(value_of(vmpi_tunable_find("iso-base")), &base);

@@ -52,6 +52,7 @@ typedef struct vmpi_config {
     double lb_period;        /* seconds: AMPI_Migrate balances at most this often */
     bool lb_verbose;         /* report every balancing step on stderr */
     bool lb_background;      /* strategies count each PE's background load (CPU time taken by others) */
+    bool lb_procs;           /* a job of several processes balances over all its PEs (ranks move between them) */
     long pes_active;         /* PEs that hold ranks at the start (0: all); the others join when expanded */
     uintptr_t iso_base;      /* address of the isomalloc range (iso/iso.h) */
     size_t iso_slot_size;    /* bytes per slot, a power of two; 0: chosen from the number of ranks */

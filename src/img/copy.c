@@ -73,14 +73,24 @@ void vmpi_img_tls_fill(const img_rank *r, uintptr_t base)
 }
 
 /* The unwinder finds a copy's frames only if told: glibc's list of objects does not have it. */
+static const char *frames_of(const img_rank *r);
+
 static void register_frames(img_rank *r)
 {
+    const char *f = frames_of(r); /* NULL: not the encoding GNU ld writes, the copy stays without unwinding */
+    if (f)
+        I.register_frame(f, r->eh_object);
+}
+
+/* Where register_frames told the unwinder the copy's frames are, or NULL when it did not. */
+static const char *frames_of(const img_rank *r)
+{
     if (!I.eh_frame_hdr || !I.register_frame || !I.unwinds)
-        return;
+        return NULL;
     const unsigned char *hdr = (const void *)(r->base + I.eh_frame_hdr);
     if (hdr[0] != 1 || hdr[1] != EH_PE_PCREL_SDATA4)
-        return; /* not the encoding GNU ld writes: leave the copy without unwinding information */
-    I.register_frame((const char *)(hdr + 4) + *(const int32_t *)(hdr + 4), r->eh_object);
+        return NULL;
+    return (const char *)(hdr + 4) + *(const int32_t *)(hdr + 4);
 }
 
 /* The file's read-only segments of the copy at `base`: [lo, hi) page-rounded, as vmpi_img_map maps them. */
@@ -132,6 +142,14 @@ void vmpi_img_rank_restored(vmpi_iso_heap *h)
     memset(r->eh_object, 0, sizeof r->eh_object); /* the unwinder's record of the old process */
     if (r->started)
         register_frames(r);
+}
+
+void vmpi_img_rank_leaving(vmpi_iso_heap *h)
+{
+    img_rank *r = copy_in(h);
+    const char *f = r && r->copy && r->started && r != &I.shared ? frames_of(r) : NULL;
+    if (f && I.deregister_frame)
+        I.deregister_frame(f);
 }
 
 void vmpi_img_restarted(void)

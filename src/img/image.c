@@ -298,6 +298,7 @@ void vmpi_img_open(vmpi_priv_method m, vmpi_img_main_fn main, int nranks, int ar
      * with libstdc++ or libgfortran).  Only images with a personality routine have frames to unwind: a
      * C program's copies are not registered (each registered object slows every throw in the process). */
     I.register_frame = (void (*)(const void *, void *))dlsym(RTLD_DEFAULT, "__register_frame_info");
+    I.deregister_frame = (void *(*)(const void *))dlsym(RTLD_DEFAULT, "__deregister_frame_info");
     /* LeakSanitizer scans the objects it knows for pointers; a copy's globals must be among them */
     I.lsan_root = (void (*)(const void *, size_t))dlsym(RTLD_DEFAULT, "__lsan_register_root_region");
     if (m == VMPI_PRIV_AUTO) {

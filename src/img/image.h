@@ -64,6 +64,7 @@ typedef struct img_image {
     bool unwinds;                   /* it refers to a personality routine: exceptions or cleanups unwind it */
     bool uses_libc;                 /* some of its symbols are bound to libc.h's per-rank state */
     void (*register_frame)(const void *, void *);
+    void *(*deregister_frame)(const void *);
     void (*lsan_root)(const void *, size_t);
     img_rank shared;                /* tls: the process's one copy and its destructors */
 } img_image;

@@ -54,6 +54,9 @@ int vmpi_img_file_ranges(const vmpi_iso_heap *h, vmpi_iso_extent *out, int max);
  * with the unwinder.  For the job heap (tls: the process's copy is there), the code only (its frames were
  * registered when it was loaded). */
 void vmpi_img_rank_restored(vmpi_iso_heap *h);
+/* The rank of slot `h` moves to another process (its slot is then vacated): the unwinder forgets its copy's
+ * frames, which vmpi_img_rank_restored registers again there. */
+void vmpi_img_rank_leaving(vmpi_iso_heap *h);
 /* Restart, once the ranks are back and stdout is set up, before any runs: redoes what the constructors of the
  * copies did to the process's libraries, which a restart does not run again: the C++ standard streams
  * (before GCC 13, libstdc++ builds std::cout and the others only in the constructor of a program's

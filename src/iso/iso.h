@@ -90,6 +90,10 @@ vmpi_iso_extent vmpi_iso_slot_committed(const vmpi_iso_heap *h);
 /* Restart: slot `id`'s header once its contents are back (at the same addresses, its committed part made
  * writable with vmpi_iso_make_writable first), checked; NULL when it is not a slot header of this range. */
 vmpi_iso_heap *vmpi_iso_slot_restored(int id);
+/* A rank's slot whose rank moved to another process: its memory goes back to the system and its whole range
+ * is reserved again, inaccessible (anything here still pointing into it faults instead of reading stale
+ * data); a rank coming back later finds it as at the start. */
+void vmpi_iso_slot_vacate(int id);
 /* Makes [addr, addr + len) of the range readable and writable (pages rounded out); false outside it. */
 bool vmpi_iso_make_writable(void *addr, size_t len);
 

@@ -226,6 +226,16 @@ void vmpi_iso_stack_release(vmpi_iso_heap *h)
     madvise(h->stack_lo, len, MADV_DONTNEED);
 }
 
+void vmpi_iso_slot_vacate(int id)
+{
+    vmpi_assert(id >= 0 && id < vmpi_iso_range_.job);
+    char *slot = (char *)vmpi_iso_range_.base + ((size_t)id << vmpi_iso_range_.shift);
+    if (mmap(slot, (size_t)1 << vmpi_iso_range_.shift, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+             -1, 0) == MAP_FAILED)
+        vmpi_fatal("cannot give back the isomalloc slot of rank %d, which moved to another process: %s", id,
+                   strerror(errno));
+}
+
 bool vmpi_iso_make_writable(void *addr, size_t len)
 {
     uintptr_t lo = (uintptr_t)addr & ~(uintptr_t)(L.page - 1), hi = ((uintptr_t)addr + len + L.page - 1) & ~(uintptr_t)(L.page - 1);

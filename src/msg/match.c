@@ -110,9 +110,10 @@ _Static_assert(sizeof(rts_info) == sizeof(rndv_info), "a saved envelope holds ei
 
 static bool saved_packed(const vmpi_env *e) { return e->h.proto == PROTO_RNDV && !e->rv.sdt->contig; }
 
+/* (a PROTO_PACKED envelope, one such message restored or moved here, has its bytes with it) */
 static size_t saved_payload(const vmpi_env *e)
 {
-    return e->h.proto == PROTO_EAGER || saved_packed(e) ? (size_t)e->h.bytes : 0;
+    return e->h.proto == PROTO_EAGER || e->h.proto == PROTO_PACKED || saved_packed(e) ? (size_t)e->h.bytes : 0;
 }
 
 size_t vmpi_msg_env_saved_size(const vmpi_env *e) { return sizeof e->h + sizeof e->rv + saved_payload(e); }
@@ -135,7 +136,7 @@ void vmpi_msg_env_save(const vmpi_env *e, void *out)
         }
     } else {
         memcpy(&rts, &e->rts, sizeof rts); /* or the unused rendezvous fields of an eager message */
-        if (h.proto == PROTO_EAGER)
+        if (h.proto == PROTO_EAGER || h.proto == PROTO_PACKED)
             memcpy(payload, e->data, (size_t)h.bytes);
     }
     memcpy(p, &h, sizeof h);
@@ -183,6 +184,53 @@ void *vmpi_msg_save_unexpected(const vmpi_ep *ep, size_t *len)
         p += vmpi_msg_env_saved_size(e);
     }
     return buf;
+}
+
+void *vmpi_msg_ep_leave(vmpi_ep *ep, int world_rank, size_t *len)
+{
+    void *saved = vmpi_msg_save_unexpected(ep, len);
+    while (!vmpi_list_empty(&ep->unexpected)) {
+        vmpi_env *e = vmpi_container_of(ep->unexpected.next, vmpi_env, node);
+        vmpi_list_remove(&e->node);
+        vmpi_env_free(e);
+    }
+    M.eps[world_rank] = NULL;
+    return saved;
+}
+
+vmpi_env *vmpi_msg_env_portable(vmpi_env *e, bool (*leaving)(int world_rank))
+{
+    if (e->h.proto != PROTO_RNDV || !leaving(e->h.src_world))
+        return e;
+    size_t n = vmpi_msg_env_saved_size(e), used;
+    char *buf = vmpi_sys_malloc(n);
+    if (buf == NULL)
+        vmpi_fatal("out of memory moving a rank's message to another process");
+    vmpi_msg_env_save(e, buf);
+    vmpi_env *p = vmpi_msg_env_load(buf, n, &used);
+    vmpi_sys_free(buf);
+    if (p == NULL)
+        vmpi_fatal("internal error: a saved message cannot be read back");
+    vmpi_env_free(e);
+    return p;
+}
+
+void vmpi_msg_make_portable(bool (*leaving)(int world_rank))
+{
+    for (int r = 0; r < M.nranks; r++) {
+        vmpi_ep *ep = M.eps[r];
+        if (ep == NULL)
+            continue;
+        vmpi_list_foreach(it, &ep->unexpected)
+        {
+            vmpi_env *e = vmpi_container_of(it, vmpi_env, node), *p = vmpi_msg_env_portable(e, leaving);
+            if (p != e) { /* in its place: the queue's order is MPI's non-overtaking order */
+                vmpi_list_insert_before(it, &p->node);
+                vmpi_list_remove(it);
+                it = &p->node;
+            }
+        }
+    }
 }
 
 bool vmpi_msg_ep_restored(vmpi_ep *ep, int world_rank, const void *buf, size_t len)

@@ -76,6 +76,15 @@ void vmpi_msg_env_save(const vmpi_env *e, void *out);
 vmpi_env *vmpi_msg_env_load(const void *in, size_t avail, size_t *used);
 /* Frees an envelope outside any queue whose message was saved (its rank left the process). */
 void vmpi_msg_env_discard(vmpi_env *e);
+/* Migration between processes, world stopped.  A rank leaves: its unexpected messages saved as by
+ * vmpi_msg_save_unexpected, their envelopes freed, its endpoint no longer this process's.  Senders leave: an
+ * envelope held here that names its sender's buffer and request by address (an in-process rendezvous) is
+ * replaced by one in the saved form (a request to send from the sender's rank, or its bytes packed), which
+ * any process can deliver; for_each_portable does so in every unexpected queue of this process, env_portable
+ * for one envelope outside the queues (returns its replacement, or `e` when it needs none). */
+void *vmpi_msg_ep_leave(vmpi_ep *ep, int world_rank, size_t *len);
+vmpi_env *vmpi_msg_env_portable(vmpi_env *e, bool (*leaving)(int world_rank));
+void vmpi_msg_make_portable(bool (*leaving)(int world_rank));
 /* Restart: world rank `world_rank`'s endpoint is back at its address (placed with vmpi_loc_adopt); queues
  * again the messages of a buffer made by vmpi_msg_save_unexpected.  False when the buffer is malformed. */
 bool vmpi_msg_ep_restored(vmpi_ep *ep, int world_rank, const void *buf, size_t len);

@@ -133,5 +133,19 @@ void vmpi_adapt_owned_part_begin(void);
 char *vmpi_adapt_held_save(const struct vmpi_rank *rk, size_t *len);
 void vmpi_adapt_held_drop(struct vmpi_rank *rk);
 bool vmpi_adapt_held_load(struct vmpi_rank *rk, const char *buf, size_t len);
+/* Those of a rank staying here whose senders leave the process (`leaving`), in the portable form. */
+void vmpi_adapt_held_portable(struct vmpi_rank *rk, bool (*leaving)(int world_rank));
+
+/* ---- ranks moving between processes (move_procs.c) ---- */
+/* Why rank rk cannot leave its process (NULL: it can). */
+const char *vmpi_adapt_stays_why(const struct vmpi_rank *rk);
+/* Inside the stop of a job-wide step, every process with the same placement `to` (world rank -> PE) of every
+ * rank: the ranks placed in another process than theirs move there (collective over the processes; the
+ * moves within a process are the caller's).  Returns the number of ranks that moved between processes in
+ * the job; *bytes: the bytes of slots this process sent. */
+long vmpi_adapt_move_procs(const int *to, uint64_t *bytes);
+/* Every cache of this process's ranks that depends on where ranks live (the shared collective state,
+ * communicators' spans and per-process communicators) is cleared: made again at the next collective. */
+void vmpi_adapt_forget_places(void);
 
 #endif

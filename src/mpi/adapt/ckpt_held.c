@@ -52,6 +52,17 @@ void vmpi_adapt_held_drop(vmpi_rank *rk)
         }
 }
 
+void vmpi_adapt_held_portable(vmpi_rank *rk, bool (*leaving)(int world_rank))
+{
+    vmpi_req_table *t = &rk->reqs;
+    int nreq = t->nchunks * VMPI_REQ_CHUNK;
+    for (int i = 0; i < nreq; i++)
+        if (held_at(t, i)) {
+            vmpi_mreq *m = &t->chunks[i / VMPI_REQ_CHUNK][i % VMPI_REQ_CHUNK];
+            m->ptr = vmpi_msg_env_portable(m->ptr, leaving);
+        }
+}
+
 bool vmpi_adapt_held_load(vmpi_rank *rk, const char *buf, size_t len)
 {
     vmpi_req_table *t = &rk->reqs;

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "mpi/adapt/adapt.h"
+#include "mpi/adapt/ckpt_job.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/clock.h"
 #include "base/log.h"
+#include "base/sanitizer.h"
 #include "base/tunables.h"
 #include "ckpt/ckpt.h"
 #include "lb/lb.h"
@@ -29,7 +31,26 @@ static struct {
     _Atomic long moves;
     _Atomic int arrived;     /* ranks other than 0 waiting at the current migration point */
     int ckpt_err;            /* the outcome of the current migration point's checkpoint, for every rank */
+    int leader, nhere;       /* a job of several processes: this process's first rank and its number of ranks
+                              * (they change when ranks move between processes; 0: not known yet) */
+    long moved_procs;        /* ranks that moved between processes (the job's, summed over steps) */
+    bool stays_warned;
 } A;
+
+/* This process's ranks: its first one (which leads its part of a migration point) and their number. */
+static void count_here(void)
+{
+    int n = vmpi_world_size();
+    A.leader = -1;
+    A.nhere = 0;
+    for (int r = 0; r < n; r++)
+        if (vmpi_rank_get(r)) {
+            A.leader = A.leader < 0 ? r : A.leader;
+            A.nhere++;
+        }
+}
+
+long vmpi_adapt_moves_procs(void) { return A.moved_procs; }
 
 void vmpi_adapt_init(void)
 {
@@ -157,37 +178,44 @@ static int by_pair(const void *x, const void *y)
     return a->a != b->a ? (a->a > b->a) - (a->a < b->a) : (a->b > b->b) - (a->b < b->b);
 }
 
-/* Fills g (arrays malloc'ed; freed by free_graph); false when out of memory. */
-static bool build_graph(int n, vmpi_lb_graph *g, int **xadj, int **adj, double **bytes)
+/* This process's ranks' traffic of the period, one edge per (sender, receiver); false when out of memory. */
+static bool local_edges(int n, edges *E)
 {
-    edges E = {0};
-    for (int r = 0; r < n && !E.nomem; r++) {
-        E.src = r;
-        if (vmpi_msg_ep(r)) /* (another process's rank: its traffic is counted there) */
-            vmpi_commstat_each(&vmpi_msg_ep(r)->sent, add_edge, &E);
+    for (int r = 0; r < n && !E->nomem; r++) {
+        E->src = r;
+        if (vmpi_rank_get(r) && vmpi_msg_ep(r)) /* (another process's rank: its traffic is counted there) */
+            vmpi_commstat_each(&vmpi_msg_ep(r)->sent, add_edge, E);
     }
-    qsort(E.e, E.n, sizeof *E.e, by_pair);
+    return !E->nomem;
+}
+
+/* Fills g from both directions of the edges in E (consumed; arrays malloc'ed); false when out of memory. */
+static bool build_graph(int n, edges *E, vmpi_lb_graph *g, int **xadj, int **adj, double **bytes)
+{
+    qsort(E->e, E->n, sizeof *E->e, by_pair);
     *xadj = calloc((size_t)n + 1, sizeof(int));
-    *adj = malloc(sizeof(int) * (E.n + 1));
-    *bytes = malloc(sizeof(double) * (E.n + 1));
-    if (E.nomem || !*xadj || !*adj || !*bytes) {
-        free(E.e);
+    *adj = malloc(sizeof(int) * (E->n + 1));
+    *bytes = malloc(sizeof(double) * (E->n + 1));
+    if (E->nomem || !*xadj || !*adj || !*bytes) {
+        free(E->e);
+        *E = (edges){0};
         return false;
     }
     size_t m = 0;
-    for (size_t i = 0; i < E.n; i++) {
-        if (m > 0 && (*adj)[m - 1] == E.e[i].b && i > 0 && E.e[i - 1].a == E.e[i].a) {
-            (*bytes)[m - 1] += E.e[i].bytes; /* the same pair again: merge */
+    for (size_t i = 0; i < E->n; i++) {
+        if (m > 0 && (*adj)[m - 1] == E->e[i].b && i > 0 && E->e[i - 1].a == E->e[i].a) {
+            (*bytes)[m - 1] += E->e[i].bytes; /* the same pair again: merge */
             continue;
         }
-        (*adj)[m] = E.e[i].b;
-        (*bytes)[m] = E.e[i].bytes;
-        (*xadj)[E.e[i].a + 1]++;
+        (*adj)[m] = E->e[i].b;
+        (*bytes)[m] = E->e[i].bytes;
+        (*xadj)[E->e[i].a + 1]++;
         m++;
     }
     for (int r = 0; r < n; r++)
         (*xadj)[r + 1] += (*xadj)[r];
-    free(E.e);
+    free(E->e);
+    *E = (edges){0};
     *g = (vmpi_lb_graph){*xadj, *adj, *bytes};
     return true;
 }
@@ -254,13 +282,168 @@ static void report(const vmpi_lb_problem *p, const double *load, const int *to, 
     vmpi_warn("%s", line);
 }
 
+/* A job of several processes: each process's part of the balancing problem, which every process gathers, so
+ * that all compute the same placement of every rank (the strategies are deterministic, their seeds the
+ * same) and no placement needs to be sent.  The head, then nranks part_rank, npes background loads (double)
+ * and nedges edges. */
+typedef struct part_head {
+    uint32_t nranks, npes, nedges;
+    uint8_t run;             /* process 0's says whether this step balances (lb-period is per process) */
+    uint8_t stays;           /* a rank here that would move cannot leave its process: the job balances
+                              * each process alone */
+    uint8_t pad[2];
+    uint64_t libs;           /* the loaded objects (their list's hash): ranks move only between alike processes */
+} part_head;
+typedef struct part_rank {
+    int32_t r, pe, movable, pad;
+    double load;
+} part_rank;
+
+static uint64_t libs_hash(void)
+{
+    size_t len;
+    const char *l = vmpi_adapt_ckpt_libs(&len);
+    return vmpi_ckpt_hash(l, len);
+}
+
+/* Gathers every process's part into load, pe, movable, bg and E (this process's are in already); returns
+ * whether ranks may move between processes in this step, and sets *run to process 0's. */
+static bool gather_parts(int n, double *load, int *pe, bool *movable, double *bg, edges *E, bool *run)
+{
+    int K = vmpi_xport_nprocs(), pe0 = vmpi_sched_local_first(), npl = vmpi_sched_local_npes();
+    part_head h = {.npes = (uint32_t)npl, .nedges = (uint32_t)E->n, .run = *run, .libs = libs_hash()};
+    int stays_rank = -1, first_stays = -1;
+    const char *stays_why = NULL;
+    for (int r = 0; r < n; r++) {
+        vmpi_rank *rk = vmpi_rank_get(r);
+        if (rk == NULL)
+            continue;
+        h.nranks++;
+        const char *why = movable[r] ? vmpi_adapt_stays_why(rk) : NULL;
+        if (why && !h.stays) {
+            h.stays = 1;
+            stays_rank = r;
+            stays_why = why;
+        }
+    }
+    size_t len = sizeof h + sizeof(part_rank) * h.nranks + sizeof(double) * (size_t)npl + sizeof(edge) * E->n;
+    char *blob = malloc(len), *p = blob;
+    void **out = malloc(sizeof(void *) * (size_t)K);
+    size_t *lens = malloc(sizeof(size_t) * (size_t)K);
+    if (!blob || !out || !lens)
+        vmpi_fatal("out of memory for a load-balancing step of %d ranks", n);
+    memcpy(p, &h, sizeof h), p += sizeof h;
+    for (int r = 0; r < n; r++)
+        if (vmpi_rank_get(r)) {
+            part_rank pr = {r, pe[r], movable[r], 0, load[r]};
+            memcpy(p, &pr, sizeof pr), p += sizeof pr;
+        }
+    memcpy(p, bg + pe0, sizeof(double) * (size_t)npl), p += sizeof(double) * (size_t)npl;
+    memcpy(p, E->e, sizeof(edge) * E->n);
+    vmpi_xport_net_allgather(blob, len, out, lens);
+    free(blob);
+    bool across = vmpi_cfg.lb_procs && !VMPI_SANITIZER;
+    for (int k = 0; k < K; k++) {
+        const char *q = out[k], *end = q + lens[k];
+        part_head g;
+        if (lens[k] < sizeof g)
+            vmpi_fatal("internal error: process %d's part of a load-balancing step is malformed", k);
+        memcpy(&g, q, sizeof g), q += sizeof g;
+        if ((size_t)(end - q) != sizeof(part_rank) * g.nranks + sizeof(double) * g.npes + sizeof(edge) * g.nedges ||
+            (int)g.npes != vmpi_xport_proc_npes(k))
+            vmpi_fatal("internal error: process %d's part of a load-balancing step is malformed", k);
+        if (k == 0)
+            *run = g.run;
+        across &= !g.stays && g.libs == h.libs;
+        if (g.stays && first_stays < 0)
+            first_stays = k;
+        if (k == vmpi_xport_self_proc()) {
+            free(out[k]);
+            continue;
+        }
+        for (uint32_t i = 0; i < g.nranks; i++) {
+            part_rank pr;
+            memcpy(&pr, q, sizeof pr), q += sizeof pr;
+            if (pr.r < 0 || pr.r >= n || vmpi_rank_get(pr.r) || pr.pe < 0 || pr.pe >= vmpi_sched_npes())
+                vmpi_fatal("internal error: process %d's part of a load-balancing step names rank %d", k, pr.r);
+            load[pr.r] = pr.load;
+            pe[pr.r] = pr.pe;
+            movable[pr.r] = pr.movable != 0;
+        }
+        memcpy(bg + vmpi_xport_first_pe(k), q, sizeof(double) * g.npes), q += sizeof(double) * g.npes;
+        for (uint32_t i = 0; i < g.nedges && !E->nomem; i++) {
+            edge e;
+            memcpy(&e, q + sizeof e * i, sizeof e);
+            if (e.a < 0 || e.a >= n || e.b < 0 || e.b >= n)
+                vmpi_fatal("internal error: process %d's part of a load-balancing step is malformed", k);
+            if (E->n == E->cap) {
+                size_t cap = E->cap ? 2 * E->cap : 1024;
+                edge *ne = realloc(E->e, sizeof *ne * cap);
+                if (ne == NULL) {
+                    E->nomem = true;
+                    break;
+                }
+                E->e = ne;
+                E->cap = cap;
+            }
+            E->e[E->n++] = e;
+        }
+        free(out[k]);
+    }
+    free(out);
+    free(lens);
+    /* once in the job, by the first process that has such a rank */
+    if (first_stays == vmpi_xport_self_proc() && !A.stays_warned && vmpi_cfg.lb_procs)
+        vmpi_warn("rank %d cannot leave process %d (%s): each process balances its own ranks", stays_rank,
+                  vmpi_xport_self_proc(), stays_why);
+    A.stays_warned |= first_stays >= 0;
+    return across;
+}
+
+/* Ranks moving between processes: a process left without a rank would end (the job's end counts its
+ * processes' ends), so each keeps at least one, its least loaded rank of before, where it was. */
+static void keep_one_per_proc(int n, const double *load, int *pe)
+{
+    int K = vmpi_xport_nprocs();
+    int *count = calloc((size_t)K, sizeof(int));
+    if (count == NULL)
+        vmpi_fatal("out of memory for a load-balancing step of %d ranks", n);
+    for (int pass = 0; pass < K; pass++) {
+        memset(count, 0, sizeof(int) * (size_t)K);
+        for (int r = 0; r < n; r++)
+            count[vmpi_xport_proc_of_pe(pe[r])]++;
+        bool fixed = false;
+        for (int k = 0; k < K; k++) {
+            if (count[k] > 0)
+                continue;
+            int best = -1;
+            for (int r = 0; r < n; r++)
+                if (vmpi_xport_proc_of_pe(vmpi_loc_pe(r)) == k && (best < 0 || load[r] < load[best]))
+                    best = r;
+            if (best >= 0) {
+                count[vmpi_xport_proc_of_pe(pe[best])]--;
+                pe[best] = vmpi_loc_pe(best);
+                count[k]++;
+                fixed = true;
+            }
+        }
+        if (!fixed)
+            break;
+    }
+    free(count);
+}
+
 /* The step at a migration point, while the world is stopped.  With `run` the strategy chain places the
  * ranks on measured loads and a new measurement period starts; without (ampi_load_balance=false, or
  * within --lb-period) only the pending placement requests are applied: AMPI_Migrate_to_pe and the
- * evacuation of PEs made inactive. */
+ * evacuation of PEs made inactive.  In a job of several processes every process computes the placement of
+ * every rank from the parts all gathered: over every PE of the job (ranks move between processes:
+ * move_procs.c), or, when some rank cannot leave its process or --lb-procs 0, each process's ranks over its
+ * own PEs. */
 static void rebalance(bool run)
 {
     int n = vmpi_world_size(), npes = vmpi_sched_npes();
+    bool procs = vmpi_xport_net_job() && vmpi_xport_nprocs() > 1, across = false;
     double tick = vmpi_sched_tick_seconds();
     double *load = malloc(sizeof(double) * (size_t)n);
     int *pe = malloc(sizeof(int) * (size_t)n);
@@ -269,6 +452,7 @@ static void rebalance(bool run)
     double *bytes = NULL;
     bool *active = NULL;
     double *bg = NULL, *share = NULL;
+    edges E = {0};
     if (!load || !pe || !movable) {
         vmpi_warn("out of memory for a load-balancing step of %d ranks: no rank moves", n);
         goto out;
@@ -287,7 +471,7 @@ static void rebalance(bool run)
     double period = vmpi_sched_load_period();
     int pe0 = vmpi_sched_local_first(), pe1 = pe0 + vmpi_sched_local_npes();
     for (int q = 0; q < npes; q++) {
-        if (q < pe0 || q >= pe1) { /* another process's PE: placed there, on its own measurements */
+        if (q < pe0 || q >= pe1) { /* another process's PE: its measurements come with its part */
             share[q] = 1;
             bg[q] = 0;
             continue;
@@ -308,7 +492,7 @@ static void rebalance(bool run)
         active[q] = q < nact;
     for (int r = 0; r < n; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
-        if (rk == NULL) { /* another process's rank: it stays where it is, as far as this process decides */
+        if (rk == NULL) { /* another process's rank: its part says */
             load[r] = 0;
             pe[r] = vmpi_loc_pe(r);
             movable[r] = false;
@@ -319,11 +503,13 @@ static void rebalance(bool run)
         if (!(rk->adapt && rk->adapt->has_user_load))
             load[r] *= share[rk->vp.pe->id];
         /* a rank sent elsewhere by AMPI_Migrate_to_pe counts where it goes (a request for an inactive PE
-         * is dropped) */
-        if (want >= 0 && vmpi_xport_proc_of_pe(want) != vmpi_xport_proc_of_pe(rk->vp.pe->id)) {
+         * is dropped; one for another process's PE needs the ranks to move between processes) */
+        if (want >= 0 && vmpi_xport_proc_of_pe(want) != vmpi_xport_proc_of_pe(rk->vp.pe->id) &&
+            (!vmpi_cfg.lb_procs || vmpi_adapt_stays_why(rk))) {
+            const char *why = !vmpi_cfg.lb_procs ? "--lb-procs is 0" : vmpi_adapt_stays_why(rk);
             vmpi_warn("AMPI_Migrate_to_pe: rank %d cannot move to PE %d, in another process (process %d; rank %d "
-                      "is in process %d): ranks move within their process", r, want, vmpi_xport_proc_of_pe(want),
-                      r, vmpi_xport_proc_of_pe(rk->vp.pe->id));
+                      "is in process %d): %s", r, want, vmpi_xport_proc_of_pe(want), r,
+                      vmpi_xport_proc_of_pe(rk->vp.pe->id), why);
             want = -1;
         }
         pe[r] = want >= 0 && active[want] ? want : rk->vp.pe->id;
@@ -331,42 +517,72 @@ static void rebalance(bool run)
         if (rk->adapt)
             rk->adapt->want_pe = -1;
     }
+    if (run && vmpi_commstat_tracking()) {
+        local_edges(n, &E);
+        for (int r = 0; r < n; r++)
+            if (vmpi_rank_get(r) && vmpi_msg_ep(r))
+                vmpi_commstat_reset(&vmpi_msg_ep(r)->sent);
+    }
+    if (procs)
+        across = gather_parts(n, load, pe, movable, bg, &E, &run);
+    for (int r = 0; procs && !across && r < n; r++) /* AMPI_Migrate_to_pe to another process, refused */
+        if (vmpi_xport_proc_of_pe(pe[r]) != vmpi_xport_proc_of_pe(vmpi_loc_pe(r))) {
+            if (vmpi_rank_get(r))
+                vmpi_warn("AMPI_Migrate_to_pe: rank %d cannot move to PE %d, in another process: some rank of the "
+                          "job cannot leave its process, so each process balances its own ranks", r, pe[r]);
+            pe[r] = vmpi_loc_pe(r);
+        }
     vmpi_lb_problem p = {.nobjs = n, .npes = npes, .load = load, .movable = movable, .seed = A.steps,
                          .active = active, .bg = vmpi_cfg.lb_background ? bg : NULL};
     vmpi_lb_graph g;
-    if (run && vmpi_commstat_tracking()) {
-        if (build_graph(n, &g, &xadj, &adj, &bytes))
-            p.graph = &g;
-        for (int r = 0; r < n; r++)
-            if (vmpi_msg_ep(r))
-                vmpi_commstat_reset(&vmpi_msg_ep(r)->sent);
-    }
+    if (run && vmpi_commstat_tracking() && build_graph(n, &E, &g, &xadj, &adj, &bytes))
+        p.graph = &g;
     double t_lb = vmpi_clock_now();
-    /* ranks move within their process (between processes: not yet), so each process is placed alone */
-    int lb_err = vmpi_xport_nprocs() > 1
+    int lb_err = procs && !across
                      ? vmpi_lb_split_run(&p, vmpi_xport_procs_.proc_of_pe, vmpi_xport_nprocs(), place, &run, pe)
                      : place(&p, pe, &run);
+    if (lb_err == 0 && across)
+        keep_one_per_proc(n, load, pe);
     t_lb = vmpi_clock_now() - t_lb;
     if (lb_err != 0) {
         vmpi_warn("load balancer '%s' failed: no rank moves", vmpi_cfg.balancer);
         goto out;
     }
-    if (vmpi_cfg.lb_verbose && run)
+    if (vmpi_cfg.lb_verbose && run && (!procs || vmpi_xport_self_proc() == 0))
         report(&p, load, pe, npes, bg, t_lb);
     long moved = 0;
+    bool cross = false;
     for (int r = 0; r < n; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
+        cross |= vmpi_xport_proc_of_pe(pe[r]) != vmpi_xport_proc_of_pe(vmpi_loc_pe(r));
         if (rk == NULL)
             continue;
-        int to = pe[r];
-        if (to != rk->vp.pe->id && rk->vp.state != VMPI_VP_DONE) {
-            vmpi_loc_move(&rk->vp, to);
-            moved++;
-        }
         if (rk->adapt && run) { /* the next period starts now */
             rk->adapt->excluded = rk->adapt->off_at = 0;
             rk->adapt->has_user_load = false;
         }
+        int to = pe[r];
+        if (to != rk->vp.pe->id && rk->vp.state != VMPI_VP_DONE) {
+            moved++;
+            if (vmpi_xport_proc_of_pe(to) == vmpi_xport_proc_of_pe(rk->vp.pe->id))
+                vmpi_loc_move(&rk->vp, to);
+        }
+    }
+    if (cross) { /* every process knows: all take part */
+        double t = vmpi_clock_now();
+        uint64_t sent = 0;
+        long across_moves = vmpi_adapt_move_procs(pe, &sent);
+        A.moved_procs += across_moves;
+        t = vmpi_clock_now() - t;
+        if (vmpi_cfg.lb_verbose)
+            vmpi_warn("process %d: %ld rank(s) moved between processes in %.3f ms (%.3f MB of slots sent from here)",
+                      vmpi_xport_self_proc(), across_moves, 1e3 * t, 1e-6 * (double)sent);
+    }
+    if (procs) { /* the others' ranks, where the step put them */
+        for (int r = 0; r < n; r++)
+            if (vmpi_rank_get(r) == NULL)
+                vmpi_loc_set(r, pe[r]);
+        count_here();
     }
     vmpi_loc_moves_done(); /* the shared-memory collectives regroup */
     atomic_fetch_add(&A.moves, moved);
@@ -375,6 +591,7 @@ static void rebalance(bool run)
         A.steps++;
     }
 out:
+    free(E.e);
     free(bg);
     free(share);
     free(active);
@@ -430,34 +647,6 @@ typedef struct step_req {
     bool ckpt;               /* a job of several processes: some rank of some process asked for a checkpoint */
 } step_req;
 
-/* A job of several OS processes: after this process's ranks were placed, every process learns where the
- * others' ranks are now (through the launcher: no message of the transport moves while a world is stopped). */
-static void exchange_places(void)
-{
-    int n = vmpi_world_size(), K = vmpi_xport_nprocs(), self = vmpi_xport_self_proc();
-    int r0 = (int)((long)self * n / K), r1 = (int)((long)(self + 1) * n / K);
-    int *mine = malloc(sizeof(int) * (size_t)(r1 - r0 + 1));
-    void **out = malloc(sizeof(void *) * (size_t)K);
-    size_t *lens = malloc(sizeof(size_t) * (size_t)K);
-    if (!mine || !out || !lens)
-        vmpi_fatal("out of memory exchanging the ranks' places at a migration point");
-    for (int r = r0; r < r1; r++)
-        mine[r - r0] = vmpi_loc_pe(r);
-    vmpi_xport_net_allgather(mine, sizeof(int) * (size_t)(r1 - r0), out, lens);
-    for (int k = 0; k < K; k++) {
-        int a = (int)((long)k * n / K), b = (int)((long)(k + 1) * n / K);
-        if (k != self && lens[k] == sizeof(int) * (size_t)(b - a))
-            for (int r = a; r < b; r++)
-                vmpi_loc_set(r, ((int *)out[k])[r - a]);
-        else if (k != self)
-            vmpi_fatal("internal error: process %d gave %zu bytes of places for ranks %d..%d", k, lens[k], a, b - 1);
-        free(out[k]);
-    }
-    free(out);
-    free(lens);
-    free(mine);
-}
-
 static void step(void *arg)
 {
     const step_req *q = arg;
@@ -471,8 +660,8 @@ static void step(void *arg)
             A.ckpt_err = vmpi_adapt_checkpoint_procs(A.ckpt_err, kind, dir);
         }
         rebalance(q->balance);
-        exchange_places();
         release_all();
+        vmpi_xport_net_hold(false); /* here: the rank that asked for the stop may have left the process */
         return;
     }
     A.ckpt_err = checkpoint_agreed(&kind, &dir);
@@ -514,10 +703,11 @@ int vmpi_adapt_migrate(bool balance, vmpi_ckpt_kind ckpt, const char *dir)
      * point too), with the network's handlers held while its world is stopped. */
     bool procs = vmpi_xport_net_job() && vmpi_xport_nprocs() > 1;
     int leader = 0, nhere = n;
-    if (procs) {
-        int K = vmpi_xport_nprocs(), self = vmpi_xport_self_proc();
-        leader = (int)((long)self * n / K);
-        nhere = (int)((long)(self + 1) * n / K) - leader;
+    if (procs) { /* (counted again by every step that moves ranks between processes) */
+        if (A.nhere == 0)
+            count_here();
+        leader = A.leader;
+        nhere = A.nhere;
     }
     if (rk->world_rank != leader) {
         a->in_migrate = true;
@@ -534,14 +724,12 @@ int vmpi_adapt_migrate(bool balance, vmpi_ckpt_kind ckpt, const char *dir)
         step_req q = {.balance = balance && vmpi_clock_now() - A.last >= vmpi_cfg.lb_period};
         if (procs) { /* whether any rank anywhere asked for a checkpoint comes with the quiescence */
             bool mine = false;
-            for (int r = leader; r < leader + nhere && !mine; r++)
-                mine = vmpi_rank_get(r)->adapt && vmpi_rank_get(r)->adapt->ckpt != VMPI_CKPT_NONE;
+            for (int r = leader; r < n && !mine; r++)
+                mine = vmpi_rank_get(r) && vmpi_rank_get(r)->adapt && vmpi_rank_get(r)->adapt->ckpt != VMPI_CKPT_NONE;
             q.ckpt = vmpi_xport_net_quiesce(mine);
             vmpi_xport_net_hold(true);
         }
-        vmpi_sched_stop_world(step, &q);
-        if (procs)
-            vmpi_xport_net_hold(false);
+        vmpi_sched_stop_world(step, &q); /* (it may return in another process: the step moved this rank) */
         if (ckpt == VMPI_CKPT_TO_FILE && A.ckpt_err == MPI_SUCCESS && !a->restarted)
             vmpi_ckpt_prune(dir); /* the previous checkpoint, once the others are on their way again */
         if (q.balance)

@@ -294,23 +294,9 @@ static bool here(int owner) { return owner < 0 || mine(owner, S.n); }
 
 /* On another number of processes, what is process-local by nature is made again for this job's processes:
  * the collectives' shared state (the checkpoint's process's objects are left in the job heap, unused) and
- * what the ranks' communicators cached of it and of the processes of the time; context ids and the tables'
- * handles are numbered above the checkpoint's (with the other processes, after the loading:
- * vmpi_adapt_restart_load). */
-static void forget_places(vmpi_rank **ranks, int n)
-{
-    vmpi_shm_forget_all();
-    for (int r = 0; r < n; r++) {
-        vmpi_rank *rk = ranks[r];
-        if (rk == NULL)
-            continue;
-        vmpi_coll_forget_places(&rk->world);
-        vmpi_coll_forget_places(&rk->self);
-        for (int i = 0; i < rk->ncomms; i++)
-            if (rk->comms[i])
-                vmpi_coll_forget_places(rk->comms[i]);
-    }
-}
+ * what the ranks' communicators cached of it and of the processes of the time (vmpi_adapt_forget_places);
+ * context ids and the tables' handles are numbered above the checkpoint's (with the other processes, after
+ * the loading: vmpi_adapt_restart_load). */
 
 /* On another number of processes: what a rank may hold that is its process's and is not rebuilt yet (issue
  * 20) is refused by name, before any rank runs. */
@@ -549,7 +535,7 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
             vmpi_loc_set(r, vmpi_loc_start_pe(r, n, npes));
     }
     if (S.other)
-        forget_places(ranks, n);
+        vmpi_adapt_forget_places();
     if (vmpi_cfg.ckpt_verbose) {
         double t = vmpi_clock_now() - S.t0;
         uint64_t bytes = vmpi_ckpt_size(S.in);

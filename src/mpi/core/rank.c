@@ -25,6 +25,7 @@ void vmpi_ranks_set(vmpi_rank **ranks, int n)
 
 int vmpi_world_size(void) { return R.n; }
 vmpi_rank *vmpi_rank_get(int r) { return R.ranks[r]; }
+void vmpi_rank_set(int r, vmpi_rank *rk) { R.ranks[r] = rk; }
 
 void vmpi_job_abort(int code)
 {

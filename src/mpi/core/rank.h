@@ -64,6 +64,8 @@ void vmpi_ranks_set(vmpi_rank **ranks, int n);
 int vmpi_world_size(void);
 /* World rank `r`'s state (for diagnostics and shutdown; a rank's state belongs to its PE). */
 vmpi_rank *vmpi_rank_get(int r);
+/* Rank r comes into this process (rk) or leaves it (NULL): migration between processes. */
+void vmpi_rank_set(int r, vmpi_rank *rk);
 
 /* MPI_Abort: stops the whole job with `code`. */
 VMPI_NORETURN void vmpi_job_abort(int code);

@@ -212,6 +212,44 @@ int vmpi_stdio_fflush(FILE *f)
     return _IO_fflush(f);
 }
 
+/* The unfinished lines saved in rank rk's slot, back into its buffers. */
+static void lines_back(vmpi_rank *rk)
+{
+    int r = rk->world_rank;
+    for (int i = 0; i < 2; i++) {
+        vmpi_ckpt_line *c = &rk->out_ckpt[i];
+        if (c->len > 0 && grow(&outs[r][i], c->len)) {
+            memcpy(outs[r][i].data, c->data, c->len);
+            outs[r][i].len = c->len;
+        }
+        if (c->data)
+            vmpi_iso_free_any(c->data);
+        *c = (vmpi_ckpt_line){0};
+    }
+}
+
+/* Rank rk's complete lines written out, its unfinished ones copied into its slot (no room there: written
+ * out unfinished). */
+static void lines_out(vmpi_rank *rk)
+{
+    int r = rk->world_rank;
+    for (int i = 0; i < 2; i++) {
+        outbuf *b = &outs[r][i];
+        buf_lock(b);
+        emit_whole(&streams[i], b);
+        if (b->len > 0) {
+            char *c = vmpi_iso_heap_malloc(rk->vp.heap, b->len);
+            if (c == NULL) {
+                out_write(&streams[i], b->data, b->len);
+                b->len = 0;
+            } else {
+                rk->out_ckpt[i] = (vmpi_ckpt_line){memcpy(c, b->data, b->len), b->len};
+            }
+        }
+        buf_unlock(b);
+    }
+}
+
 void vmpi_stdio_init(bool restart)
 {
     _IO_fflush(stdout);
@@ -222,44 +260,17 @@ void vmpi_stdio_init(bool restart)
     stdout = open_line_stream(&streams[0], stdout, 0);
     stderr = open_line_stream(&streams[1], stderr, 1);
     if (restart) /* the unfinished lines a checkpoint saved in the ranks' slots */
-        for (int r = 0; r < nouts; r++) {
-            vmpi_rank *rk = vmpi_rank_get(r);
-            for (int i = 0; rk && i < 2; i++) { /* (another process's rank: NULL) */
-                vmpi_ckpt_line *c = &rk->out_ckpt[i];
-                if (c->len > 0 && grow(&outs[r][i], c->len)) {
-                    memcpy(outs[r][i].data, c->data, c->len);
-                    outs[r][i].len = c->len;
-                }
-                if (c->data)
-                    vmpi_iso_free_any(c->data);
-                *c = (vmpi_ckpt_line){0};
-            }
-        }
+        for (int r = 0; r < nouts; r++)
+            if (vmpi_rank_get(r)) /* (another process's rank: NULL) */
+                lines_back(vmpi_rank_get(r));
     vmpi_log_set_die_hook(flush_fatal);
 }
 
 void vmpi_stdio_ckpt_begin(void)
 {
-    for (int r = 0; r < nouts; r++) {
-        vmpi_rank *rk = vmpi_rank_get(r);
-        if (rk == NULL)
-            continue; /* another process's rank: its lines are there */
-        for (int i = 0; i < 2; i++) {
-            outbuf *b = &outs[r][i];
-            buf_lock(b);
-            emit_whole(&streams[i], b);
-            if (b->len > 0) {
-                char *c = vmpi_iso_heap_malloc(rk->vp.heap, b->len);
-                if (c == NULL) { /* no room in its slot: out now, unfinished */
-                    out_write(&streams[i], b->data, b->len);
-                    b->len = 0;
-                } else {
-                    rk->out_ckpt[i] = (vmpi_ckpt_line){memcpy(c, b->data, b->len), b->len};
-                }
-            }
-            buf_unlock(b);
-        }
-    }
+    for (int r = 0; r < nouts; r++)
+        if (vmpi_rank_get(r)) /* (another process's rank: its lines are there) */
+            lines_out(vmpi_rank_get(r));
     for (int i = 0; i < 2; i++)
         if (streams[i].mine)
             _IO_fflush(streams[i].real);
@@ -275,6 +286,29 @@ void vmpi_stdio_ckpt_end(void)
             rk->out_ckpt[i] = (vmpi_ckpt_line){0};
         }
     }
+}
+
+void vmpi_stdio_rank_leave(vmpi_rank *rk)
+{
+    if (outs == NULL)
+        return;
+    lines_out(rk);
+    for (int i = 0; i < 2; i++) {
+        outbuf *b = &outs[rk->world_rank][i];
+        if (streams[i].mine)
+            _IO_fflush(streams[i].real);
+        buf_lock(b);
+        vmpi_sys_free(b->data);
+        b->data = NULL;
+        b->len = b->cap = b->whole = 0;
+        buf_unlock(b);
+    }
+}
+
+void vmpi_stdio_rank_arrive(vmpi_rank *rk)
+{
+    if (outs != NULL)
+        lines_back(rk);
 }
 
 void vmpi_stdio_rank_done(vmpi_rank *rk)

@@ -33,6 +33,10 @@ void vmpi_stdio_rank_done(struct vmpi_rank *rk);
  * the copies once the checkpoint is written. */
 void vmpi_stdio_ckpt_begin(void);
 void vmpi_stdio_ckpt_end(void);
+/* A rank moves to another process (world stopped): its complete lines are written here, its unfinished ones
+ * go with it in its slot (as for a checkpoint) and come back into its buffers there. */
+void vmpi_stdio_rank_leave(struct vmpi_rank *rk);
+void vmpi_stdio_rank_arrive(struct vmpi_rank *rk);
 /* The program's fflush: a rank's own stream writes out its complete lines; then glibc's fflush. */
 VMPI_EXPORT int vmpi_stdio_fflush(FILE *f);
 /* Puts the original streams back after writing out every rank's unfinished lines. */
