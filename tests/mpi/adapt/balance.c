@@ -9,7 +9,8 @@
  *     shares the cores with other jobs (docs/PERFORMANCE.md measures it on a quiet machine);
  * With one PE, or a balancer that does not balance, it only checks that everything runs.  In the emulated
  * multi-process mode each process is balanced alone: the checks apply to the ranks of a process with 2 PEs
- * (as to the job's ranks in a one-process job), and every rank stays in its process.  A last step
+ * (as to the job's ranks in a one-process job), and every rank stays in its process; in a job of several OS
+ * processes they apply to the job's ranks over the job's PEs (ranks move between processes).  A last step
  * gives huge loads (1e30 and up: --lb-verbose must still print them). */
 #include <stdlib.h>
 #include <string.h>
@@ -35,16 +36,16 @@ static void pe_sums(double w, int npes, double out[3])
     free(all);
 }
 
-/* The number of ranks in the calling rank's process (the job's ranks in a one-process job), and the sum of
- * weight(r) over them. */
+/* The number of ranks balanced with the calling rank's: those of its process (the job's ranks in a
+ * one-process job, and when ranks move between processes), and the sum of weight(r) over them. */
 static int proc_ranks(int size, double (*weight)(int, int), double *sum)
 {
-    int rank, nprocs, n = 0, me;
+    int rank, nprocs, n = 0, me, across = mt_lb_across();
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     me = mt_proc_of(rank, &nprocs);
     *sum = 0;
     for (int r = 0; r < size; r++)
-        if (mt_proc_of(r, NULL) == me) {
+        if (across || mt_proc_of(r, NULL) == me) {
             n++;
             *sum += weight(r, size);
         }

@@ -13,7 +13,8 @@
  *     exactly then; AMPI_Set_migratable(0) keeps rank 1 in place; AMPI_Migrate_to_pe sends rank 2 to the
  *     first PE of its process (PE 0 in a one-process job); about_to_migrate runs at every migration point;
  *     in the emulated multi-process mode a rank never leaves its process, and AMPI_Migrate_to_pe to a PE of
- *     another process is refused (the rank stays);
+ *     another process is refused (the rank stays); in a job of several OS processes Rotate sends every rank
+ *     to the next PE of the job, in the next process from its process's last PE (mt_lb_across);
  *   - AMPI_NUM_WTHS, AMPI_NUM_PROCESSES, AMPI_MY_PROCESS; bad arguments give MPI_ERR_ARG / MPI_ERR_INFO. */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,18 @@ static int world_rank(void)
 static void about(void) { about_calls[world_rank()]++; }
 static void just(void) { just_calls[world_rank()]++; }
 
+/* Whether every rank of the calling rank's process is on its PE `pe` (collective). */
+static int all_on_one_pe(int rank, int size, int pe)
+{
+    int *pes = malloc(sizeof(int) * (size_t)size), one = 1, me = mt_proc_of(rank, NULL);
+    MPI_Allgather(&pe, 1, MPI_INT, pes, 1, MPI_INT, MPI_COMM_WORLD);
+    for (int r = 0; r < size; r++)
+        if (mt_proc_of(r, NULL) == me && pes[r] != pe)
+            one = 0;
+    free(pes);
+    return one;
+}
+
 static int attr_int(int key)
 {
     int *v, flag = 0;
@@ -47,7 +60,7 @@ int main(int argc, char **argv)
     const char *lb = getenv("VMPI_BALANCER");
     int npes = attr_int(AMPI_NUM_WTHS), first = 0, npp = npes, proc = mt_proc_of(rank, NULL);
     mt_proc_pes(npes, &first, &npp); /* the PEs of this rank's process: all of them in a one-process job */
-    int rotate = lb && !strcmp(lb, "Rotate") && npp > 1;
+    int rotate = lb && !strcmp(lb, "Rotate") && npp > 1, across = mt_lb_across();
     if (npes < 1 || attr_int(AMPI_NUM_PROCESSES) != 1 || attr_int(AMPI_MY_PROCESS) != 0)
         MT_ERR(errs, "AMPI attributes: %d PEs, %d processes", npes, attr_int(AMPI_NUM_PROCESSES));
     if (size > MAXR)
@@ -60,10 +73,11 @@ int main(int argc, char **argv)
     MPI_Comm node;
     int key, val = 1000 + rank;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int want_sum, want = mt_proc_ranks(rank, size, &want_sum); /* its members: fixed, wherever they move */
     MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &key, NULL);
     MPI_Comm_set_attr(node, key, &val);
 
-    int right = (rank + 1) % size, left = (rank + size - 1) % size, moves = 0;
+    int right = (rank + 1) % size, left = (rank + size - 1) % size, moves = 0, moves_alone = 0;
     for (int step = 0; step < STEPS; step++) {
         int out = rank * 100 + step, in = -1, sum = -1, b = rank == 0 ? 77 + step : -1;
         int wild = step % 2;
@@ -76,6 +90,9 @@ int main(int argc, char **argv)
         if (rank == 2 && step == 5)
             AMPI_Migrate_to_pe(first);
         int pe0 = attr_int(AMPI_MY_WTH), just0 = just_calls[rank];
+        /* between processes a process keeps at least one rank: when all of its ranks are on one PE, one of them
+         * may stay */
+        int alone = across && all_on_one_pe(rank, size, pe0);
         MPI_Info hints;
         MPI_Info_create(&hints);
         MPI_Info_set(hints, "ampi_load_balance", "sync");
@@ -88,15 +105,17 @@ int main(int argc, char **argv)
         if ((pe1 != pe0) != (just_calls[rank] != just0))
             MT_ERR(errs, "step %d: moved %d -> %d, just_migrated calls %d -> %d", step, pe0, pe1, just0,
                    just_calls[rank]);
-        if (rotate && rank != 1 && !(rank == 2 && step == 5) && pe1 != mt_rotate_next(pe0, npes))
+        moves_alone += alone && pe1 == pe0;
+        if (rotate && rank != 1 && !(rank == 2 && step == 5) && pe1 != mt_rotate_next(pe0, npes) &&
+            !(alone && pe1 == pe0))
             MT_ERR(errs, "step %d: Rotate moved rank PE %d -> %d, expected %d", step, pe0, pe1,
                    mt_rotate_next(pe0, npes));
-        if (pe1 < first || pe1 >= first + npp || mt_proc_of(rank, NULL) != proc)
+        if (!across && (pe1 < first || pe1 >= first + npp || mt_proc_of(rank, NULL) != proc))
             MT_ERR(errs, "step %d: rank left its process %d (PEs %d..%d): on PE %d, process %d", step, proc, first,
                    first + npp - 1, pe1, mt_proc_of(rank, NULL));
         if (rank == 1 && pe1 != pe0)
             MT_ERR(errs, "step %d: unmovable rank 1 moved %d -> %d", step, pe0, pe1);
-        if (rank == 2 && step == 5 && size > 2 && pe1 != first)
+        if (rank == 2 && step == 5 && size > 2 && pe1 != first && !(alone && pe1 == pe0))
             MT_ERR(errs, "AMPI_Migrate_to_pe(%d): rank 2 is on PE %d", first, pe1);
         MPI_Waitall(4, rq, st);
         if (in != left * 100 + step || (wild && (st[0].MPI_SOURCE != left || st[0].MPI_TAG != step)))
@@ -131,29 +150,35 @@ int main(int argc, char **argv)
             MT_ERR(errs, "step %d: attribute on the split_type communicator lost", step);
         MPI_Comm_size(node, &ns);
         MPI_Allreduce(&rank, &nsum, 1, MPI_INT, MPI_SUM, node);
-        int want_sum, want = mt_proc_ranks(rank, size, &want_sum); /* (the ranks of its process) */
         if (ns != want || nsum != want_sum)
             MT_ERR(errs, "step %d: split_type communicator: size %d, sum %d", step, ns, nsum);
     }
     if (about_calls[rank] != STEPS)
         MT_ERR(errs, "about_to_migrate ran %d times, expected %d", about_calls[rank], STEPS);
-    if (rotate && rank != 1 && moves < STEPS - 1)
+    if (rotate && rank != 1 && moves + moves_alone < STEPS - 1)
         MT_ERR(errs, "Rotate moved this rank %d times in %d steps", moves, STEPS);
 
-    /* several processes (emulated mode): rank 0's request for a PE of the next process is refused (with a
-     * warning) and, at a point that does not balance, every rank stays where it is */
+    /* several processes: rank 0's request for a PE of the next process is refused (with a warning) in the
+     * emulated mode, and granted between OS processes; at a point that does not balance, every other rank
+     * stays where it is */
     int nprocs = 1;
     mt_proc_of(rank, &nprocs);
     if (nprocs > 1) {
-        int other = (first + npp) % npes, pe0 = attr_int(AMPI_MY_WTH);
+        int pe0 = attr_int(AMPI_MY_WTH), other, nother, alone = across && all_on_one_pe(rank, size, pe0);
+        proc = mt_proc_of(rank, NULL);
+        mt_pes_of_proc((mt_proc_of(0, NULL) + 1) % nprocs, nprocs, npes, &other, &nother);
         if (rank == 0)
             AMPI_Migrate_to_pe(other);
+        int stay_pe = pe0; /* (between processes it may stay only when its process would be left empty) */
+        if (rank == 0 && across)
+            pe0 = other, proc = mt_proc_of_pe(other, nprocs, npes);
         MPI_Info nolb;
         MPI_Info_create(&nolb);
         MPI_Info_set(nolb, "ampi_load_balance", "false");
         AMPI_Migrate(nolb);
         MPI_Info_free(&nolb);
-        if (attr_int(AMPI_MY_WTH) != pe0 || mt_proc_of(rank, NULL) != proc)
+        if ((attr_int(AMPI_MY_WTH) != pe0 || mt_proc_of(rank, NULL) != proc) &&
+            !(alone && attr_int(AMPI_MY_WTH) == stay_pe))
             MT_ERR(errs, "%s: moved from PE %d (process %d) to PE %d (process %d)",
                    rank == 0 ? "AMPI_Migrate_to_pe to another process" : "a point that does not balance", pe0, proc,
                    attr_int(AMPI_MY_WTH), mt_proc_of(rank, NULL));

@@ -66,7 +66,8 @@ static inline int at_rotating(void)
 {
 #ifdef AMPI
     const char *lb = getenv("VMPI_BALANCER");
-    return lb && !strcmp(lb, "Rotate") && mt_proc_npes(mt_world_attr(AMPI_NUM_WTHS)) > 1;
+    /* (ARMCI keeps a rank in its process: its own process's PEs) */
+    return lb && !strcmp(lb, "Rotate") && mt_proc_npes_own(mt_world_attr(AMPI_NUM_WTHS)) > 1;
 #else
     return 0;
 #endif

@@ -199,9 +199,23 @@ static inline int mt_proc_of_pe(int pe, int nprocs, int npes)
     return nprocs - 1;
 }
 
-/* The PEs of the calling rank's process (all npes PEs in a one-process job). */
+/* Whether balancers place ranks over every PE of the job, moving them between processes: a job of several OS
+ * processes (not the emulated mode, whose process groups keep their ranks), unless VMPI_LB_PROCS=0. */
+static inline int mt_lb_across(void)
+{
+    const char *v = getenv("VMPI_LB_PROCS");
+    return getenv("PMIX_NAMESPACE") != NULL && mt_nprocs() > 1 && !(v && !strcmp(v, "0"));
+}
+
+/* The PEs a balancer may move the calling rank to: those of its process (all npes PEs in a one-process job,
+ * and when ranks move between processes). */
 static inline void mt_proc_pes(int npes, int *first, int *n)
 {
+    if (mt_lb_across()) {
+        *first = 0;
+        *n = npes;
+        return;
+    }
     int rank = 0, nprocs = 1, proc;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     proc = mt_proc_of(rank, &nprocs);
@@ -224,8 +238,19 @@ static inline int mt_node_of(int world_rank)
     return (int)((long)p * mt_nnodes() / np);
 }
 
-/* The number of PEs of the calling rank's process (npes in a one-process job): a balancer can move the
- * rank only when it is more than 1. */
+/* The number of PEs of the calling rank's process itself (npes in a one-process job): where balancers move a
+ * rank that cannot leave its process (it has an MPI window, or uses ARMCI), and every rank of such a job. */
+static inline int mt_proc_npes_own(int npes)
+{
+    int rank = 0, nprocs = 1, first, n;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int proc = mt_proc_of(rank, &nprocs);
+    mt_pes_of_proc(proc, nprocs, npes, &first, &n);
+    return n;
+}
+
+/* The number of PEs a balancer may move the calling rank to (npes in a one-process job): it can move only
+ * when it is more than 1. */
 static inline int mt_proc_npes(int npes)
 {
     int first, n;
@@ -233,8 +258,8 @@ static inline int mt_proc_npes(int npes)
     return n;
 }
 
-/* Where the Rotate balancer sends a rank on PE pe: the next PE of its process, cyclically
- * ((pe + 1) % npes in a one-process job). */
+/* Where the Rotate balancer sends a rank on PE pe: the next PE of its process, cyclically ((pe + 1) % npes in
+ * a one-process job, and when ranks move between processes). */
 static inline int mt_rotate_next(int pe, int npes)
 {
     int first, n;

@@ -87,8 +87,10 @@ int main(int argc, char **argv)
     MPIX_Am_op op;
     MT_CHECK_RC(errs, MPIX_Am_op_create(handler, me, &op));
     const char *lb = getenv("VMPI_BALANCER");
-    /* Rotate moves a rank at every point when its process (the job in a one-process job) has 2 PEs or more */
-    int rotate = lb && !strcmp(lb, "Rotate") && mt_proc_npes(mt_world_attr(AMPI_NUM_WTHS)) > 1, moves = 0, points = 0;
+    /* Rotate moves a rank at every point when its process (the job in a one-process job) has 2 PEs or more (a
+     * window keeps it in its process) */
+    int rotate = lb && !strcmp(lb, "Rotate") && mt_proc_npes_own(mt_world_attr(AMPI_NUM_WTHS)) > 1;
+    int moves = 0, points = 0;
     enum { ROUNDS = STEPS + 5 };
     int *in = mt_malloc(sizeof(int) * ROUNDS * NT * NSEG), *out = mt_malloc(sizeof(int) * ROUNDS * NT * NSEG * OUT);
     long *base;

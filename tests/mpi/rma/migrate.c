@@ -159,7 +159,7 @@ int main(int argc, char **argv)
     }
 #ifdef AMPI
     const char *lb = getenv("VMPI_BALANCER");
-    if (lb && !strcmp(lb, "Rotate") && mt_proc_npes(mt_world_attr(AMPI_NUM_WTHS)) > 1) /* PEs of its process */
+    if (lb && !strcmp(lb, "Rotate") && mt_proc_npes_own(mt_world_attr(AMPI_NUM_WTHS)) > 1) /* (windows: its own process's PEs) */
         MT_CHECK_INT(errs, "moves under Rotate (one per migration point)", points, moves);
 #endif
     (void)moves;
