@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Inside the network plugin (libvmpi_net.so): the wire-up through PMIx (wireup.c) and the UCX transport
- * (ucx.c), joined by plugin.c into the table libvmpi loads (xport/net.h). */
+/* Inside the network plugin (libvmpi_net.so): the wire-up through PMIx (wireup.c), the UCX transport (ucx.c,
+ * rkey.c) and its bulk exchanges (bulk.c), joined by plugin.c into the table libvmpi loads (xport/net.h). */
 #ifndef VMPI_NET_INT_H
 #define VMPI_NET_INT_H
 
@@ -19,11 +19,16 @@ void vmpi_wire_allgather_nb(const char *key, const void *blob, size_t len, _Atom
 void vmpi_wire_allgather_get(const char *key, void **out, size_t *lens);
 /* A fence of every process, not blocking: `done` runs (on PMIx's thread) when all have reached it. */
 void vmpi_wire_fence_nb(void (*done)(void));
+/* The same, with `done` set to 1 (on PMIx's thread). */
+void vmpi_wire_barrier_nb(_Atomic int *done);
 void vmpi_wire_abort(int status, const char *msg);
 void vmpi_wire_close(void);
 
 /* ---- the UCX transport ---- */
 void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, const void *geometry, size_t glen);
+/* A UCP context with pp's features, under the job's settings of UCX (fatal when UCX cannot start: `what` is
+ * said after "UCX could not start"). */
+ucp_context_h vmpi_ucx_context(const ucp_params_t *pp, const char *what);
 extern vmpi_xport vmpi_ucx_xport;
 int vmpi_ucx_node_of(int proc);
 int vmpi_ucx_poll(struct vmpi_pe *pe);
@@ -39,6 +44,12 @@ void vmpi_ucx_finish(void);
 vmpi_xport_counts vmpi_ucx_counts(void);
 void vmpi_ucx_traffic(uint64_t *sent, uint64_t *received);
 void vmpi_ucx_hold(bool on);
+
+/* ---- bulk exchanges (bulk.c): net.h's bulk ---- */
+/* At the start (records the job; UCX is started at the first exchange), and at the end. */
+void vmpi_bulk_init(int nprocs, int self);
+void vmpi_bulk(const vmpi_net_bulk *sends, int ns, const vmpi_net_bulk *recvs, int nr);
+void vmpi_bulk_fini(void);
 
 /* ---- exposed memory and remote keys (rkey.c): xport.h's expose .. remote_remove ---- */
 /* `on`: the network's one-sided operations are used (VMPI_NET_RMA); otherwise nothing is exposed or added. */

@@ -49,6 +49,7 @@ static const vmpi_net net = {
     .allgather_nb = vmpi_wire_allgather_nb,
     .allgather_get = vmpi_wire_allgather_get,
     .hold = vmpi_ucx_hold,
+    .bulk = vmpi_bulk,
 };
 
 __attribute__((visibility("default"))) const vmpi_net *vmpi_net_plugin(const vmpi_net_host *host)

@@ -103,6 +103,7 @@ static struct {
     bool *cma;               /* [nprocs]: the kernel copies between this process and that one */
     bool rma;                /* UCX's get and put on exposed memory (VMPI_NET_RMA) */
     bool rma_emulated;       /* ... also where UCX emulates them (VMPI_NET_RMA_EMULATED) */
+    bool one_node;           /* every process of the job is on this node */
     _Atomic signed char *rma_lane; /* [nprocs]: UCX has an RMA lane to that process (-1: not known yet) */
     size_t am_max;
     _Atomic int stopping;
@@ -946,6 +947,25 @@ static void cma_probe(void)
     }
 }
 
+ucp_context_h vmpi_ucx_context(const ucp_params_t *pp, const char *what)
+{
+    ucp_config_t *cfg;
+    ucp_context_h ctx = NULL;
+    ucs_status_t st = ucp_config_read(NULL, NULL, &cfg);
+    /* A job on one node needs shared memory only: UCX's default also opens a TCP interface on every network
+     * device, listening for connections from anyone (UCX_TLS, when set, is the user's choice) */
+    if (st == UCS_OK && U.one_node && getenv("UCX_TLS") == NULL)
+        st = ucp_config_modify(cfg, "TLS", "sm,self");
+    if (st == UCS_OK) {
+        st = ucp_init(pp, cfg, &ctx);
+        ucp_config_release(cfg);
+    }
+    if (st != UCS_OK)
+        H->fatal("process %d: UCX could not start%s: %s (check the UCX_* settings, e.g. UCX_TLS, UCX_NET_DEVICES)",
+                 U.self, what, ucs_status_string(st));
+    return ctx;
+}
+
 void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, const void *geometry, size_t glen)
 {
     U.first = first;
@@ -962,19 +982,9 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
                        .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP | (U.rma ? UCP_FEATURE_RMA : 0),
                        .mt_workers_shared = 1,
                        .estimated_num_eps = (size_t)job_npes};
-    ucp_config_t *cfg;
-    ucs_status_t st = ucp_config_read(NULL, NULL, &cfg);
-    /* A job on one node needs shared memory only: UCX's default also opens a TCP interface on every network
-     * device, listening for connections from anyone (UCX_TLS, when set, is the user's choice) */
-    if (st == UCS_OK && job->local_size == job->nprocs && getenv("UCX_TLS") == NULL)
-        st = ucp_config_modify(cfg, "TLS", "sm,self");
-    if (st == UCS_OK) {
-        st = ucp_init(&pp, cfg, &U.ctx);
-        ucp_config_release(cfg);
-    }
-    if (st != UCS_OK)
-        H->fatal("process %d: UCX could not start: %s (check the UCX_* settings, e.g. UCX_TLS, UCX_NET_DEVICES)",
-                 U.self, ucs_status_string(st));
+    U.one_node = job->local_size == job->nprocs;
+    U.ctx = vmpi_ucx_context(&pp, "");
+    ucs_status_t st;
     U.pe = aligned_alloc(64, sizeof(pe_state) * (size_t)npes);
     if (U.pe == NULL)
         H->fatal("process %d: out of resources starting the transport", U.self);
@@ -1070,6 +1080,7 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
         atomic_init(&U.rma_lane[k], -1);
     cma_probe();
     vmpi_rkey_init(U.ctx, U.rma, npes, U.nprocs, job_npes);
+    vmpi_bulk_init(U.nprocs, U.self);
     Q.rep = calloc((size_t)U.nprocs, sizeof *Q.rep);
     Q.have = calloc((size_t)U.nprocs, sizeof *Q.have);
     if (!Q.rep || !Q.have)
@@ -1155,6 +1166,7 @@ void vmpi_ucx_finish(void)
         sched_yield();
     atomic_store(&U.stopping, 1);
     vmpi_rkey_fini(); /* (the keys belong to the workers) */
+    vmpi_bulk_fini();
     /* No flush here: what the ranks sent was flushed before the end's fence (vmpi_ucx_local_done); what
      * is left is a deadlock check's message to a process that may have exited, which a flush (over TCP)
      * would wait for for ever (coll/collerr:13x2 spun so). */

@@ -133,6 +133,15 @@ void vmpi_wire_allgather_get(const char *key, void **out, size_t *lens)
     }
 }
 
+void vmpi_wire_barrier_nb(_Atomic int *done)
+{
+    pmix_status_t rc = PMIx_Fence_nb(&all, 1, NULL, 0, on_gathered, (void *)done);
+    if (rc == PMIX_OPERATION_SUCCEEDED)
+        atomic_store(done, 1);
+    else if (rc != PMIX_SUCCESS)
+        H->fatal("process %u: a PMIx fence failed: %s", me.rank, PMIx_Error_string(rc));
+}
+
 static void (*fence_done)(void);
 
 static void on_fence(pmix_status_t status, void *cbdata)
