@@ -281,13 +281,6 @@ void vmpi_xport_net_bulk(const vmpi_net_bulk *sends, int ns, const vmpi_net_bulk
     PLUGIN(net->bulk(sends, ns, recvs, nr));
 }
 
-void vmpi_xport_net_bulk(const vmpi_net_bulk *sends, int ns, const vmpi_net_bulk *recvs, int nr)
-{
-    if (!started || net->bulk == NULL)
-        vmpi_fatal("internal error: a bulk exchange between processes without the network transport");
-    net->bulk(sends, ns, recvs, nr);
-}
-
 void vmpi_xport_net_abort(int status, const char *msg)
 {
     if (net)
