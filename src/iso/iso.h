@@ -94,6 +94,11 @@ vmpi_iso_heap *vmpi_iso_slot_restored(int id);
  * is reserved again, inaccessible (anything here still pointing into it faults instead of reading stale
  * data); a rank coming back later finds it as at the start. */
 void vmpi_iso_slot_vacate(int id);
+/* [addr, addr + len), writable, is about to be filled at once (a rank arriving from another process): its
+ * whole 2 MiB pages are given transparent huge pages, so that the copy does not stop at every 4 KiB page for
+ * the kernel to fault in and clear a fresh one (a 256 MiB rank moved at 1.4 GB/s with 4 KiB pages, at the
+ * transport's 3.3 GB/s with huge ones; the leaving process frees them faster too). */
+void vmpi_iso_fill_soon(void *addr, size_t len);
 /* Makes [addr, addr + len) of the range readable and writable (pages rounded out); false outside it. */
 bool vmpi_iso_make_writable(void *addr, size_t len);
 

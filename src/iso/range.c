@@ -236,6 +236,14 @@ void vmpi_iso_slot_vacate(int id)
                    strerror(errno));
 }
 
+void vmpi_iso_fill_soon(void *addr, size_t len)
+{
+    enum { HUGE = 2u << 20 };
+    uintptr_t lo = ((uintptr_t)addr + HUGE - 1) & ~(uintptr_t)(HUGE - 1), hi = ((uintptr_t)addr + len) & ~(uintptr_t)(HUGE - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* (a hint: without THP, 4 KiB pages as before) */
+}
+
 bool vmpi_iso_make_writable(void *addr, size_t len)
 {
     uintptr_t lo = (uintptr_t)addr & ~(uintptr_t)(L.page - 1), hi = ((uintptr_t)addr + len + L.page - 1) & ~(uintptr_t)(L.page - 1);

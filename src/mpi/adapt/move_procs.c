@@ -310,6 +310,7 @@ long vmpi_adapt_move_procs(const int *to, uint64_t *bytes_out)
                     (riov = vmpi_sys_realloc(riov, sizeof *riov * (cap_riov = cap_riov ? 2 * cap_riov : 256))) == NULL)
                     vmpi_fatal("out of memory moving ranks between processes");
                 riov[nriov++] = (vmpi_net_iov){lo, len};
+                vmpi_iso_fill_soon(lo, len);
             }
         }
     }
@@ -329,6 +330,8 @@ long vmpi_adapt_move_procs(const int *to, uint64_t *bytes_out)
         recvs[i] = (vmpi_net_bulk){in[i].from, (uint64_t)in[i].h->rank, riov + at, (int)in[i].h->next};
         at += (int)in[i].h->next;
     }
+    /* (the exchange ends with a fence: no rank runs anywhere before every process has its arrivals' memory,
+     * which a rank released elsewhere may read at once by the kernel's copy, without this process's handlers) */
     vmpi_xport_net_bulk(sends, nsend, recvs, nin);
     uint64_t my_guard = *ck_stack_guard();
     for (int i = 0; i < nin; i++) { /* (first: the process is never without a rank) */
@@ -338,11 +341,6 @@ long vmpi_adapt_move_procs(const int *to, uint64_t *bytes_out)
     }
     for (int i = 0; i < nsend; i++)
         forget(vmpi_rank_get(who[i]));
-    for (int k = 0; k < K; k++)
-        free(out[k]);
-    /* no rank runs before every process has its arrivals' memory: a rank released here may read another
-     * process's memory at once, without that process's handlers (the kernel's copy of a rendezvous) */
-    vmpi_xport_net_allgather(NULL, 0, out, lens);
     for (int k = 0; k < K; k++)
         free(out[k]);
     vmpi_sys_free(out);
