@@ -505,8 +505,9 @@ static void rebalance(bool run)
         /* a rank sent elsewhere by AMPI_Migrate_to_pe counts where it goes (a request for an inactive PE
          * is dropped; one for another process's PE needs the ranks to move between processes) */
         if (want >= 0 && vmpi_xport_proc_of_pe(want) != vmpi_xport_proc_of_pe(rk->vp.pe->id) &&
-            (!vmpi_cfg.lb_procs || vmpi_adapt_stays_why(rk))) {
-            const char *why = !vmpi_cfg.lb_procs ? "--lb-procs is 0" : vmpi_adapt_stays_why(rk);
+            (!procs || !vmpi_cfg.lb_procs || vmpi_adapt_stays_why(rk))) {
+            const char *why = !procs ? "ranks move within their process group in the emulated mode"
+                              : !vmpi_cfg.lb_procs ? "--lb-procs is 0" : vmpi_adapt_stays_why(rk);
             vmpi_warn("AMPI_Migrate_to_pe: rank %d cannot move to PE %d, in another process (process %d; rank %d "
                       "is in process %d): %s", r, want, vmpi_xport_proc_of_pe(want), r,
                       vmpi_xport_proc_of_pe(rk->vp.pe->id), why);
@@ -525,7 +526,8 @@ static void rebalance(bool run)
     }
     if (procs)
         across = gather_parts(n, load, pe, movable, bg, &E, &run);
-    for (int r = 0; procs && !across && r < n; r++) /* AMPI_Migrate_to_pe to another process, refused */
+    bool split = vmpi_xport_nprocs() > 1 && !across; /* (the emulated mode's process groups too) */
+    for (int r = 0; split && r < n; r++) /* AMPI_Migrate_to_pe to another process, refused */
         if (vmpi_xport_proc_of_pe(pe[r]) != vmpi_xport_proc_of_pe(vmpi_loc_pe(r))) {
             if (vmpi_rank_get(r))
                 vmpi_warn("AMPI_Migrate_to_pe: rank %d cannot move to PE %d, in another process: some rank of the "
@@ -538,8 +540,7 @@ static void rebalance(bool run)
     if (run && vmpi_commstat_tracking() && build_graph(n, &E, &g, &xadj, &adj, &bytes))
         p.graph = &g;
     double t_lb = vmpi_clock_now();
-    int lb_err = procs && !across
-                     ? vmpi_lb_split_run(&p, vmpi_xport_procs_.proc_of_pe, vmpi_xport_nprocs(), place, &run, pe)
+    int lb_err = split ? vmpi_lb_split_run(&p, vmpi_xport_procs_.proc_of_pe, vmpi_xport_nprocs(), place, &run, pe)
                      : place(&p, pe, &run);
     if (lb_err == 0 && across)
         keep_one_per_proc(n, load, pe);
@@ -647,6 +648,35 @@ typedef struct step_req {
     bool ckpt;               /* a job of several processes: some rank of some process asked for a checkpoint */
 } step_req;
 
+/* A checkpoint of a job of several processes is each process's block of ranks (process k's part holds ranks
+ * [k n / K, (k + 1) n / K), which a restart on any number of processes relies on): ranks that moved to
+ * another process go back to their block's process first, to the PE they started on (a migration of its
+ * own, inside the step; the balancing that follows places them again).  Collective: every process knows
+ * every rank's place. */
+static void ranks_home(void)
+{
+    int n = vmpi_world_size(), npes = vmpi_sched_npes();
+    int *to = malloc(sizeof(int) * (size_t)n);
+    if (to == NULL)
+        vmpi_fatal("out of memory for a checkpoint of %d ranks", n);
+    bool away = false;
+    for (int r = 0; r < n; r++) {
+        int pe = vmpi_loc_pe(r);
+        bool home = vmpi_xport_proc_of_pe(pe) == vmpi_loc_start_proc(r, n);
+        to[r] = home ? pe : vmpi_loc_start_pe(r, n, npes);
+        away |= !home;
+    }
+    if (away) {
+        A.moved_procs += vmpi_adapt_move_procs(to, NULL);
+        for (int r = 0; r < n; r++)
+            if (vmpi_rank_get(r) == NULL)
+                vmpi_loc_set(r, to[r]);
+        count_here();
+        vmpi_loc_moves_done();
+    }
+    free(to);
+}
+
 static void step(void *arg)
 {
     const step_req *q = arg;
@@ -656,6 +686,7 @@ static void step(void *arg)
         /* a job of several processes: the checkpoint is agreed with the others, and each places its own ranks */
         A.ckpt_err = MPI_SUCCESS;
         if (q->ckpt) {
+            ranks_home();
             A.ckpt_err = checkpoint_agreed(&kind, &dir);
             A.ckpt_err = vmpi_adapt_checkpoint_procs(A.ckpt_err, kind, dir);
         }
