@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "base/sysmem.h"
 
 bool vmpi_commstat_on_;
 
@@ -19,8 +20,10 @@ static unsigned hash(int key)
 static bool grow(vmpi_commstat *st)
 {
     int cap = st->cap ? 2 * st->cap : 16;
-    vmpi_commstat bigger = {calloc((size_t)cap, sizeof(int)), calloc((size_t)cap, sizeof(double)),
-                            calloc((size_t)cap, sizeof(unsigned)), cap, 0};
+    /* system memory: the table grows on whichever PE sends for the rank, in a handler maybe while another rank
+     * runs there (malloc would take that rank's slot, which may leave the process) */
+    vmpi_commstat bigger = {vmpi_sys_calloc((size_t)cap, sizeof(int)), vmpi_sys_calloc((size_t)cap, sizeof(double)),
+                            vmpi_sys_calloc((size_t)cap, sizeof(unsigned)), cap, 0};
     if (!bigger.dst || !bigger.bytes || !bigger.msgs) {
         vmpi_commstat_free(&bigger);
         return false;
@@ -77,8 +80,8 @@ void vmpi_commstat_reset(vmpi_commstat *st)
 
 void vmpi_commstat_free(vmpi_commstat *st)
 {
-    free(st->dst);
-    free(st->bytes);
-    free(st->msgs);
+    vmpi_sys_free(st->dst);
+    vmpi_sys_free(st->bytes);
+    vmpi_sys_free(st->msgs);
     memset(st, 0, sizeof *st);
 }

@@ -194,6 +194,8 @@ void *vmpi_msg_ep_leave(vmpi_ep *ep, int world_rank, size_t *len)
         vmpi_list_remove(&e->node);
         vmpi_env_free(e);
     }
+    vmpi_commstat_free(&ep->sent); /* (measurements: they start again where it goes) */
+    ep->sent = (vmpi_commstat){0};
     M.eps[world_rank] = NULL;
     return saved;
 }

@@ -679,7 +679,8 @@ static void ranks_home(void)
 
 static void step(void *arg)
 {
-    const step_req *q = arg;
+    /* a copy: the request is on the stack of the rank that asked for the stop, which may leave the process */
+    const step_req qv = *(const step_req *)arg, *q = &qv;
     vmpi_ckpt_kind kind;
     const char *dir;
     if (vmpi_xport_net_job() && vmpi_xport_nprocs() > 1) {
