@@ -213,7 +213,6 @@ vmpi_env *vmpi_msg_env_portable(vmpi_env *e, bool (*leaving)(int world_rank))
     vmpi_sys_free(buf);
     if (p == NULL)
         vmpi_fatal("internal error: a saved message cannot be read back");
-    vmpi_env_free(e);
     return p;
 }
 
@@ -230,6 +229,7 @@ void vmpi_msg_make_portable(bool (*leaving)(int world_rank))
                 vmpi_list_insert_before(it, &p->node);
                 vmpi_list_remove(it);
                 it = &p->node;
+                vmpi_env_free(e);
             }
         }
     }

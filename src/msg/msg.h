@@ -80,8 +80,9 @@ void vmpi_msg_env_discard(vmpi_env *e);
  * vmpi_msg_save_unexpected, their envelopes freed, its endpoint no longer this process's.  Senders leave: an
  * envelope held here that names its sender's buffer and request by address (an in-process rendezvous) is
  * replaced by one in the saved form (a request to send from the sender's rank, or its bytes packed), which
- * any process can deliver; for_each_portable does so in every unexpected queue of this process, env_portable
- * for one envelope outside the queues (returns its replacement, or `e` when it needs none). */
+ * any process can deliver; make_portable does so in every unexpected queue of this process, env_portable
+ * for one envelope outside the queues (returns its replacement, or `e` when it needs none: the caller frees
+ * `e` with vmpi_msg_env_discard once it is replaced). */
 void *vmpi_msg_ep_leave(vmpi_ep *ep, int world_rank, size_t *len);
 vmpi_env *vmpi_msg_env_portable(vmpi_env *e, bool (*leaving)(int world_rank));
 void vmpi_msg_make_portable(bool (*leaving)(int world_rank));

@@ -37,6 +37,7 @@ static struct {
     void *stop_arg;
     vmpi_vp *stop_vp;
     bool stop_vp_left;       /* the requester moved to another process during its stop (vmpi_sched_remove_vp) */
+    void (*stop_then)(void); /* vmpi_sched_stop_then: once the stop's requester is woken */
     bool measure;            /* measure VPs' busy ticks (a balancer is on) */
     void (*local_done)(void); /* this process's VPs are done (vmpi_sched_set_local_done) */
     bool oversub;            /* more PE threads on this node than cores (vmpi_sched_set_oversubscribed) */
@@ -213,6 +214,8 @@ void vmpi_sched_adopt_vp(vmpi_vp *vp, int pe)
     vp->blocked_in = NULL;
     vp->blocked_on = NULL;
     vp->call = NULL;
+    if (vp == job.stop_vp)
+        job.stop_vp_left = false; /* the requester left and came back within its stop: it is here again */
     place(vp, pe);
 }
 
@@ -640,6 +643,11 @@ static void stop_here(vmpi_pe *pe)
     } else {
         vmpi_vp_wake(job.stop_vp); /* unless a completion during the drain woke it already */
     }
+    if (job.stop_then) { /* after the wake: what it lets run may wake the requester too (on another PE) */
+        void (*then)(void) = job.stop_then;
+        job.stop_then = NULL;
+        then();
+    }
     atomic_store(&job.stopped, 0);
     atomic_store_explicit(&job.stop_done, req, memory_order_release);
     vmpi_runwait_renew(pe, vmpi_ticks());
@@ -684,7 +692,10 @@ void vmpi_sched_move(vmpi_vp *vp, int pe)
 
 void vmpi_sched_remove_vp(vmpi_vp *vp)
 {
-    vmpi_assert(vp->state == VMPI_VP_BLOCKED && atomic_load(&job.live) > 1);
+    /* (ready: it came into this process earlier in the same stop, and moves on) */
+    vmpi_assert((vp->state == VMPI_VP_BLOCKED || vp->state == VMPI_VP_READY) && atomic_load(&job.live) > 1);
+    if (vp->state == VMPI_VP_READY)
+        vmpi_list_remove(&vp->node);
     for (int i = 0; i < job.nvps; i++)
         if (job.vps[i] == vp) {
             memmove(&job.vps[i], &job.vps[i + 1], sizeof *job.vps * (size_t)(job.nvps - i - 1));
@@ -698,6 +709,8 @@ void vmpi_sched_remove_vp(vmpi_vp *vp)
     if (vp == job.stop_vp)
         job.stop_vp_left = true;
 }
+
+void vmpi_sched_stop_then(void (*fn)(void)) { job.stop_then = fn; }
 
 vmpi_vp **vmpi_sched_vps(int *n)
 {

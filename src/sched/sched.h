@@ -222,6 +222,8 @@ void vmpi_sched_move(vmpi_vp *vp, int pe);
  * The VP that asked for the stop may leave too: it then returns from vmpi_sched_stop_world in the other
  * process, once that one runs its VPs again. */
 void vmpi_sched_remove_vp(vmpi_vp *vp);
+/* Inside fn: `then` runs when the stop ends, after the requester is woken, before the other PEs go on. */
+void vmpi_sched_stop_then(void (*then)(void));
 /* Inside fn: every VP (by id order of creation) and their number. */
 vmpi_vp **vmpi_sched_vps(int *n);
 /* Inside fn: seconds per tick of vmpi_ticks (calibrated since the start of the job). */

@@ -41,6 +41,8 @@ typedef struct vmpi_adapt_rank {
 
 /* At boot: checks the balancer chain (fatal error naming a bad strategy). */
 void vmpi_adapt_init(void);
+/* At boot, once this process's ranks exist (made or restored), before any runs: which are here. */
+void vmpi_adapt_count_ranks(void);
 /* The calling rank's settings, created on first use; NULL when out of memory. */
 vmpi_adapt_rank *vmpi_adapt_self(void);
 
@@ -142,8 +144,9 @@ const char *vmpi_adapt_stays_why(const struct vmpi_rank *rk);
 /* Inside the stop of a job-wide step, every process with the same placement `to` (world rank -> PE) of every
  * rank: the ranks placed in another process than theirs move there (collective over the processes; the
  * moves within a process are the caller's).  Returns the number of ranks that moved between processes in
- * the job; *bytes: the bytes of slots this process sent. */
-long vmpi_adapt_move_procs(const int *to, uint64_t *bytes);
+ * the job; *bytes: the bytes of slots this process sent.  `keep_load`: the moved ranks keep their load
+ * measured so far and their placement requests (a move before a checkpoint, which a balancing follows). */
+long vmpi_adapt_move_procs(const int *to, uint64_t *bytes, bool keep_load);
 /* Every cache of this process's ranks that depends on where ranks live (the shared collective state,
  * communicators' spans and per-process communicators) is cleared: made again at the next collective. */
 void vmpi_adapt_forget_places(void);

@@ -59,7 +59,11 @@ void vmpi_adapt_held_portable(vmpi_rank *rk, bool (*leaving)(int world_rank))
     for (int i = 0; i < nreq; i++)
         if (held_at(t, i)) {
             vmpi_mreq *m = &t->chunks[i / VMPI_REQ_CHUNK][i % VMPI_REQ_CHUNK];
-            m->ptr = vmpi_msg_env_portable(m->ptr, leaving);
+            vmpi_env *e = m->ptr, *p = vmpi_msg_env_portable(e, leaving);
+            if (p != e) {
+                m->ptr = p;
+                vmpi_msg_env_discard(e);
+            }
         }
 }
 

@@ -52,6 +52,8 @@ static void count_here(void)
 
 long vmpi_adapt_moves_procs(void) { return A.moved_procs; }
 
+void vmpi_adapt_count_ranks(void) { count_here(); }
+
 void vmpi_adapt_init(void)
 {
     vmpi_loc_on_moved(vmpi_shm_relocate); /* ranks that move (migration, restart) regroup the collectives */
@@ -289,9 +291,9 @@ static void report(const vmpi_lb_problem *p, const double *load, const int *to, 
 typedef struct part_head {
     uint32_t nranks, npes, nedges;
     uint8_t run;             /* process 0's says whether this step balances (lb-period is per process) */
-    uint8_t stays;           /* a rank here that would move cannot leave its process: the job balances
-                              * each process alone */
+    uint8_t stays;           /* a rank here cannot leave its process: the job balances each process alone */
     uint8_t pad[2];
+    int32_t nact;            /* process 0's says which PEs hold ranks (VMPIX_Set_active_pes is per process) */
     uint64_t libs;           /* the loaded objects (their list's hash): ranks move only between alike processes */
 } part_head;
 typedef struct part_rank {
@@ -308,10 +310,12 @@ static uint64_t libs_hash(void)
 
 /* Gathers every process's part into load, pe, movable, bg and E (this process's are in already); returns
  * whether ranks may move between processes in this step, and sets *run to process 0's. */
-static bool gather_parts(int n, double *load, int *pe, bool *movable, double *bg, edges *E, bool *run)
+static bool gather_parts(int n, double *load, int *pe, bool *movable, double *bg, edges *E, bool *run,
+                         bool *active)
 {
     int K = vmpi_xport_nprocs(), pe0 = vmpi_sched_local_first(), npl = vmpi_sched_local_npes();
-    part_head h = {.npes = (uint32_t)npl, .nedges = (uint32_t)E->n, .run = *run, .libs = libs_hash()};
+    part_head h = {.npes = (uint32_t)npl, .nedges = (uint32_t)E->n, .run = *run, .libs = libs_hash(),
+                   .nact = atomic_load(&A.active)};
     int stays_rank = -1, first_stays = -1;
     const char *stays_why = NULL;
     for (int r = 0; r < n; r++) {
@@ -319,7 +323,7 @@ static bool gather_parts(int n, double *load, int *pe, bool *movable, double *bg
         if (rk == NULL)
             continue;
         h.nranks++;
-        const char *why = movable[r] ? vmpi_adapt_stays_why(rk) : NULL;
+        const char *why = vmpi_adapt_stays_why(rk); /* (an unmovable one too: evacuation moves it) */
         if (why && !h.stays) {
             h.stays = 1;
             stays_rank = r;
@@ -352,8 +356,11 @@ static bool gather_parts(int n, double *load, int *pe, bool *movable, double *bg
         if ((size_t)(end - q) != sizeof(part_rank) * g.nranks + sizeof(double) * g.npes + sizeof(edge) * g.nedges ||
             (int)g.npes != vmpi_xport_proc_npes(k))
             vmpi_fatal("internal error: process %d's part of a load-balancing step is malformed", k);
-        if (k == 0)
+        if (k == 0) {
             *run = g.run;
+            for (int q = 0; q < vmpi_sched_npes(); q++)
+                active[q] = q < g.nact;
+        }
         across &= !g.stays && g.libs == h.libs;
         if (g.stays && first_stays < 0)
             first_stays = k;
@@ -440,7 +447,7 @@ static void keep_one_per_proc(int n, const double *load, int *pe)
  * every rank from the parts all gathered: over every PE of the job (ranks move between processes:
  * move_procs.c), or, when some rank cannot leave its process or --lb-procs 0, each process's ranks over its
  * own PEs. */
-static void rebalance(bool run)
+static bool rebalance(bool run)
 {
     int n = vmpi_world_size(), npes = vmpi_sched_npes();
     bool procs = vmpi_xport_net_job() && vmpi_xport_nprocs() > 1, across = false;
@@ -453,10 +460,8 @@ static void rebalance(bool run)
     bool *active = NULL;
     double *bg = NULL, *share = NULL;
     edges E = {0};
-    if (!load || !pe || !movable) {
-        vmpi_warn("out of memory for a load-balancing step of %d ranks: no rank moves", n);
-        goto out;
-    }
+    if (!load || !pe || !movable)
+        goto nomem;
     /* The ranks' busy times are wall time, less what the scheduler found long runs waited for their core
      * (sched/runwait.h): while the OS ran something else on a PE's core, its ranks' clocks kept going.  Each PE's
      * share of the CPU while it was not asleep, with those corrections left out, scales its ranks' loads
@@ -464,10 +469,8 @@ static void rebalance(bool run)
      * with --lb-background (off by default: on a shared machine it is mostly transient noise). */
     bg = malloc(sizeof(double) * (size_t)npes);
     share = malloc(sizeof(double) * (size_t)npes);
-    if (!bg || !share) {
-        vmpi_warn("out of memory for a load-balancing step of %d ranks: no rank moves", n);
-        goto out;
-    }
+    if (!bg || !share)
+        goto nomem;
     double period = vmpi_sched_load_period();
     int pe0 = vmpi_sched_local_first(), pe1 = pe0 + vmpi_sched_local_npes();
     for (int q = 0; q < npes; q++) {
@@ -483,10 +486,8 @@ static void rebalance(bool run)
         share[q] = charged > 0 && cpu < charged ? cpu / charged : 1;
         bg[q] = awake > cpu ? awake - cpu : 0;
     }
-    if ((active = malloc(sizeof(bool) * (size_t)npes)) == NULL) {
-        vmpi_warn("out of memory for a load-balancing step of %d ranks: no rank moves", n);
-        goto out;
-    }
+    if ((active = malloc(sizeof(bool) * (size_t)npes)) == NULL)
+        goto nomem;
     int nact = atomic_load(&A.active);
     for (int q = 0; q < npes; q++)
         active[q] = q < nact;
@@ -525,7 +526,7 @@ static void rebalance(bool run)
                 vmpi_commstat_reset(&vmpi_msg_ep(r)->sent);
     }
     if (procs)
-        across = gather_parts(n, load, pe, movable, bg, &E, &run);
+        across = gather_parts(n, load, pe, movable, bg, &E, &run, active);
     bool split = vmpi_xport_nprocs() > 1 && !across; /* (the emulated mode's process groups too) */
     for (int r = 0; split && r < n; r++) /* AMPI_Migrate_to_pe to another process, refused */
         if (vmpi_xport_proc_of_pe(pe[r]) != vmpi_xport_proc_of_pe(vmpi_loc_pe(r))) {
@@ -539,6 +540,8 @@ static void rebalance(bool run)
     vmpi_lb_graph g;
     if (run && vmpi_commstat_tracking() && build_graph(n, &E, &g, &xadj, &adj, &bytes))
         p.graph = &g;
+    else if (run && vmpi_commstat_tracking() && procs) /* (every process must place on the same data) */
+        vmpi_fatal("out of memory for the communication graph of a load-balancing step of %d ranks", n);
     double t_lb = vmpi_clock_now();
     int lb_err = split ? vmpi_lb_split_run(&p, vmpi_xport_procs_.proc_of_pe, vmpi_xport_nprocs(), place, &run, pe)
                      : place(&p, pe, &run);
@@ -572,7 +575,7 @@ static void rebalance(bool run)
     if (cross) { /* every process knows: all take part */
         double t = vmpi_clock_now();
         uint64_t sent = 0;
-        long across_moves = vmpi_adapt_move_procs(pe, &sent);
+        long across_moves = vmpi_adapt_move_procs(pe, &sent, false);
         A.moved_procs += across_moves;
         t = vmpi_clock_now() - t;
         if (vmpi_cfg.lb_verbose)
@@ -591,6 +594,12 @@ static void rebalance(bool run)
         vmpi_sched_reset_load();
         A.steps++;
     }
+    if (0) {
+nomem: /* a job of several processes cannot leave a step alone: the others wait for its part */
+        if (procs)
+            vmpi_fatal("out of memory for a load-balancing step of %d ranks", n);
+        vmpi_warn("out of memory for a load-balancing step of %d ranks: no rank moves", n);
+    }
 out:
     free(E.e);
     free(bg);
@@ -602,6 +611,7 @@ out:
     free(load);
     free(pe);
     free(movable);
+    return run;
 }
 
 /* Inside the stop: lets every rank waiting at the migration point go (on its PE, possibly a new one). */
@@ -653,9 +663,9 @@ typedef struct step_req {
  * another process go back to their block's process first, to the PE they started on (a migration of its
  * own, inside the step; the balancing that follows places them again).  Collective: every process knows
  * every rank's place. */
-static void ranks_home(void)
+static int ranks_home(void)
 {
-    int n = vmpi_world_size(), npes = vmpi_sched_npes();
+    int n = vmpi_world_size(), npes = vmpi_sched_npes(), K = vmpi_xport_nprocs();
     int *to = malloc(sizeof(int) * (size_t)n);
     if (to == NULL)
         vmpi_fatal("out of memory for a checkpoint of %d ranks", n);
@@ -666,8 +676,37 @@ static void ranks_home(void)
         to[r] = home ? pe : vmpi_loc_start_pe(r, n, npes);
         away |= !home;
     }
+    int err = MPI_SUCCESS;
     if (away) {
-        A.moved_procs += vmpi_adapt_move_procs(to, NULL);
+        /* a rank away from home that cannot leave its process now (it made a window since...) refuses the
+         * checkpoint everywhere: the processes say so to each other */
+        int32_t stuck = -1;
+        for (int r = 0; r < n && stuck < 0; r++) {
+            vmpi_rank *rk = vmpi_rank_get(r);
+            const char *why = rk && to[r] != vmpi_loc_pe(r) ? vmpi_adapt_stays_why(rk) : NULL;
+            if (why) {
+                stuck = r;
+                vmpi_warn("checkpoint refused: rank %d is in process %d, away from its block's process %d, and cannot "
+                          "go back (%s)", r, vmpi_xport_self_proc(), vmpi_loc_start_proc(r, n), why);
+            }
+        }
+        void **out = malloc(sizeof(void *) * (size_t)K);
+        size_t *lens = malloc(sizeof(size_t) * (size_t)K);
+        if (out == NULL || lens == NULL)
+            vmpi_fatal("out of memory for a checkpoint of %d ranks", n);
+        vmpi_xport_net_allgather(&stuck, sizeof stuck, out, lens);
+        for (int k = 0; k < K; k++) {
+            int32_t v = -1;
+            memcpy(&v, out[k], lens[k] < sizeof v ? lens[k] : sizeof v);
+            if (v >= 0)
+                err = MPI_ERR_OTHER;
+            free(out[k]);
+        }
+        free(out);
+        free(lens);
+    }
+    if (away && err == MPI_SUCCESS) {
+        A.moved_procs += vmpi_adapt_move_procs(to, NULL, true);
         for (int r = 0; r < n; r++)
             if (vmpi_rank_get(r) == NULL)
                 vmpi_loc_set(r, to[r]);
@@ -675,7 +714,11 @@ static void ranks_home(void)
         vmpi_loc_moves_done();
     }
     free(to);
+    return err;
 }
+
+/* After the stop, once its requester is woken: the network's handlers run again (they may wake it too). */
+static void release_hold(void) { vmpi_xport_net_hold(false); }
 
 static void step(void *arg)
 {
@@ -687,13 +730,14 @@ static void step(void *arg)
         /* a job of several processes: the checkpoint is agreed with the others, and each places its own ranks */
         A.ckpt_err = MPI_SUCCESS;
         if (q->ckpt) {
-            ranks_home();
+            int home = ranks_home();
             A.ckpt_err = checkpoint_agreed(&kind, &dir);
-            A.ckpt_err = vmpi_adapt_checkpoint_procs(A.ckpt_err, kind, dir);
+            A.ckpt_err = vmpi_adapt_checkpoint_procs(home ? home : A.ckpt_err, kind, dir);
         }
-        rebalance(q->balance);
+        if (rebalance(q->balance)) /* (here: the rank that asked for the stop may have left the process) */
+            A.last = vmpi_clock_now();
         release_all();
-        vmpi_xport_net_hold(false); /* here: the rank that asked for the stop may have left the process */
+        vmpi_sched_stop_then(release_hold);
         return;
     }
     A.ckpt_err = checkpoint_agreed(&kind, &dir);
@@ -703,7 +747,8 @@ static void step(void *arg)
         if (A.ckpt_err)
             vmpi_warn("checkpoint failed: %s", err);
     }
-    rebalance(q->balance);
+    if (rebalance(q->balance))
+        A.last = vmpi_clock_now();
     release_all();
 }
 
@@ -735,9 +780,7 @@ int vmpi_adapt_migrate(bool balance, vmpi_ckpt_kind ckpt, const char *dir)
      * point too), with the network's handlers held while its world is stopped. */
     bool procs = vmpi_xport_net_job() && vmpi_xport_nprocs() > 1;
     int leader = 0, nhere = n;
-    if (procs) { /* (counted again by every step that moves ranks between processes) */
-        if (A.nhere == 0)
-            count_here();
+    if (procs) { /* (counted at boot, and again by every step that moves ranks between processes) */
         leader = A.leader;
         nhere = A.nhere;
     }
@@ -764,8 +807,6 @@ int vmpi_adapt_migrate(bool balance, vmpi_ckpt_kind ckpt, const char *dir)
         vmpi_sched_stop_world(step, &q); /* (it may return in another process: the step moved this rank) */
         if (ckpt == VMPI_CKPT_TO_FILE && A.ckpt_err == MPI_SUCCESS && !a->restarted)
             vmpi_ckpt_prune(dir); /* the previous checkpoint, once the others are on their way again */
-        if (q.balance)
-            A.last = vmpi_clock_now();
     }
     /* here too after a restart from a checkpoint taken at this point (restart.c) */
     if (vmpi_pe_self()->id != before && a->just_migrated)

@@ -12,6 +12,7 @@
  * slot into the arriving one (no staging copy).  The leaving process then forgets the rank (its tables, its
  * scheduler, the unwinder's record of its copy of the program) and gives its slot back to the system. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/log.h"
@@ -41,6 +42,7 @@ typedef struct mv_head {
     uint64_t guard;                 /* the stack-protector canary its frames were made with */
     uint64_t commit_addr, commit_len; /* its slot's committed part */
     uint64_t next, unexp_len, held_len, owned_len;
+    uint64_t busy;                  /* its VP's busy ticks of the period (kept by a move that keeps the load) */
 } mv_head;
 
 typedef struct buf {
@@ -124,8 +126,26 @@ void vmpi_adapt_forget_places(void)
     }
 }
 
+/* Whether rank rk has a stdio stream of its own open (its FILE in its slot: glibc links every stream into
+ * one list of the process, and the stream's descriptor is the process's). */
+static bool has_stream(const vmpi_rank *rk)
+{
+    extern FILE *_IO_list_all; /* (glibc's list of open streams; the world is stopped: nobody opens one) */
+    int slot = rk->world_rank;
+    for (FILE *f = _IO_list_all; f; f = f->_chain)
+        if (vmpi_iso_slot_of(f) == slot)
+            return true;
+    return false;
+}
+
 const char *vmpi_adapt_stays_why(const vmpi_rank *rk)
 {
+    if (vmpi_img_method() == VMPI_PRIV_TLS)
+        return "the program was built with -privatize=tls: its globals are its process's, shared by its ranks";
+    if (vmpi_img_method() == VMPI_PRIV_NONE)
+        return "the program was not built with -privatize=auto: its globals are its process's";
+    if (has_stream(rk))
+        return "it has a stdio stream open (fopen): its FILE and descriptor are its process's";
     for (int k = 0; k < VMPI_RANK_EXT_MAX; k++)
         if (rk->ext[k] != NULL)
             return "it uses ARMCI, whose tables are its process's";
@@ -169,7 +189,7 @@ static const char *parse(const char *p, const char *end, arrival *a)
 }
 
 /* The rank of `a`, whose memory is here now: checked, and made this process's, on PE a->h->to_pe. */
-static void arrive(const arrival *a, uint64_t my_guard)
+static void arrive(const arrival *a, uint64_t my_guard, bool keep_load)
 {
     int r = a->h->rank;
     vmpi_iso_heap *h = vmpi_iso_slot_restored(r);
@@ -188,11 +208,14 @@ static void arrive(const arrival *a, uint64_t my_guard)
     if (why)
         vmpi_fatal("internal error: rank %d's objects from process %d: %s", r, a->from, why);
     vmpi_stdio_rank_arrive(rk);
-    if (rk->adapt) { /* it waits at the migration point: released with the others */
-        rk->adapt->in_migrate = false;
+    if (keep_load) /* (ticks of a clock of the same rate on one node: not exact between nodes) */
+        rk->vp.busy = a->h->busy;
+    else if (rk->adapt) { /* its VP's busy ticks start again here, and what it asked for was for this point */
         rk->adapt->want_pe = -1;
-        rk->adapt->excluded = rk->adapt->off_at = 0; /* its VP's busy ticks start again here */
+        rk->adapt->excluded = rk->adapt->off_at = 0;
     }
+    if (rk->adapt) /* it waits at the migration point: released with the others */
+        rk->adapt->in_migrate = false;
 }
 
 /* A leaving rank: its record, and the pieces of its slot to send. */
@@ -213,7 +236,7 @@ static void pack(vmpi_rank *rk, int to, buf *b, pieces *s)
     mv_head mh = {.rank = r, .to_pe = to, .rk = (uint64_t)(uintptr_t)rk,
                   .guard = rk->vp.guard ? rk->vp.guard : *ck_stack_guard(),
                   .commit_addr = (uint64_t)(uintptr_t)c.addr, .commit_len = c.len, .next = s->n - first,
-                  .unexp_len = ulen, .held_len = hlen, .owned_len = olen};
+                  .unexp_len = ulen, .held_len = hlen, .owned_len = olen, .busy = rk->vp.busy};
     put(b, &mh, sizeof mh);
     size_t at = b->len;
     put(b, NULL, mh.next * 2 * sizeof(uint64_t));
@@ -244,7 +267,7 @@ static void forget(vmpi_rank *rk)
     vmpi_iso_slot_vacate(r);
 }
 
-long vmpi_adapt_move_procs(const int *to, uint64_t *bytes_out)
+long vmpi_adapt_move_procs(const int *to, uint64_t *bytes_out, bool keep_load)
 {
     int n = vmpi_world_size(), K = vmpi_xport_nprocs();
     to_pe = to;
@@ -337,7 +360,7 @@ long vmpi_adapt_move_procs(const int *to, uint64_t *bytes_out)
     for (int i = 0; i < nin; i++) { /* (first: the process is never without a rank) */
         if (i == 0 || in[i].from != in[i - 1].from)
             vmpi_adapt_owned_part_begin(); /* each process's groups are made again once */
-        arrive(&in[i], my_guard);
+        arrive(&in[i], my_guard, keep_load);
     }
     for (int i = 0; i < nsend; i++)
         forget(vmpi_rank_get(who[i]));

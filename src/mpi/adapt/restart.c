@@ -327,8 +327,9 @@ static vmpi_rank *adopt_rank(const vmpi_ckpt_sec *s, int n, int npes)
     if (h == NULL || vmpi_iso_slot_of(rk) != r || rk->world_rank != r || rk->vp.heap != h || rk->vp.id != r)
         bad("rank %d's memory is not a rank's (corrupt)", r);
     vmpi_img_rank_restored(h);
-    /* ranks never leave their process, so each is in the process where it started: a part holds its process's
-     * only, and a one-process job emulating several (--emulate-procs) restarts with as many */
+    /* a checkpoint is taken with every rank in its block's process (ranks that moved to another process go
+     * back first: migrate.c's ranks_home), so a part holds its process's block only; a one-process job
+     * emulating several (--emulate-procs) restarts with as many */
     if (S.other && rec.proc != S.reading)
         bad(S.part ? "rank %d is process %d's, not process %d's (corrupt)"
                    : "rank %d was in process group %d of a job emulating several processes (expected %d): restart it "

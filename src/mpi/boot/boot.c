@@ -304,6 +304,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
         }
     }
     environ_to_job_heap();
+    vmpi_adapt_count_ranks();
     vmpi_stdio_init(restart);
     if (restart)
         vmpi_img_restarted(); /* after stdio: the C++ streams write to the ranks' line buffers */
