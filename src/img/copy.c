@@ -121,6 +121,36 @@ int vmpi_img_file_ranges(const vmpi_iso_heap *h, vmpi_iso_extent *out, int max)
     return r && r->copy ? ro_ranges(r->base, out, max) : 0;
 }
 
+typedef struct saved_parts {
+    vmpi_iso_extent holes[4];
+    int nholes;
+    vmpi_iso_extent_fn fn;
+    void *arg;
+} saved_parts;
+
+static void less_holes(void *arg, void *addr, size_t len)
+{
+    saved_parts *a = arg;
+    char *lo = addr, *hi = lo + len;
+    for (int i = 0; i < a->nholes && lo < hi; i++) {
+        char *hl = a->holes[i].addr, *hh = hl + a->holes[i].len;
+        if (hh <= lo || hl >= hi)
+            continue;
+        if (hl > lo)
+            a->fn(a->arg, lo, (size_t)(hl - lo));
+        lo = hh > lo ? hh : lo;
+    }
+    if (hi > lo)
+        a->fn(a->arg, lo, (size_t)(hi - lo));
+}
+
+void vmpi_img_each_saved_part(const vmpi_iso_heap *h, const void *sp, vmpi_iso_extent_fn fn, void *arg)
+{
+    saved_parts a = {.fn = fn, .arg = arg};
+    a.nholes = vmpi_img_file_ranges(h, a.holes, 4);
+    vmpi_iso_each_extent(h, sp, less_holes, &a);
+}
+
 void vmpi_img_rank_restored(vmpi_iso_heap *h)
 {
     img_rank *r = copy_in(h);

@@ -50,6 +50,9 @@ void vmpi_img_rank_exit(vmpi_iso_heap *h);
  * constants), which a checkpoint need not write: at most `max` ranges in `out`, in address order; their
  * number. */
 int vmpi_img_file_ranges(const vmpi_iso_heap *h, vmpi_iso_extent *out, int max);
+/* The used parts of slot `h` (iso's extents; `sp` the rank's saved stack pointer, NULL for the job heap) less
+ * those file ranges: what a checkpoint writes of a slot and a move to another process sends. */
+void vmpi_img_each_saved_part(const vmpi_iso_heap *h, const void *sp, vmpi_iso_extent_fn fn, void *arg);
 /* Restart: the rank's slot is back; maps those parts from the file again and registers the copy's frames
  * with the unwinder.  For the job heap (tls: the process's copy is there), the code only (its frames were
  * registered when it was loaded). */

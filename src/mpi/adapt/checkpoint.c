@@ -160,8 +160,6 @@ const char *vmpi_adapt_ckpt_libs(size_t *len)
 typedef struct saver {
     vmpi_ckpt_out *o;
     uint32_t slot;
-    vmpi_iso_extent holes[4]; /* not written: the rank's copy's code, mapped from the file again */
-    int nholes;
     bool fresh;               /* a restart finds the slot all zeros: its pages of zeros need not be written */
 } saver;
 
@@ -199,18 +197,10 @@ static void put_mem(saver *s, char *lo, char *hi)
     put_raw(s, run, hi);
 }
 
-static void put_extent(void *arg, void *addr, size_t len)
+/* A used part of a slot (not the copy's code: mapped from the file again at restart). */
+static void put_part(void *arg, void *addr, size_t len)
 {
-    saver *s = arg;
-    char *lo = addr, *hi = lo + len;
-    for (int i = 0; i < s->nholes && lo < hi; i++) {
-        char *hl = s->holes[i].addr, *hh = hl + s->holes[i].len;
-        if (hh <= lo || hl >= hi)
-            continue;
-        put_mem(s, lo, hl);
-        lo = hh > lo ? hh : lo;
-    }
-    put_mem(s, lo, hi);
+    put_mem(arg, addr, (char *)addr + len);
 }
 
 static void put_slot(vmpi_ckpt_out *o, uint32_t id, const vmpi_iso_heap *h)
@@ -236,9 +226,8 @@ static int write_job(vmpi_ckpt_out *o, const vmpi_ckpt_part *part)
     int n = vmpi_world_size();
     saver s = {.o = o, .slot = (uint32_t)n};
     int err = 0; /* write errors are sticky: the last put returns the first */
-    s.nholes = vmpi_img_file_ranges(vmpi_iso_job_heap(), s.holes, 4); /* tls: the shared copy's code */
     put_slot(o, (uint32_t)n, vmpi_iso_job_heap());
-    vmpi_iso_each_extent(vmpi_iso_job_heap(), NULL, put_extent, &s);
+    vmpi_img_each_saved_part(vmpi_iso_job_heap(), NULL, put_part, &s); /* (tls: less the shared copy's code) */
     for (int r = 0; r < n; r++) {
         vmpi_rank *rk = vmpi_rank_get(r);
         if (rk == NULL)
@@ -247,8 +236,7 @@ static int write_job(vmpi_ckpt_out *o, const vmpi_ckpt_part *part)
         s.slot = (uint32_t)r;
         s.fresh = true;
         put_slot(o, (uint32_t)r, h);
-        s.nholes = vmpi_img_file_ranges(h, s.holes, 4);
-        vmpi_iso_each_extent(h, rk->vp.ctx, put_extent, &s);
+        vmpi_img_each_saved_part(h, rk->vp.ctx, put_part, &s);
         ck_rank rec = {(uint64_t)(uintptr_t)rk, rk->vp.pe->id, vmpi_loc_of(r).proc,
                        rk->vp.guard ? rk->vp.guard : *ck_stack_guard()};
         err = vmpi_ckpt_put(o, CK_RANK, (uint32_t)r, 0, &rec, sizeof rec);

@@ -154,24 +154,31 @@ typedef struct edges {
     bool nomem;
 } edges;
 
+static void push_edge(edges *E, edge e)
+{
+    if (E->nomem)
+        return;
+    if (E->n == E->cap) {
+        size_t cap = E->cap ? 2 * E->cap : 1024;
+        edge *ne = realloc(E->e, sizeof *ne * cap);
+        if (ne == NULL) {
+            E->nomem = true;
+            return;
+        }
+        E->e = ne;
+        E->cap = cap;
+    }
+    E->e[E->n++] = e;
+}
+
 static void add_edge(void *arg, int dst, double bytes, unsigned msgs)
 {
     (void)msgs;
     edges *E = arg;
-    if (dst == E->src || E->nomem)
+    if (dst == E->src)
         return;
-    if (E->n + 2 > E->cap) {
-        size_t cap = E->cap ? 2 * E->cap : 1024;
-        edge *e = realloc(E->e, sizeof *e * cap);
-        if (e == NULL) {
-            E->nomem = true;
-            return;
-        }
-        E->e = e;
-        E->cap = cap;
-    }
-    E->e[E->n++] = (edge){E->src, dst, bytes};
-    E->e[E->n++] = (edge){dst, E->src, bytes};
+    push_edge(E, (edge){E->src, dst, bytes});
+    push_edge(E, (edge){dst, E->src, bytes});
 }
 
 static int by_pair(const void *x, const void *y)
@@ -383,17 +390,7 @@ static bool gather_parts(int n, double *load, int *pe, bool *movable, double *bg
             memcpy(&e, q + sizeof e * i, sizeof e);
             if (e.a < 0 || e.a >= n || e.b < 0 || e.b >= n)
                 vmpi_fatal("internal error: process %d's part of a load-balancing step is malformed", k);
-            if (E->n == E->cap) {
-                size_t cap = E->cap ? 2 * E->cap : 1024;
-                edge *ne = realloc(E->e, sizeof *ne * cap);
-                if (ne == NULL) {
-                    E->nomem = true;
-                    break;
-                }
-                E->e = ne;
-                E->cap = cap;
-            }
-            E->e[E->n++] = e;
+            push_edge(E, e);
         }
         free(out[k]);
     }

@@ -67,13 +67,11 @@ static void put(buf *b, const void *data, size_t n)
     b->len += pad;
 }
 
-/* The pieces of a slot a move carries: the used parts (iso's extents) less the code of the rank's copy of the
- * program, which the arrival maps from the file again. */
+/* The pieces of a slot a move carries: its used parts less the code of the rank's copy of the program, which
+ * the arrival maps from the file again (vmpi_img_each_saved_part). */
 typedef struct pieces {
     vmpi_net_iov *v;
     size_t n, cap;
-    vmpi_iso_extent holes[4];
-    int nholes;
 } pieces;
 
 static void add_piece(pieces *s, char *lo, char *hi)
@@ -88,19 +86,7 @@ static void add_piece(pieces *s, char *lo, char *hi)
     s->v[s->n++] = (vmpi_net_iov){lo, (size_t)(hi - lo)};
 }
 
-static void piece(void *arg, void *addr, size_t len)
-{
-    pieces *s = arg;
-    char *lo = addr, *hi = lo + len;
-    for (int i = 0; i < s->nholes && lo < hi; i++) {
-        char *hl = s->holes[i].addr, *hh = hl + s->holes[i].len;
-        if (hh <= lo || hl >= hi)
-            continue;
-        add_piece(s, lo, hl);
-        lo = hh > lo ? hh : lo;
-    }
-    add_piece(s, lo, hi);
-}
+static void piece(void *arg, void *addr, size_t len) { add_piece(arg, addr, (char *)addr + len); }
 
 /* The step's placement, for the predicates below. */
 static const int *to_pe;
@@ -224,9 +210,8 @@ static void pack(vmpi_rank *rk, int to, buf *b, pieces *s)
     int r = rk->world_rank;
     vmpi_iso_heap *h = rk->vp.heap;
     vmpi_stdio_rank_leave(rk); /* its unfinished lines into its slot: before its extents are taken */
-    s->nholes = vmpi_img_file_ranges(h, s->holes, 4);
     size_t first = s->n;
-    vmpi_iso_each_extent(h, rk->vp.ctx, piece, s);
+    vmpi_img_each_saved_part(h, rk->vp.ctx, piece, s);
     size_t ulen, hlen, olen;
     void *unexp = vmpi_msg_ep_leave(&rk->ep, r, &ulen);
     char *held = vmpi_adapt_held_save(rk, &hlen);
