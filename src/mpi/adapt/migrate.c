@@ -350,7 +350,8 @@ static bool gather_parts(int n, double *load, int *pe, bool *movable, double *bg
             memcpy(p, &pr, sizeof pr), p += sizeof pr;
         }
     memcpy(p, bg + pe0, sizeof(double) * (size_t)npl), p += sizeof(double) * (size_t)npl;
-    memcpy(p, E->e, sizeof(edge) * E->n);
+    if (E->n)
+        memcpy(p, E->e, sizeof(edge) * E->n);
     vmpi_xport_net_allgather(blob, len, out, lens);
     free(blob);
     bool across = vmpi_cfg.lb_procs && !VMPI_SANITIZER;
