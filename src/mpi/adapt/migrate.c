@@ -33,7 +33,6 @@ static struct {
     int ckpt_err;            /* the outcome of the current migration point's checkpoint, for every rank */
     int leader, nhere;       /* a job of several processes: this process's first rank and its number of ranks
                               * (they change when ranks move between processes; 0: not known yet) */
-    long moved_procs;        /* ranks that moved between processes (the job's, summed over steps) */
     bool stays_warned;
 } A;
 
@@ -49,8 +48,6 @@ static void count_here(void)
             A.nhere++;
         }
 }
-
-long vmpi_adapt_moves_procs(void) { return A.moved_procs; }
 
 void vmpi_adapt_count_ranks(void) { count_here(); }
 
@@ -574,7 +571,6 @@ static bool rebalance(bool run)
         double t = vmpi_clock_now();
         uint64_t sent = 0;
         long across_moves = vmpi_adapt_move_procs(pe, &sent, false);
-        A.moved_procs += across_moves;
         t = vmpi_clock_now() - t;
         if (vmpi_cfg.lb_verbose)
             vmpi_warn("process %d: %ld rank(s) moved between processes in %.3f ms (%.3f MB of slots sent from here)",
@@ -704,7 +700,7 @@ static int ranks_home(void)
         free(lens);
     }
     if (away && err == MPI_SUCCESS) {
-        A.moved_procs += vmpi_adapt_move_procs(to, NULL, true);
+        vmpi_adapt_move_procs(to, NULL, true);
         for (int r = 0; r < n; r++)
             if (vmpi_rank_get(r) == NULL)
                 vmpi_loc_set(r, to[r]);
