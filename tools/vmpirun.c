@@ -33,6 +33,10 @@ static void usage(FILE *f)
                "                            M nodes, in blocks, named HOST-node0 .. (for tests of what depends on\n"
                "                            the node: processor names, node splits, MPI_WTIME_IS_GLOBAL, get and\n"
                "                            put by messages); they still share this machine's cores\n"
+               "  --recover N               with --procs K: when a process is lost (killed, crashed), start the\n"
+               "                            job again from its newest in-memory checkpoint (AMPI_Migrate with\n"
+               "                            ampi_checkpoint=in_memory: each process's part is kept in memory by it\n"
+               "                            and by a buddy process), up to N times (default 0: the job ends)\n"
                "  -h, --help                this text\n\n"
                "MPIEXEC_TIMEOUT=SECONDS in the environment stops the job after that time (exit status %d).\n\n"
                "runtime settings (--NAME VALUE or --NAME=VALUE; or the environment variable):\n",
@@ -57,7 +61,7 @@ static _Noreturn VMPI_PRINTF(1, 2) void bad(const char *fmt, ...)
     exit(2);
 }
 
-/* --procs K, --emulate-nodes M: 1 to 1024 */
+/* --procs K, --emulate-nodes M: 1 to 1024; --recover N: 0 to 1024 */
 static int procs_value(const char *opt, const char *value)
 {
     char *end;
@@ -65,9 +69,10 @@ static int procs_value(const char *opt, const char *value)
         bad("option '%s' needs a value", opt);
     errno = 0;
     long v = strtol(value, &end, 10);
-    if (end == value || *end != '\0' || errno || v < 1 || v > 1024)
-        bad("bad value '%s' for %s: expected a number of %s from 1 to 1024", value, opt,
-            strstr(opt, "nodes") ? "nodes" : "processes");
+    int min = strstr(opt, "recover") ? 0 : 1;
+    if (end == value || *end != '\0' || errno || v < min || v > 1024)
+        bad("bad value '%s' for %s: expected a number of %s from %d to 1024", value, opt,
+            strstr(opt, "nodes") ? "nodes" : min ? "processes" : "recoveries", min);
     return (int)v;
 }
 
@@ -93,7 +98,7 @@ static _Noreturn void unknown(const char *opt)
 
 int main(int argc, char **argv)
 {
-    int i = 1, procs = 1, nodes = 1;
+    int i = 1, procs = 1, nodes = 1, recover = 0;
     for (; i < argc; i++) {
         const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -113,6 +118,10 @@ int main(int argc, char **argv)
             procs = procs_value(a, next), i++;
         } else if (!strncmp(a, "--procs=", 8)) {
             procs = procs_value(a, a + 8);
+        } else if (!strcmp(a, "--recover")) {
+            recover = procs_value(a, next), i++;
+        } else if (!strncmp(a, "--recover=", 10)) {
+            recover = procs_value(a, a + 10);
         } else if (!strcmp(a, "--emulate-nodes")) {
             nodes = procs_value(a, next), i++;
         } else if (!strncmp(a, "--emulate-nodes=", 16)) {
@@ -141,6 +150,11 @@ int main(int argc, char **argv)
     }
     if (i >= argc)
         bad("no program given");
+    if (recover > 0 && procs < 2)
+        bad("--recover %d needs --procs 2 or more: each process's in-memory checkpoints are kept by another process",
+            recover);
+    if (recover > 0 && !vmpirun_recover_prepare()) /* (a recovery's restart: before VMPI_RESTART is read) */
+        return 1;
     long ranks = 1; /* the ranks' count for --procs (0: unknown, from a checkpoint) */
     const char *nr = getenv("VMPI_NRANKS"), *restart = getenv("VMPI_RESTART");
     if (procs > 1 && nr && *nr) {
@@ -193,8 +207,12 @@ int main(int argc, char **argv)
     }
     if (nodes > procs)
         bad("--emulate-nodes %d with --procs %d: a node would host no process", nodes, procs);
-    if (procs > 1)
-        return vmpirun_procs(procs, nodes, ranks, &argv[i], seconds);
+    if (procs > 1) {
+        int lost[procs];
+        memset(lost, 0, sizeof lost);
+        int rc = vmpirun_procs(procs, nodes, ranks, &argv[i], seconds, lost);
+        return recover > 0 ? vmpirun_recover(rc, lost, procs, recover, argv) : rc;
+    }
     if (seconds > 0)
         return vmpirun_exec_timeout(&argv[i], seconds);
     execvp(argv[i], &argv[i]);

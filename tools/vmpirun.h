@@ -32,6 +32,7 @@ typedef struct {
     pid_t pid;
     bool ended;
     int status;     /* its wait status, once ended */
+    int lost;       /* the signal it died of, when vmpirun did not send it (killed, crashed): --recover's case */
     char what[200]; /* how messages name it, e.g. "process 1 (host h, pid 42, ranks 4-7)"; "" for the
                        one-process job, whose end is passed on without a message */
     _Atomic int pmix; /* set by the PMIx server's thread: VMPIRUN_PMIX_INIT once the process connected
@@ -56,7 +57,21 @@ void vmpirun_supervise_abort(int k, int status, const char *msg);
 
 /* --procs K: the job as K processes of this machine, vmpirun their PMIx server (vmpirun_procs.c), told they
  * run on `nodes` nodes (--emulate-nodes; 1: this one); `ranks` the ranks' count for its messages (0:
- * unknown).  Returns the exit status vmpirun should end with. */
-int vmpirun_procs(int procs, int nodes, long ranks, char **argv, int seconds);
+ * unknown).  Returns the exit status vmpirun should end with; lost[k] (when not NULL) is the signal process k
+ * was lost to, or 0 (vmpirun_child.lost). */
+int vmpirun_procs(int procs, int nodes, long ranks, char **argv, int seconds, int *lost);
+/* Removes a directory tree (never following a link). */
+void vmpirun_remove_tree(const char *dir);
+
+/* --recover N: a job of several processes that loses one goes on from its newest in-memory checkpoint kept
+ * in two processes (vmpirun_recover.c). */
+/* Before the job: the directory of the kept checkpoints (--ft-dir's, made when not given) in the
+ * environment, and a restart from it when this vmpirun is a recovery.  False (with a message) on failure. */
+bool vmpirun_recover_prepare(void);
+/* After the job, which ended with status `rc`, lost[k] the signal process k was lost to (or 0): when a
+ * process was lost and a recovery is left, starts the job again from the newest checkpoint whose every part
+ * survives (this process executes vmpirun again: no return).  Otherwise says why it cannot (a lost process
+ * only), cleans up, and returns the status vmpirun ends with (the first lost process's, 128 + its signal). */
+int vmpirun_recover(int rc, const int *lost, int procs, int max, char **vmpirun_argv);
 
 #endif

@@ -174,10 +174,11 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
     return 0;
 }
 
-static void remove_tree(const char *dir)
+void vmpirun_remove_tree(const char *dir)
 {
     nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
+#define remove_tree vmpirun_remove_tree
 
 /* Directories left by a vmpirun that was killed (SIGKILL: no chance to remove them; libpmix's data segments
  * there take 8 MB): ours (uid, mode 0700), named vmpirun.XXXXXX, holding the server's pmix_dstor_*_PID of a
@@ -405,7 +406,7 @@ static void stop_started(vmpirun_child *kids, int n)
             }
 }
 
-int vmpirun_procs(int procs, int nodes, long ranks, char **argv, int seconds)
+int vmpirun_procs(int procs, int nodes, long ranks, char **argv, int seconds, int *lost)
 {
     int why = runnable(argv[0]);
     if (why) { /* said once, before anything starts */
@@ -508,6 +509,8 @@ int vmpirun_procs(int procs, int nodes, long ranks, char **argv, int seconds)
         stop_started(kids, procs);
     } else {
         result = vmpirun_supervise(kids, procs, seconds);
+        for (int k = 0; k < procs && lost; k++)
+            lost[k] = kids[k].lost;
     }
     /* No PMIx_server_finalize: vmpirun exits now, and libpmix 4.2.2 could crash in it, or hang joining its
      * thread (deadlocked releasing a client), after a client's PMIx_Abort.  Its files are in our directory. */

@@ -104,11 +104,15 @@ typedef struct {
     int seconds;
     bool stopping; /* SIGTERM sent to all; the alarm now counts the grace time */
     bool decided;  /* the exit status is known */
+    bool sent[65]; /* the signals vmpirun sent to the children (a child that dies of another was lost) */
+    bool user_stop; /* the time limit, or a signal vmpirun forwarded: no loss is recovered from */
     int result;
 } job;
 
 static void signal_all(job *j, int sig)
 {
+    if (sig > 0 && sig < 65)
+        j->sent[sig] = true;
     for (int k = 0; k < j->n; k++)
         if (!j->kids[k].ended)
             kill(j->kids[k].pid, sig);
@@ -164,6 +168,11 @@ static void ended(job *j, int k, int st)
     vmpirun_child *c = &j->kids[k];
     c->ended = true;
     c->status = st;
+    /* lost: killed by a signal neither vmpirun nor a user stopping the job sent (SIGKILL from outside, a
+     * crash); the others' failures that follow (a fence failed, an abort) are its consequences */
+    int sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+    c->lost = sig > 0 && sig < 65 && !j->sent[sig] && sig != SIGINT && sig != SIGQUIT && sig != SIGTERM &&
+              sig != SIGHUP && sig != SIGPIPE ? sig : 0;
     j->live--;
     take_abort(j); /* an abort comes before the aborting process's exit: it decides */
     int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
@@ -193,6 +202,7 @@ static void on_alarm(job *j)
 {
     if (!j->stopping) {
         fprintf(stderr, "vmpirun: the job ran out of its time limit (MPIEXEC_TIMEOUT=%d s): stopping it\n", j->seconds);
+        j->user_stop = true;
         decide(j, VMPIRUN_TIMEOUT_EXIT);
         stop_all(j);
     } else {
@@ -222,7 +232,7 @@ int vmpirun_supervise(vmpirun_child *kids, int n, int seconds)
                 if (buf[i] == SIGALRM)
                     on_alarm(&j);
                 else if (buf[i] != SIGCHLD && buf[i] != WAKE_ABORT)
-                    signal_all(&j, buf[i]); /* forwarded */
+                    signal_all(&j, buf[i]), j.user_stop = true; /* forwarded */
             }
         take_abort(&j);
         int st;
@@ -233,6 +243,15 @@ int vmpirun_supervise(vmpirun_child *kids, int n, int seconds)
                     ended(&j, k, st);
     }
     alarm(0);
+    /* a process that dies of SIGKILL from outside was lost (its node, as far as the job can tell); the others'
+     * deaths that follow (UCX aborts when a peer vanishes under its shared-memory copy) are consequences, in
+     * whatever order waitpid gave them.  Without such a loss, a crash is the loss. */
+    bool killed = false;
+    for (int k = 0; k < n; k++)
+        killed |= kids[k].lost == SIGKILL;
+    for (int k = 0; k < n; k++)
+        if (j.user_stop || (killed && kids[k].lost != SIGKILL))
+            kids[k].lost = 0;
     return j.decided ? j.result : 0;
 }
 

@@ -74,6 +74,10 @@ static const vmpi_tunable table[] = {
     {"restart", "VMPI_RESTART", VMPI_TUNABLE_STRING, "",
      "restart the job from the newest checkpoint in this directory (AMPI_Migrate with ampi_checkpoint=to_file=DIR); "
      "the ranks' count comes from it, the PEs' from -p"},
+    {"ft-dir", "VMPI_FT_DIR", VMPI_TUNABLE_STRING, "",
+     "in a job of several processes, keep every in-memory checkpoint (ampi_checkpoint=in_memory) also as files "
+     "in this directory (memory: tmpfs), each process's part in its own subdirectory and its buddy's, so that "
+     "vmpirun --recover can restart the job after a process is lost (vmpirun --recover sets it)"},
     {"ckpt-verbose", "VMPI_CKPT_VERBOSE", VMPI_TUNABLE_BOOL, "0",
      "report every checkpoint and restart on stderr: bytes, seconds, bandwidth"},
     {"am-staged", "VMPI_AM_STAGED", VMPI_TUNABLE_BOOL, "0",
@@ -331,6 +335,7 @@ void vmpi_tunables_load(void)
     vmpi_cfg.restart = value_of(vmpi_tunable_find("restart"));
     parse_bool(value_of(vmpi_tunable_find("aslr")), &vmpi_cfg.aslr);
     parse_bool(value_of(vmpi_tunable_find("ckpt-verbose")), &vmpi_cfg.ckpt_verbose);
+    vmpi_cfg.ft_dir = value_of(vmpi_tunable_find("ft-dir"));
     parse_bool(value_of(vmpi_tunable_find("am-staged")), &vmpi_cfg.am_staged);
     vmpi_parse_size(value_of(vmpi_tunable_find("am-system-buffer")), &vmpi_cfg.am_system_buffer);
     vmpi_cfg.armci_errors_return = strcmp(value_of(vmpi_tunable_find("armci-errors")), "return") == 0;

@@ -59,6 +59,7 @@ typedef struct vmpi_config {
     const char *restart;     /* restart from the newest checkpoint in this directory ("": a new job) */
     bool aslr;               /* keep address-space randomization (checkpoints then cannot be restarted) */
     bool ckpt_verbose;       /* report every checkpoint and restart (bytes, seconds) on stderr */
+    const char *ft_dir;      /* in-memory checkpoints also kept as files here ("": not kept; ckpt_buddy.c) */
     bool am_staged;          /* active messages take the staged path by default (mpi/rma/am.h) */
     size_t am_system_buffer; /* bytes of a target's system buffer per origin (staged path) */
     bool armci_errors_return; /* ARMCI misuse returns an error class instead of stopping the job (src/armci) */

@@ -55,8 +55,14 @@ vmpi_ckpt_out *vmpi_ckpt_create_at(const char *dir, uint64_t seq, long part, cha
 /* Removes file `part` of checkpoint `seq` (-1: the manifest) and its temporary, and flushes the directory:
  * a checkpoint of several processes that failed somewhere. */
 void vmpi_ckpt_remove(const char *dir, uint64_t seq, long part);
-/* Starts a checkpoint in memory, replacing what `mb` held. */
-vmpi_ckpt_out *vmpi_ckpt_create_mem(vmpi_ckpt_membuf *mb);
+/* Starts a checkpoint in memory, replacing what `mb` held, numbered `seq` (a part of a job's checkpoint
+ * `seq` that may be stored as a file later; 1 otherwise). */
+vmpi_ckpt_out *vmpi_ckpt_create_mem(vmpi_ckpt_membuf *mb, uint64_t seq);
+/* Stores `len` bytes of a checkpoint file made in memory (vmpi_ckpt_create_mem, committed) as file `part`
+ * of checkpoint `seq` in `dir` (created 0700 if missing; a temporary renamed, as above), not flushed: the
+ * directory is memory (tmpfs), and the copy must outlive the process, not the machine.  0, or an errno
+ * value with a message in err (the temporary removed). */
+int vmpi_ckpt_store(const char *dir, uint64_t seq, long part, const void *buf, size_t len, char *err, size_t errlen);
 /* Appends one section.  0, or an errno value (the checkpoint must then be discarded). */
 int vmpi_ckpt_put(vmpi_ckpt_out *o, uint32_t type, uint32_t id, uint64_t addr, const void *data, size_t len);
 /* Appends a section whose data is given in pieces (one checksum over all of them). */

@@ -467,7 +467,7 @@ void vmpi_ckpt_remove(const char *dir, uint64_t seq, long part)
     close(dfd);
 }
 
-vmpi_ckpt_out *vmpi_ckpt_create_mem(vmpi_ckpt_membuf *mb)
+vmpi_ckpt_out *vmpi_ckpt_create_mem(vmpi_ckpt_membuf *mb, uint64_t seq)
 {
     vmpi_ckpt_out *o = out_new();
     if (o == NULL)
@@ -475,8 +475,33 @@ vmpi_ckpt_out *vmpi_ckpt_create_mem(vmpi_ckpt_membuf *mb)
     o->fd = -1;
     o->mb = mb;
     mb->len = 0;
-    o->seq = 1;
+    o->seq = seq;
     return out_header(o);
+}
+
+int vmpi_ckpt_store(const char *dir, uint64_t seq, long part, const void *buf, size_t len, char *err, size_t errlen)
+{
+    vmpi_ckpt_out *o = out_start(dir, false, err, errlen);
+    if (o == NULL)
+        return errno ? errno : EIO;
+    o->seq = seq;
+    if (!open_tmp(o, part, err, errlen)) {
+        int e = errno ? errno : EIO;
+        out_free(o);
+        return e;
+    }
+    int e = raw_write(o, buf, len);
+    if (close(o->fd) != 0 && !e)
+        e = errno;
+    o->fd = -1;
+    if (!e && renameat(o->dfd, o->tmp_name, o->dfd, o->final_name) != 0)
+        e = errno;
+    if (e) {
+        snprintf(err, errlen, "storing %s: %s", o->tmp, strerror(e));
+        unlinkat(o->dfd, o->tmp_name, 0);
+    }
+    out_free(o);
+    return e;
 }
 
 int vmpi_ckpt_putv(vmpi_ckpt_out *o, uint32_t type, uint32_t id, uint64_t addr, const vmpi_ckpt_piece *p, int n)

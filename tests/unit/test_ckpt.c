@@ -190,7 +190,7 @@ int main(void)
 
     /* memory */
     vmpi_ckpt_membuf mb = {0};
-    o = vmpi_ckpt_create_mem(&mb);
+    o = vmpi_ckpt_create_mem(&mb, 1);
     write_some(o);
     CHECK(vmpi_ckpt_commit(o, err, sizeof err) == 0, "memory commit");
     in = vmpi_ckpt_open_mem(&mb, err, sizeof err);

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "base/clock.h"
+#include "ckpt/ckpt.h"
 
 typedef void (*vmpi_migrate_fn)(void);
 
@@ -72,6 +73,20 @@ typedef struct vmpi_ckpt_part {
  * vmpi_adapt_ckpt_mem_newest, once every process has written its own).  As vmpi_adapt_checkpoint. */
 int vmpi_adapt_checkpoint_part(vmpi_ckpt_kind kind, const char *dir, vmpi_ckpt_part *part, char *err, size_t errlen);
 void vmpi_adapt_ckpt_mem_newest(void);
+/* The in-memory checkpoint written last, before vmpi_adapt_ckpt_mem_newest makes it the newest. */
+const vmpi_ckpt_membuf *vmpi_adapt_ckpt_mem_pending(void);
+/* ---- in-memory checkpoints kept in two processes (ckpt_buddy.c) ---- */
+/* Whether this job's in-memory checkpoints are also kept as files that outlive its processes, in their own
+ * and a buddy's directory under --ft-dir (a job of several processes started by vmpirun --recover). */
+bool vmpi_adapt_ckpt_kept(void);
+/* This process's directory there (NULL when not kept). */
+const char *vmpi_adapt_ckpt_kept_dir(void);
+/* Inside the stop, every process, once every part of checkpoint `seq` is in memory (sizes[k]: process k's):
+ * sends this process's part to its buddy and stores its own and the ones it receives in its directory.
+ * MPI_SUCCESS or an error class with a message in err (what it stored of `seq` removed). */
+int vmpi_adapt_ckpt_keep(uint64_t seq, const uint64_t *sizes, char *err, size_t errlen);
+/* Removes what this process stored of checkpoint `seq` (it failed somewhere). */
+void vmpi_adapt_ckpt_keep_undo(uint64_t seq);
 /* A migration point's checkpoint in a job of several processes (ckpt_procs.c), inside this process's stop,
  * its network held, called by every process: `err` is this process's ranks' agreement on the hint (their
  * kind and dir).  Agrees on the hint with the other processes, has each write its part and process 0 the

@@ -272,10 +272,11 @@ int vmpi_adapt_ckpt_refused(vmpi_ckpt_kind kind, char *err, size_t errlen)
         return MPI_ERR_UNSUPPORTED_OPERATION;
     }
     int pers = personality(0xffffffff);
-    if (kind == VMPI_CKPT_TO_FILE && (pers == -1 || !(pers & ADDR_NO_RANDOMIZE))) {
+    bool kept = kind == VMPI_CKPT_IN_MEMORY && vmpi_adapt_ckpt_kept(); /* a restart may read it */
+    if ((kind == VMPI_CKPT_TO_FILE || kept) && (pers == -1 || !(pers & ADDR_NO_RANDOMIZE))) {
         snprintf(err, errlen, "address-space randomization is on (%s), so the libraries would be elsewhere in "
-                 "a restarted job: no checkpoint to a file is taken", vmpi_cfg.aslr ? "--aslr 1"
-                 : "it could not be turned off: is personality(2) filtered?");
+                 "a restarted job: no checkpoint to a %s is taken", vmpi_cfg.aslr ? "--aslr 1"
+                 : "it could not be turned off: is personality(2) filtered?", kept ? "process's buddy" : "file");
         return MPI_ERR_UNSUPPORTED_OPERATION;
     }
     return MPI_SUCCESS;
@@ -288,7 +289,7 @@ static int write_file(vmpi_ckpt_kind kind, const char *dir, vmpi_ckpt_part *part
     double t0 = vmpi_clock_now();
     vmpi_ckpt_out *o;
     if (kind == VMPI_CKPT_IN_MEMORY) {
-        if ((o = vmpi_ckpt_create_mem(&in_memory[1 - newest_mem])) == NULL) {
+        if ((o = vmpi_ckpt_create_mem(&in_memory[1 - newest_mem], part ? part->seq : 1)) == NULL) {
             snprintf(err, errlen, "out of memory for an in-memory checkpoint");
             return MPI_ERR_NO_MEM;
         }
@@ -341,3 +342,5 @@ int vmpi_adapt_checkpoint_part(vmpi_ckpt_kind kind, const char *dir, vmpi_ckpt_p
 }
 
 void vmpi_adapt_ckpt_mem_newest(void) { newest_mem = 1 - newest_mem; }
+
+const vmpi_ckpt_membuf *vmpi_adapt_ckpt_mem_pending(void) { return &in_memory[1 - newest_mem]; }

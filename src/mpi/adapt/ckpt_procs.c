@@ -14,7 +14,10 @@
  *
  * A failure anywhere fails the checkpoint everywhere, with the same error class, after every process has
  * removed what it wrote of it; process 0 says which process failed and why.  In memory, each process's
- * part becomes its newest only when every process has written its own. */
+ * part becomes its newest only when every process has written its own.  When in-memory checkpoints are
+ * kept in two processes (vmpirun --recover: ckpt_buddy.c), the sequence number comes from the processes'
+ * directories there, each process stores its part and its buddies' copies after step 3, and writes the
+ * manifest into its own directory at step 4, then removes its older files. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -136,6 +139,8 @@ int vmpi_adapt_checkpoint_procs(int err, vmpi_ckpt_kind kind, const char *dir)
 {
     int self = vmpi_xport_net_job()->self;
     const char *where = kind == VMPI_CKPT_TO_FILE ? dir : NULL;
+    bool kept = kind == VMPI_CKPT_IN_MEMORY && vmpi_adapt_ckpt_kept(); /* also as files (ckpt_buddy.c) */
+    const char *files = kept ? vmpi_adapt_ckpt_kept_dir() : dir;
     char msg[4600] = "";
     votes g;
 
@@ -159,8 +164,8 @@ int vmpi_adapt_checkpoint_procs(int err, vmpi_ckpt_kind kind, const char *dir)
     /* 2. the start */
     double t0 = vmpi_clock_now();
     v = (vote){.cls = vmpi_adapt_ckpt_refused(kind, msg, sizeof msg), .wtime = vmpi_wtime()};
-    if (v.cls == MPI_SUCCESS && kind == VMPI_CKPT_TO_FILE) {
-        int e = vmpi_ckpt_next_seq(dir, self == 0, &v.seq, msg, sizeof msg);
+    if (v.cls == MPI_SUCCESS && (kind == VMPI_CKPT_TO_FILE || kept)) {
+        int e = vmpi_ckpt_next_seq(files, kept || self == 0, &v.seq, msg, sizeof msg);
         if (e)
             v.cls = vmpi_adapt_ckpt_err_class(e);
     }
@@ -190,24 +195,46 @@ int vmpi_adapt_checkpoint_procs(int err, vmpi_ckpt_kind kind, const char *dir)
         return cls;
     }
 
-    /* 4. the manifest, last (in memory: none, each part becomes its process's newest) */
-    if (kind == VMPI_CKPT_TO_FILE) {
-        vote m = {.cls = self == 0 ? write_manifest(dir, part.seq, &g, msg, sizeof msg) : MPI_SUCCESS};
+    /* 3b. kept in two processes: each part's copy to its buddy, both stored */
+    if (kept) {
+        votes sg;
+        uint64_t sizes[g.K];
+        for (int k = 0; k < g.K; k++)
+            sizes[k] = at(&g, k)->size;
+        vote s = {.cls = vmpi_adapt_ckpt_keep(part.seq, sizes, msg, sizeof msg)};
+        gather(&sg, &s, s.cls ? msg : "");
+        cls = failed(&sg, files);
+        done(&sg);
+        if (cls != MPI_SUCCESS) {
+            if (s.cls == MPI_SUCCESS)
+                vmpi_adapt_ckpt_keep_undo(part.seq);
+            done(&g);
+            return cls;
+        }
+    }
+
+    /* 4. the manifest, last (in memory: none, each part becomes its process's newest; kept in two processes:
+     * one in each process's directory) */
+    if (kind == VMPI_CKPT_TO_FILE || kept) {
+        vote m = {.cls = kept || self == 0 ? write_manifest(files, part.seq, &g, msg, sizeof msg) : MPI_SUCCESS};
         if (m.cls != MPI_SUCCESS)
-            vmpi_ckpt_remove(dir, part.seq, -1); /* a manifest renamed before the failure goes first */
+            vmpi_ckpt_remove(files, part.seq, -1); /* a manifest renamed before the failure goes first */
         done(&g);
         gather(&g, &m, m.cls ? msg : "");
-        if ((cls = failed(&g, where)) != MPI_SUCCESS)
-            vmpi_ckpt_remove(dir, part.seq, self);
-    } else {
+        if ((cls = failed(&g, files)) != MPI_SUCCESS)
+            kept ? vmpi_adapt_ckpt_keep_undo(part.seq) : vmpi_ckpt_remove(dir, part.seq, self);
+    }
+    if (kind == VMPI_CKPT_IN_MEMORY && cls == MPI_SUCCESS) {
         vmpi_adapt_ckpt_mem_newest();
+        if (kept) /* every process has the new checkpoint: the older ones go */
+            vmpi_ckpt_prune(files);
     }
     done(&g);
     if (cls == MPI_SUCCESS && vmpi_cfg.ckpt_verbose && self == 0) {
         double t = vmpi_clock_now() - t0;
         vmpi_warn("checkpoint of %d ranks in %d processes %s%s: %.3f MB in %.4f s (%.1f MB/s)", vmpi_world_size(),
-                  part.nprocs, where ? "to " : "in memory", where ? where : "", 1e-6 * (double)bytes, t,
-                  1e-6 * (double)bytes / t);
+                  part.nprocs, where ? "to " : kept ? "in memory, kept in two processes under " : "in memory",
+                  where ? where : kept ? vmpi_cfg.ft_dir : "", 1e-6 * (double)bytes, t, 1e-6 * (double)bytes / t);
     }
     return cls;
 }

@@ -5,7 +5,8 @@
  *
  *   ckpt_state STEPS CKPT DIR [kill]
  *
- * CKPT: the steps that checkpoint (AMPI_Migrate with ampi_checkpoint = to_file=DIR): one number, a
+ * CKPT: the steps that checkpoint (AMPI_Migrate with ampi_checkpoint = to_file=DIR, or in_memory when DIR is
+ * `in_memory`: tests/tools/recover.sh kills processes of such a job under vmpirun --recover): one number, a
  * comma-separated list, `all`, or `none` (or any step >= STEPS).  With `kill`, the first checkpoint of a job
  * that was never restarted is followed by a barrier and SIGKILL of the process (rank 0 sends it): the job
  * restarted from that checkpoint must finish with the digests of the uninterrupted run.  A job restarted
@@ -252,7 +253,10 @@ int main(int argc, char **argv)
     MPI_Info ckpt_info, plain_info;
     MPI_Info_create(&ckpt_info);
     char val[600];
-    snprintf(val, sizeof val, "to_file=%s", dir);
+    if (!strcmp(dir, "in_memory")) /* DIR in_memory: in-memory checkpoints (kept by vmpirun --recover) */
+        snprintf(val, sizeof val, "in_memory");
+    else
+        snprintf(val, sizeof val, "to_file=%s", dir);
     MPI_Info_set(ckpt_info, "ampi_checkpoint", val);
     MPI_Info_create(&plain_info);
     MPI_Info_set(plain_info, "ampi_load_balance", "sync");

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* vmpirun --recover N: a job of several processes that loses one (killed, crashed; its node lost) goes on
+ * from its newest in-memory checkpoint, up to N times, without a restart by hand (issue 20; the design:
+ * docs/research/recovery.md).
+ *
+ * The runtime keeps each in-memory checkpoint also as files in memory that outlives its processes
+ * (VMPI_FT_DIR, by default a fresh directory in /dev/shm): process K's part in FT/pK and a copy in its
+ * buddy's FT/pJ, with the manifest in each (src/mpi/adapt/ckpt_buddy.c).  When the job ends because a
+ * process was lost (vmpirun_supervise), vmpirun treats the lost processes' directories as gone with their
+ * nodes, finds the newest checkpoint whose manifest and every part survive in the others, links them into
+ * FT/restart and executes itself again with the same arguments and a restart from there: the restart path
+ * of every checkpoint, so the job goes on to the uninterrupted run's result.  State that survives the exec
+ * is in the environment: VMPIRUN_RECOVERED (recoveries made), VMPIRUN_RECOVER_RESTART (the restart's
+ * directory), VMPIRUN_FT_OWNED (vmpirun made FT and removes it at the end). */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "vmpirun.h"
+
+static char ft[4096];
+
+/* Directories a vmpirun killed by SIGKILL left in `base` (vmpi-ft.PID.XXXXXX, ours, mode 0700, PID gone):
+ * checkpoints in memory nobody will read. */
+static void clean_stale(const char *base)
+{
+    DIR *d = opendir(base);
+    if (d == NULL)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        long pid = 0;
+        char path[4096];
+        struct stat st;
+        if (sscanf(e->d_name, "vmpi-ft.%ld.", &pid) != 1 || pid <= 0 || pid == (long)getpid())
+            continue;
+        snprintf(path, sizeof path, "%s/%s", base, e->d_name);
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid() && (st.st_mode & 0777) == 0700 &&
+            kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+            vmpirun_remove_tree(path);
+    }
+    closedir(d);
+}
+
+bool vmpirun_recover_prepare(void)
+{
+    const char *given = getenv("VMPI_FT_DIR");
+    if (given && *given) { /* --ft-dir, or the directory of the vmpirun this one recovers */
+        snprintf(ft, sizeof ft, "%s", given);
+        struct stat st;
+        if (mkdir(ft, 0700) != 0 && errno != EEXIST) {
+            fprintf(stderr, "vmpirun: cannot create the directory of the kept checkpoints %s (--ft-dir): %s\n", ft,
+                    strerror(errno));
+            return false;
+        }
+        if (lstat(ft, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid()) {
+            fprintf(stderr, "vmpirun: --ft-dir %s: not a directory of yours\n", ft);
+            return false;
+        }
+    } else { /* memory: /dev/shm (tmpfs), else TMPDIR */
+        const char *base = "/dev/shm";
+        struct stat st;
+        if (stat(base, &st) != 0 || !S_ISDIR(st.st_mode) || access(base, W_OK | X_OK) != 0) {
+            base = getenv("TMPDIR");
+            base = base && *base ? base : "/tmp";
+        }
+        clean_stale(base);
+        snprintf(ft, sizeof ft, "%s/vmpi-ft.%ld.XXXXXX", base, (long)getpid());
+        if (mkdtemp(ft) == NULL) { /* mode 0700, a fresh name */
+            fprintf(stderr, "vmpirun: cannot create a directory for the kept checkpoints in %s: %s\n", base,
+                    strerror(errno));
+            return false;
+        }
+        setenv("VMPI_FT_DIR", ft, 1);
+        setenv("VMPIRUN_FT_OWNED", "1", 1);
+    }
+    const char *rs = getenv("VMPIRUN_RECOVER_RESTART");
+    if (rs && *rs) /* over any --restart of the command line: the job goes on from the recovery's */
+        setenv("VMPI_RESTART", rs, 1);
+    return true;
+}
+
+static void cleanup(void)
+{
+    const char *owned = getenv("VMPIRUN_FT_OWNED");
+    if (owned && !strcmp(owned, "1") && ft[0])
+        vmpirun_remove_tree(ft);
+}
+
+/* Whether directory FT/p<j> holds file `name`. */
+static bool holds(int j, const char *name)
+{
+    char path[4400];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/p%d/%s", ft, j, name);
+    return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The surviving directory holding process k's part of checkpoint seq (its own first), or -1. */
+static int part_at(uint64_t seq, int k, int procs, const int *lost)
+{
+    char name[64];
+    snprintf(name, sizeof name, "vmpi-ckpt-%" PRIu64 ".p%d.part", seq, k);
+    for (int d = 0; d < procs; d++) {
+        int j = (k + d) % procs;
+        if (!lost[j] && holds(j, name))
+            return j;
+    }
+    return -1;
+}
+
+/* The sequence number of the newest manifest in a surviving directory below `below`, or 0. */
+static uint64_t newest_manifest(int procs, const int *lost, uint64_t below)
+{
+    uint64_t best = 0;
+    for (int j = 0; j < procs; j++) {
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s/p%d", ft, j);
+        DIR *d = lost[j] ? NULL : opendir(dir);
+        for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+            uint64_t s;
+            int n = 0;
+            if (sscanf(e->d_name, "vmpi-ckpt-%" SCNu64 ".ckpt%n", &s, &n) == 1 && n > 0 && e->d_name[n] == '\0' &&
+                s < below && s > best)
+                best = s;
+        }
+        if (d)
+            closedir(d);
+    }
+    return best;
+}
+
+static int link_into(const char *restart, int j, const char *name)
+{
+    char from[4400], to[4400];
+    snprintf(from, sizeof from, "%s/p%d/%s", ft, j, name);
+    snprintf(to, sizeof to, "%s/%s", restart, name);
+    if (link(from, to) != 0) {
+        fprintf(stderr, "vmpirun: cannot recover: linking %s into %s: %s\n", from, restart, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static void list_lost(char *out, size_t n, const int *lost, int procs)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (int k = 0; k < procs && at < n; k++)
+        if (lost[k])
+            at += (size_t)snprintf(out + at, n - at, "%s%d", at ? ", " : "", k);
+}
+
+int vmpirun_recover(int rc, const int *lost, int procs, int max, char **vmpirun_argv)
+{
+    int nlost = 0;
+    for (int k = 0; k < procs && rc != 0; k++)
+        if (lost[k] && nlost++ == 0)
+            rc = 128 + lost[k]; /* the job's status, if it ends (another's abort is a consequence) */
+    if (nlost == 0) { /* done, or ended otherwise than by a loss: nothing to recover from */
+        cleanup();
+        return rc;
+    }
+    const char *r = getenv("VMPIRUN_RECOVERED");
+    int made = r ? atoi(r) : 0;
+    char who[256];
+    list_lost(who, sizeof who, lost, procs);
+    if (made >= max) {
+        fprintf(stderr, "vmpirun: cannot recover from the loss of process%s %s: the %d recover%s that --recover %d "
+                        "allows %s been made; the job ends\n", nlost > 1 ? "es" : "", who, max, max > 1 ? "ies" : "y",
+                max, max > 1 ? "have" : "has");
+        cleanup();
+        return rc;
+    }
+    /* the lost processes' memory went with them (their nodes', as far as the job can tell) */
+    char path[4400];
+    for (int k = 0; k < procs; k++)
+        if (lost[k]) {
+            snprintf(path, sizeof path, "%s/p%d", ft, k);
+            vmpirun_remove_tree(path);
+        }
+    char restart[4200];
+    snprintf(restart, sizeof restart, "%s/restart", ft);
+    vmpirun_remove_tree(restart);
+
+    /* the newest checkpoint whose manifest and every part survive */
+    uint64_t newest = newest_manifest(procs, lost, UINT64_MAX), seq = newest;
+    int missing = -1;
+    for (; seq > 0; seq = newest_manifest(procs, lost, seq)) {
+        missing = -1;
+        for (int k = 0; k < procs && missing < 0; k++)
+            if (part_at(seq, k, procs, lost) < 0)
+                missing = k;
+        if (missing < 0)
+            break;
+        if (seq == newest)
+            fprintf(stderr, "vmpirun: in-memory checkpoint %" PRIu64 " cannot be used: process %d's part was kept "
+                            "only by lost processes (%s)\n", seq, missing, who);
+    }
+    if (seq == 0) {
+        if (newest == 0)
+            fprintf(stderr, "vmpirun: cannot recover from the loss of process%s %s: the job had kept no in-memory "
+                            "checkpoint in two processes yet (AMPI_Migrate with ampi_checkpoint=in_memory); the job "
+                            "ends\n", nlost > 1 ? "es" : "", who);
+        else
+            fprintf(stderr, "vmpirun: cannot recover from the loss of process%s %s: no in-memory checkpoint survives "
+                            "whole (each part is kept by its process and its buddy, and both were lost); the job "
+                            "ends (a checkpoint to a file, if the program wrote one, is untouched)\n",
+                    nlost > 1 ? "es" : "", who);
+        cleanup();
+        return rc;
+    }
+
+    /* the restart's directory: links to the surviving files */
+    if (mkdir(restart, 0700) != 0) {
+        fprintf(stderr, "vmpirun: cannot recover: cannot create %s: %s\n", restart, strerror(errno));
+        cleanup();
+        return rc;
+    }
+    char name[64], from[512] = "";
+    snprintf(name, sizeof name, "vmpi-ckpt-%" PRIu64 ".ckpt", seq);
+    int at = -1;
+    for (int j = 0; j < procs && at < 0; j++)
+        if (!lost[j] && holds(j, name))
+            at = j;
+    if (link_into(restart, at, name) != 0) {
+        cleanup();
+        return rc;
+    }
+    for (int k = 0; k < procs; k++) {
+        int j = part_at(seq, k, procs, lost);
+        snprintf(name, sizeof name, "vmpi-ckpt-%" PRIu64 ".p%d.part", seq, k);
+        if (link_into(restart, j, name) != 0) {
+            cleanup();
+            return rc;
+        }
+        if (j != k) {
+            size_t n = strlen(from);
+            snprintf(from + n, sizeof from - n, "; process %d's part from process %d's copy", k, j);
+        }
+    }
+    fprintf(stderr, "vmpirun: recovering from the loss of process%s %s (recovery %d of %d): the job starts again "
+                    "from its in-memory checkpoint %" PRIu64 " on %d processes%s\n", nlost > 1 ? "es" : "", who,
+            made + 1, max, seq, procs, from);
+    char made_s[16];
+    snprintf(made_s, sizeof made_s, "%d", made + 1);
+    setenv("VMPIRUN_RECOVERED", made_s, 1);
+    setenv("VMPIRUN_RECOVER_RESTART", restart, 1);
+    execv("/proc/self/exe", vmpirun_argv);
+    fprintf(stderr, "vmpirun: cannot recover: executing vmpirun again: %s\n", strerror(errno));
+    cleanup();
+    return rc;
+}
