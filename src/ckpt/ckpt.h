@@ -58,11 +58,18 @@ void vmpi_ckpt_remove(const char *dir, uint64_t seq, long part);
 /* Starts a checkpoint in memory, replacing what `mb` held, numbered `seq` (a part of a job's checkpoint
  * `seq` that may be stored as a file later; 1 otherwise). */
 vmpi_ckpt_out *vmpi_ckpt_create_mem(vmpi_ckpt_membuf *mb, uint64_t seq);
-/* Stores `len` bytes of a checkpoint file made in memory (vmpi_ckpt_create_mem, committed) as file `part`
- * of checkpoint `seq` in `dir` (created 0700 if missing; a temporary renamed, as above), not flushed: the
- * directory is memory (tmpfs), and the copy must outlive the process, not the machine.  0, or an errno
- * value with a message in err (the temporary removed). */
-int vmpi_ckpt_store(const char *dir, uint64_t seq, long part, const void *buf, size_t len, char *err, size_t errlen);
+/* A file of checkpoint `seq` mapped into memory, to hand to another process without a copy: file `part` of
+ * `dir` as written (read-only), or a new one of `len` bytes to fill (a temporary, its pages allocated up
+ * front: a full file system is ENOSPC here, not SIGBUS later).  NULL with errno and a message in err. */
+typedef struct vmpi_ckpt_map vmpi_ckpt_map;
+vmpi_ckpt_map *vmpi_ckpt_map_part(const char *dir, uint64_t seq, long part, char *err, size_t errlen);
+vmpi_ckpt_map *vmpi_ckpt_map_new(const char *dir, uint64_t seq, long part, size_t len, char *err, size_t errlen);
+void *vmpi_ckpt_map_addr(const vmpi_ckpt_map *m);
+size_t vmpi_ckpt_map_len(const vmpi_ckpt_map *m);
+/* Unmaps it and frees m; a new file is renamed to its name when `keep` (not flushed: it is for a directory
+ * in memory, tmpfs, whose files outlive the process, not the machine), else removed.  0, or an errno value
+ * with a message in err (the temporary removed). */
+int vmpi_ckpt_unmap(vmpi_ckpt_map *m, bool keep, char *err, size_t errlen);
 /* Appends one section.  0, or an errno value (the checkpoint must then be discarded). */
 int vmpi_ckpt_put(vmpi_ckpt_out *o, uint32_t type, uint32_t id, uint64_t addr, const void *data, size_t len);
 /* Appends a section whose data is given in pieces (one checksum over all of them). */

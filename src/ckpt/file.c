@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -479,28 +480,105 @@ vmpi_ckpt_out *vmpi_ckpt_create_mem(vmpi_ckpt_membuf *mb, uint64_t seq)
     return out_header(o);
 }
 
-int vmpi_ckpt_store(const char *dir, uint64_t seq, long part, const void *buf, size_t len, char *err, size_t errlen)
+struct vmpi_ckpt_map {
+    int dfd;
+    void *addr;
+    size_t len;
+    bool fresh;                         /* a new file, under its temporary name */
+    char tmp_name[64], final_name[64];
+    char path[4200];                    /* for messages */
+};
+
+static vmpi_ckpt_map *map_open(const char *dir, uint64_t seq, long part, bool fresh, char *err, size_t errlen)
 {
-    vmpi_ckpt_out *o = out_start(dir, false, err, errlen);
-    if (o == NULL)
-        return errno ? errno : EIO;
-    o->seq = seq;
-    if (!open_tmp(o, part, err, errlen)) {
-        int e = errno ? errno : EIO;
-        out_free(o);
-        return e;
+    vmpi_ckpt_map *m = vmpi_sys_calloc(1, sizeof *m);
+    if (m == NULL) {
+        snprintf(err, errlen, "out of memory mapping a checkpoint file");
+        errno = ENOMEM;
+        return NULL;
     }
-    int e = raw_write(o, buf, len);
-    if (close(o->fd) != 0 && !e)
-        e = errno;
-    o->fd = -1;
-    if (!e && renameat(o->dfd, o->tmp_name, o->dfd, o->final_name) != 0)
-        e = errno;
-    if (e) {
-        snprintf(err, errlen, "storing %s: %s", o->tmp, strerror(e));
-        unlinkat(o->dfd, o->tmp_name, 0);
+    m->fresh = fresh;
+    file_names(seq, part, m->tmp_name, m->final_name, sizeof m->tmp_name);
+    snprintf(m->path, sizeof m->path, "%s/%s", dir, fresh ? m->tmp_name : m->final_name);
+    if ((m->dfd = dir_open(dir, false, err, errlen)) < 0) {
+        int e = errno;
+        vmpi_sys_free(m);
+        errno = e;
+        return NULL;
     }
-    out_free(o);
+    return m;
+}
+
+static vmpi_ckpt_map *map_failed(vmpi_ckpt_map *m, int fd, const char *what, int e, char *err, size_t errlen)
+{
+    if (what)
+        snprintf(err, errlen, "%s %s: %s", what, m->path, strerror(e));
+    if (fd >= 0)
+        close(fd);
+    if (m->fresh)
+        unlinkat(m->dfd, m->tmp_name, 0);
+    close(m->dfd);
+    vmpi_sys_free(m);
+    errno = e;
+    return NULL;
+}
+
+vmpi_ckpt_map *vmpi_ckpt_map_part(const char *dir, uint64_t seq, long part, char *err, size_t errlen)
+{
+    vmpi_ckpt_map *m = map_open(dir, seq, part, false, err, errlen);
+    if (m == NULL)
+        return NULL;
+    struct stat st;
+    int fd = open_in(m->dfd, m->final_name, m->path, O_RDONLY, err, errlen);
+    if (fd < 0 || !ours(fd, m->path, false, &st, err, errlen))
+        return map_failed(m, fd, NULL, errno, err, errlen);
+    if (st.st_size == 0)
+        return map_failed(m, fd, "mapping", EINVAL, err, errlen);
+    m->len = (size_t)st.st_size;
+    m->addr = mmap(NULL, m->len, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+    if (m->addr == MAP_FAILED)
+        return map_failed(m, fd, "mapping", errno, err, errlen);
+    close(fd);
+    return m;
+}
+
+vmpi_ckpt_map *vmpi_ckpt_map_new(const char *dir, uint64_t seq, long part, size_t len, char *err, size_t errlen)
+{
+    vmpi_ckpt_map *m = map_open(dir, seq, part, true, err, errlen);
+    if (m == NULL)
+        return NULL;
+    int fd = open_in(m->dfd, m->tmp_name, m->path, O_RDWR | O_CREAT | O_EXCL, err, errlen), e;
+    if (fd < 0) {
+        m->fresh = false; /* (not ours to remove) */
+        return map_failed(m, fd, NULL, errno, err, errlen);
+    }
+    if (len == 0)
+        return map_failed(m, fd, "creating", EINVAL, err, errlen);
+    if ((e = posix_fallocate(fd, 0, (off_t)len)) != 0)
+        return map_failed(m, fd, "allocating", e, err, errlen);
+    m->len = len;
+    m->addr = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+    if (m->addr == MAP_FAILED)
+        return map_failed(m, fd, "mapping", errno, err, errlen);
+    close(fd);
+    return m;
+}
+
+void *vmpi_ckpt_map_addr(const vmpi_ckpt_map *m) { return m->addr; }
+size_t vmpi_ckpt_map_len(const vmpi_ckpt_map *m) { return m->len; }
+
+int vmpi_ckpt_unmap(vmpi_ckpt_map *m, bool keep, char *err, size_t errlen)
+{
+    int e = 0;
+    munmap(m->addr, m->len);
+    if (m->fresh && keep && renameat(m->dfd, m->tmp_name, m->dfd, m->final_name) != 0) {
+        e = errno;
+        snprintf(err, errlen, "renaming %s: %s", m->path, strerror(e));
+    }
+    if (m->fresh && (!keep || e))
+        unlinkat(m->dfd, m->tmp_name, 0);
+    close(m->dfd);
+    vmpi_sys_free(m);
     return e;
 }
 

@@ -17,7 +17,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "base/clock.h"
-#include "ckpt/ckpt.h"
 
 typedef void (*vmpi_migrate_fn)(void);
 
@@ -70,19 +69,18 @@ typedef struct vmpi_ckpt_part {
     uint64_t size, digest;
 } vmpi_ckpt_part;
 /* Inside the stop: writes this process's part (to `dir`, or to memory, where it becomes the newest only by
- * vmpi_adapt_ckpt_mem_newest, once every process has written its own).  As vmpi_adapt_checkpoint. */
+ * vmpi_adapt_ckpt_mem_newest, once every process has written its own; or, kept in two processes, to its
+ * file in vmpi_adapt_ckpt_kept_dir).  As vmpi_adapt_checkpoint. */
 int vmpi_adapt_checkpoint_part(vmpi_ckpt_kind kind, const char *dir, vmpi_ckpt_part *part, char *err, size_t errlen);
 void vmpi_adapt_ckpt_mem_newest(void);
-/* The in-memory checkpoint written last, before vmpi_adapt_ckpt_mem_newest makes it the newest. */
-const vmpi_ckpt_membuf *vmpi_adapt_ckpt_mem_pending(void);
 /* ---- in-memory checkpoints kept in two processes (ckpt_buddy.c) ---- */
 /* Whether this job's in-memory checkpoints are also kept as files that outlive its processes, in their own
  * and a buddy's directory under --ft-dir (a job of several processes started by vmpirun --recover). */
 bool vmpi_adapt_ckpt_kept(void);
 /* This process's directory there (NULL when not kept). */
 const char *vmpi_adapt_ckpt_kept_dir(void);
-/* Inside the stop, every process, once every part of checkpoint `seq` is in memory (sizes[k]: process k's):
- * sends this process's part to its buddy and stores its own and the ones it receives in its directory.
+/* Inside the stop, every process, once every part of checkpoint `seq` is written (sizes[k]: process k's, this
+ * one's in its directory): sends this process's part to its buddy and stores the ones it receives there.
  * MPI_SUCCESS or an error class with a message in err (what it stored of `seq` removed). */
 int vmpi_adapt_ckpt_keep(uint64_t seq, const uint64_t *sizes, char *err, size_t errlen);
 /* Removes what this process stored of checkpoint `seq` (it failed somewhere). */

@@ -288,7 +288,11 @@ static int write_file(vmpi_ckpt_kind kind, const char *dir, vmpi_ckpt_part *part
 {
     double t0 = vmpi_clock_now();
     vmpi_ckpt_out *o;
-    if (kind == VMPI_CKPT_IN_MEMORY) {
+    /* in memory and kept in two processes: a file in memory (tmpfs), which outlives the process */
+    bool mem = kind == VMPI_CKPT_IN_MEMORY && !(part && vmpi_adapt_ckpt_kept());
+    if (kind == VMPI_CKPT_IN_MEMORY && !mem)
+        dir = vmpi_adapt_ckpt_kept_dir();
+    if (mem) {
         if ((o = vmpi_ckpt_create_mem(&in_memory[1 - newest_mem], part ? part->seq : 1)) == NULL) {
             snprintf(err, errlen, "out of memory for an in-memory checkpoint");
             return MPI_ERR_NO_MEM;
@@ -304,9 +308,9 @@ static int write_file(vmpi_ckpt_kind kind, const char *dir, vmpi_ckpt_part *part
     vmpi_stdio_ckpt_end();
     if (e) {
         snprintf(err, errlen, "writing the checkpoint in %s: %s (the previous checkpoint is kept)",
-                 kind == VMPI_CKPT_IN_MEMORY ? "memory" : dir, strerror(e));
+                 mem ? "memory" : dir, strerror(e));
         vmpi_ckpt_discard(o);
-        return kind == VMPI_CKPT_IN_MEMORY ? MPI_ERR_NO_MEM : vmpi_adapt_ckpt_err_class(e);
+        return mem ? MPI_ERR_NO_MEM : vmpi_adapt_ckpt_err_class(e);
     }
     uint64_t bytes = vmpi_ckpt_written(o);
     if (part) {
@@ -342,5 +346,3 @@ int vmpi_adapt_checkpoint_part(vmpi_ckpt_kind kind, const char *dir, vmpi_ckpt_p
 }
 
 void vmpi_adapt_ckpt_mem_newest(void) { newest_mem = 1 - newest_mem; }
-
-const vmpi_ckpt_membuf *vmpi_adapt_ckpt_mem_pending(void) { return &in_memory[1 - newest_mem]; }

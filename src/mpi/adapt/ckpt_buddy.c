@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "base/log.h"
 #include "base/sysmem.h"
 #include "base/tunables.h"
@@ -38,8 +39,10 @@ const char *vmpi_adapt_ckpt_kept_dir(void)
     static char dir[4200];
     if (!vmpi_adapt_ckpt_kept())
         return NULL;
-    if (dir[0] == '\0')
+    if (dir[0] == '\0') {
+        mkdir(vmpi_cfg.ft_dir, 0700); /* (--ft-dir without vmpirun --recover; its failure is the next one's) */
         snprintf(dir, sizeof dir, "%s/p%d", vmpi_cfg.ft_dir, vmpi_xport_net_job()->self);
+    }
     return dir;
 }
 
@@ -90,42 +93,52 @@ int vmpi_adapt_ckpt_keep(uint64_t seq, const uint64_t *sizes, char *err, size_t 
     const vmpi_net_job *job = vmpi_xport_net_job();
     int K = job->nprocs, self = job->self;
     const char *dir = vmpi_adapt_ckpt_kept_dir();
-    const vmpi_ckpt_membuf *mine = vmpi_adapt_ckpt_mem_pending();
-    if (mine->len != sizes[self])
-        vmpi_fatal("internal error: this process's in-memory checkpoint holds %zu bytes, its part %llu", mine->len,
-                   (unsigned long long)sizes[self]);
+    char why[4600] = "";
+    int e = 0;
 
-    /* the copies: this part to its buddy, and those whose buddy this process is, here (the exchange is
-     * collective: every process takes part, whatever it can store afterwards) */
-    vmpi_net_iov *iov = vmpi_sys_calloc((size_t)K + 1, sizeof *iov);
+    /* this process's part, mapped from its file; the copies it keeps, received straight into theirs (the
+     * exchange is collective: every process takes part with what it has, a failure is said afterwards) */
+    vmpi_ckpt_map **maps = vmpi_sys_calloc((size_t)K, sizeof *maps);
+    vmpi_net_iov *iov = vmpi_sys_calloc((size_t)K, sizeof *iov);
     vmpi_net_bulk *recvs = vmpi_sys_calloc((size_t)K, sizeof *recvs);
-    if (iov == NULL || recvs == NULL)
+    if (maps == NULL || iov == NULL || recvs == NULL)
         vmpi_fatal("out of memory keeping a copy of the in-memory checkpoint");
     int nr = 0;
     for (int k = 0; k < K; k++) {
-        if (k == self || buddy_of(k, K) != self)
+        if (k != self && buddy_of(k, K) != self)
             continue;
-        if ((iov[k].addr = vmpi_sys_malloc(sizes[k] ? sizes[k] : 1)) == NULL)
-            vmpi_fatal("out of memory receiving process %d's part of the in-memory checkpoint (%llu bytes) to keep "
-                       "a copy of it", k, (unsigned long long)sizes[k]);
-        iov[k].len = sizes[k];
-        recvs[nr++] = (vmpi_net_bulk){k, (uint64_t)k, &iov[k], 1};
+        maps[k] = k == self ? vmpi_ckpt_map_part(dir, seq, self, why, sizeof why)
+                            : vmpi_ckpt_map_new(dir, seq, k, sizes[k], why, sizeof why);
+        if (maps[k] == NULL && !e)
+            e = errno ? errno : EIO;
+        if (maps[k] && vmpi_ckpt_map_len(maps[k]) != sizes[k])
+            vmpi_fatal("internal error: process %d's part of checkpoint %llu holds %zu bytes, the agreed size %llu",
+                       k, (unsigned long long)seq, vmpi_ckpt_map_len(maps[k]), (unsigned long long)sizes[k]);
+        /* without a file, the bytes still come (and go) through a scratch buffer */
+        iov[k] = maps[k] ? (vmpi_net_iov){vmpi_ckpt_map_addr(maps[k]), sizes[k]}
+                         : (vmpi_net_iov){vmpi_sys_malloc(sizes[k]), sizes[k]};
+        if (iov[k].addr == NULL)
+            vmpi_fatal("out of memory keeping process %d's part of the in-memory checkpoint", k);
+        if (k != self)
+            recvs[nr++] = (vmpi_net_bulk){k, (uint64_t)k, &iov[k], 1};
     }
-    iov[K] = (vmpi_net_iov){mine->buf, mine->len};
-    vmpi_net_bulk send = {buddy_of(self, K), (uint64_t)self, &iov[K], 1};
+    vmpi_net_bulk send = {buddy_of(self, K), (uint64_t)self, &iov[self], 1};
     vmpi_xport_net_bulk(&send, 1, recvs, nr);
 
-    /* stored: this process's part, then each copy */
-    int e = vmpi_ckpt_store(dir, seq, self, mine->buf, mine->len, err, errlen);
-    for (int i = 0; i < nr; i++) {
-        int k = recvs[i].proc;
-        if (!e)
-            e = vmpi_ckpt_store(dir, seq, k, iov[k].addr, iov[k].len, err, errlen);
-        vmpi_sys_free(iov[k].addr);
+    for (int k = 0; k < K; k++) {
+        char later[4600];
+        if (maps[k]) { /* the copies renamed only when every one is whole */
+            int u = vmpi_ckpt_unmap(maps[k], !e, e ? later : why, e ? sizeof later : sizeof why);
+            e = e ? e : u;
+        } else if (iov[k].addr) {
+            vmpi_sys_free(iov[k].addr);
+        }
     }
+    vmpi_sys_free(maps);
     vmpi_sys_free(iov);
     vmpi_sys_free(recvs);
     if (e) {
+        snprintf(err, errlen, "keeping the in-memory checkpoint %llu in %s: %s", (unsigned long long)seq, dir, why);
         vmpi_adapt_ckpt_keep_undo(seq);
         return vmpi_adapt_ckpt_err_class(e);
     }

@@ -15,9 +15,10 @@
  * A failure anywhere fails the checkpoint everywhere, with the same error class, after every process has
  * removed what it wrote of it; process 0 says which process failed and why.  In memory, each process's
  * part becomes its newest only when every process has written its own.  When in-memory checkpoints are
- * kept in two processes (vmpirun --recover: ckpt_buddy.c), the sequence number comes from the processes'
- * directories there, each process stores its part and its buddies' copies after step 3, and writes the
- * manifest into its own directory at step 4, then removes its older files. */
+ * kept in two processes (vmpirun --recover: ckpt_buddy.c), each process writes its part as a file into its
+ * directory there (memory: tmpfs), the sequence number comes from those directories, each process stores
+ * its buddies' copies after step 3, and writes the manifest into its own directory at step 4, then removes
+ * its older files. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -189,8 +190,8 @@ int vmpi_adapt_checkpoint_procs(int err, vmpi_ckpt_kind kind, const char *dir)
     for (int k = 0; k < g.K; k++)
         bytes += at(&g, k)->size;
     if ((cls = failed(&g, where)) != MPI_SUCCESS) {
-        if (kind == VMPI_CKPT_TO_FILE && v.cls == MPI_SUCCESS)
-            vmpi_ckpt_remove(dir, part.seq, self);
+        if ((kind == VMPI_CKPT_TO_FILE || kept) && v.cls == MPI_SUCCESS)
+            vmpi_ckpt_remove(files, part.seq, self);
         done(&g);
         return cls;
     }
@@ -224,11 +225,10 @@ int vmpi_adapt_checkpoint_procs(int err, vmpi_ckpt_kind kind, const char *dir)
         if ((cls = failed(&g, files)) != MPI_SUCCESS)
             kept ? vmpi_adapt_ckpt_keep_undo(part.seq) : vmpi_ckpt_remove(dir, part.seq, self);
     }
-    if (kind == VMPI_CKPT_IN_MEMORY && cls == MPI_SUCCESS) {
+    if (kept && cls == MPI_SUCCESS) /* every process has the new checkpoint: the older ones go */
+        vmpi_ckpt_prune(files);
+    else if (kind == VMPI_CKPT_IN_MEMORY && cls == MPI_SUCCESS)
         vmpi_adapt_ckpt_mem_newest();
-        if (kept) /* every process has the new checkpoint: the older ones go */
-            vmpi_ckpt_prune(files);
-    }
     done(&g);
     if (cls == MPI_SUCCESS && vmpi_cfg.ckpt_verbose && self == 0) {
         double t = vmpi_clock_now() - t0;
