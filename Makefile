@@ -61,7 +61,7 @@ demo: build
 	$(BUILD)/bin/vmpirun -n 64 -p 2 --balancer GreedyRefine $(BUILD)/armci_lu -n 480 -b 16 -d block -c -m 4 -r 1
 
 test: build
-	tools/run-tests $(BUILD) $(JOBS) -E '^tools/(ckpt_procs|recover)$$'
+	tools/run-tests $(BUILD) $(JOBS) -E '^tools/(ckpt_procs|recover|resize)$$'
 	$(MAKE) --no-print-directory test-emul
 	$(MAKE) --no-print-directory test-procs
 	$(MAKE) --no-print-directory test-asan
@@ -83,7 +83,8 @@ test-emul: build
 # (messages: UCX has no RMA lane here) and over TCP with UCX's RMA forced on (VMPI_NET_RMA_EMULATED=1: the
 # windows' remote keys, UCX's emulated get and put), and 2 started by
 # Open MPI's mpirun (its PMIx server) for point-to-point; and checkpoints of jobs of 2 and 3 processes
-# restarted (tests/tools/ckpt_procs.sh), and jobs killed and recovered (tests/tools/recover.sh); MPICH's suite (tests/mpich) but its RMA area as 2 processes, against
+# restarted (tests/tools/ckpt_procs.sh), jobs killed and recovered (tests/tools/recover.sh), and jobs that change their number of processes
+# (tests/tools/resize.sh); MPICH's suite (tests/mpich) but its RMA area as 2 processes, against
 # the procs: lines of tests/mpich/xfail (its RMA tests move gigabytes by message between processes: minutes;
 # vmpi's own rma/ tests run above; the 798 others took 2 min 53 s at -j2 on 2 cores under load 7-10, 5 min 45 s
 # under load 10-14).  A failing run is tried once more: rare failures between processes
@@ -108,7 +109,7 @@ test-procs: build
 	  -R '^(rma|armci)/' -E '$(PROCS_EXCLUDE)' --repeat until-pass:2
 	MT_PROCS=2 MT_LAUNCHER=openmpi tools/run-tests $(BUILD) $(JOBS) -R '^(pt2pt|errors)/' -E '$(PROCS_EXCLUDE)' \
 	  --repeat until-pass:2
-	tools/run-tests $(BUILD) $(JOBS) -R '^tools/(ckpt_procs|recover)$$'
+	tools/run-tests $(BUILD) $(JOBS) -R '^tools/(ckpt_procs|recover|resize)$$'
 	MT_PROCS=2 tools/run-tests $(BUILD) $(JOBS) -R '$(MPICH_PROCS_TESTS)' -E '$(MPICH_PROCS_EXCLUDE)' --repeat until-pass:2
 
 # ASan and UBSan: the suite, the emulated mode, and point-to-point and collectives between 2 real processes

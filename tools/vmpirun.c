@@ -150,10 +150,15 @@ int main(int argc, char **argv)
     }
     if (i >= argc)
         bad("no program given");
-    if (recover > 0 && procs < 2)
+    const char *resized = getenv("VMPIRUN_PROCS"); /* the job goes on as another number (vmpirun_recover.c) */
+    if (resized && *resized)
+        procs = atoi(resized);
+    bool supervised = procs > 1 || (resized && *resized); /* (one process, after a resize, can grow again) */
+    if (recover > 0 && !supervised)
         bad("--recover %d needs --procs 2 or more: each process's in-memory checkpoints are kept by another process",
             recover);
-    if (recover > 0 && !vmpirun_recover_prepare()) /* (a recovery's restart: before VMPI_RESTART is read) */
+    if (supervised && !vmpirun_dir_prepare(recover > 0)) /* (a restart after a resize or recovery: before
+                                                          * VMPI_RESTART is read) */
         return 1;
     long ranks = 1; /* the ranks' count for --procs (0: unknown, from a checkpoint) */
     const char *nr = getenv("VMPI_NRANKS"), *restart = getenv("VMPI_RESTART");
@@ -207,11 +212,12 @@ int main(int argc, char **argv)
     }
     if (nodes > procs)
         bad("--emulate-nodes %d with --procs %d: a node would host no process", nodes, procs);
-    if (procs > 1) {
+    if (supervised) {
         int lost[procs];
         memset(lost, 0, sizeof lost);
-        int rc = vmpirun_procs(procs, nodes, ranks, &argv[i], seconds, lost);
-        return recover > 0 ? vmpirun_recover(rc, lost, procs, recover, argv) : rc;
+        int rc = procs > 1 ? vmpirun_procs(procs, nodes, ranks, &argv[i], seconds, lost)
+                           : vmpirun_exec_supervised(&argv[i], seconds, false); /* (no buddy: no recovery) */
+        return vmpirun_after(rc, lost, procs, procs > 1 ? recover : 0, argv);
     }
     if (seconds > 0)
         return vmpirun_exec_timeout(&argv[i], seconds);

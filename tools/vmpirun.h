@@ -26,6 +26,9 @@ vmpirun_kind vmpirun_check(int argc, char **argv, char *path, size_t len);
 int vmpirun_timeout_parse(const char *s);
 /* runs argv as a child, stopped after `seconds`; returns the exit status vmpirun should end with */
 int vmpirun_exec_timeout(char **argv, int seconds);
+/* the same (0: no time limit), but a child killed by a signal gives 128 + the signal, rather than vmpirun
+ * dying of it, unless `die` */
+int vmpirun_exec_supervised(char **argv, int seconds, bool die);
 
 /* One process of the job, as the supervisor sees it. */
 typedef struct {
@@ -63,15 +66,20 @@ int vmpirun_procs(int procs, int nodes, long ranks, char **argv, int seconds, in
 /* Removes a directory tree (never following a link). */
 void vmpirun_remove_tree(const char *dir);
 
-/* --recover N: a job of several processes that loses one goes on from its newest in-memory checkpoint kept
- * in two processes (vmpirun_recover.c). */
-/* Before the job: the directory of the kept checkpoints (--ft-dir's, made when not given) in the
- * environment, and a restart from it when this vmpirun is a recovery.  False (with a message) on failure. */
-bool vmpirun_recover_prepare(void);
-/* After the job, which ended with status `rc`, lost[k] the signal process k was lost to (or 0): when a
- * process was lost and a recovery is left, starts the job again from the newest checkpoint whose every part
- * survives (this process executes vmpirun again: no return).  Otherwise says why it cannot (a lost process
- * only), cleans up, and returns the status vmpirun ends with (the first lost process's, 128 + its signal). */
-int vmpirun_recover(int rc, const int *lost, int procs, int max, char **vmpirun_argv);
+/* After a job of several processes (vmpirun_recover.c): a resize, or --recover N's recovery from a lost
+ * process. */
+/* Before the job: the directory in memory of its checkpoints (VMPIRUN_DIR; with `recover` also VMPI_FT_DIR,
+ * where the runtime keeps its in-memory checkpoints), made when not given, and the restart of a job started
+ * again.  False (with a message) on failure. */
+bool vmpirun_dir_prepare(bool recover);
+/* Whether the job asked to go on as another number of processes (its processes then end with
+ * VMPI_EXIT_RESIZE). */
+bool vmpirun_resize_pending(void);
+/* After the job, which ended with status `rc`, lost[k] the signal process k was lost to (or 0): when it asked
+ * for another number of processes, or with `max` recoveries allowed and some left when a process was lost,
+ * starts the job again (this process executes vmpirun again: no return).  Otherwise says why it cannot (a
+ * lost process only), cleans up, and returns the status vmpirun ends with (a lost process's, 128 + its
+ * signal). */
+int vmpirun_after(int rc, const int *lost, int procs, int max, char **vmpirun_argv);
 
 #endif

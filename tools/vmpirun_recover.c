@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* vmpirun --recover N: a job of several processes that loses one (killed, crashed; its node lost) goes on
- * from its newest in-memory checkpoint, up to N times, without a restart by hand (issue 20; the design:
- * docs/research/recovery.md).
+/* What vmpirun does after a job of several processes ends, when the job asked for it or lost a process
+ * (issue 20; the designs: docs/research/recovery.md, docs/CHECKPOINT.md):
  *
- * The runtime keeps each in-memory checkpoint also as files in memory that outlives its processes
- * (VMPI_FT_DIR, by default a fresh directory in /dev/shm): process K's part in FT/pK and a copy in its
- * buddy's FT/pJ, with the manifest in each (src/mpi/adapt/ckpt_buddy.c).  When the job ends because a
- * process was lost (vmpirun_supervise), vmpirun treats the lost processes' directories as gone with their
- * nodes, finds the newest checkpoint whose manifest and every part survive in the others, links them into
- * FT/restart and executes itself again with the same arguments and a restart from there: the restart path
- * of every checkpoint, so the job goes on to the uninterrupted run's result.  State that survives the exec
- * is in the environment: VMPIRUN_RECOVERED (recoveries made), VMPIRUN_RECOVER_RESTART (the restart's
- * directory), VMPIRUN_FT_OWNED (vmpirun made FT and removes it at the end). */
+ *   - a resize (VMPIX_Set_procs, --procs-file): the processes checkpointed the job into VMPIRUN_DIR/resize,
+ *     process 0 wrote the new number into VMPIRUN_DIR/resize.req, and each ended with VMPI_EXIT_RESIZE;
+ *     vmpirun starts the job again on that many processes from there (a restart on another number);
+ *   - --recover N: a process was lost (killed, crashed; its node lost).  The runtime kept each in-memory
+ *     checkpoint also as files in memory that outlives its processes (VMPI_FT_DIR = VMPIRUN_DIR): process
+ *     K's part in FT/pK and a copy in its buddy's FT/pJ, with the manifest in each
+ *     (src/mpi/adapt/ckpt_buddy.c).  vmpirun treats the lost processes' directories as gone with their
+ *     nodes, finds the newest checkpoint whose manifest and every part survive in the others (else the
+ *     last resize's checkpoint), links them into FT/restart and starts the job again, up to N times.
+ *
+ * Either way vmpirun executes itself again with the same arguments: the restart path of every checkpoint,
+ * so the job goes on to the uninterrupted run's result.  State that survives the exec is in the
+ * environment: VMPIRUN_RECOVERED (recoveries made), VMPIRUN_RESTART_FROM (the restart's directory),
+ * VMPIRUN_PROCS (a resize's number), VMPIRUN_FT_OWNED (vmpirun made the directory and removes it at the
+ * end).  The directory is a fresh one in /dev/shm (tmpfs: memory), or --ft-dir's. */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -22,6 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/tunables.h"
 #include "vmpirun.h"
 
 static char ft[4096];
@@ -47,10 +53,10 @@ static void clean_stale(const char *base)
     closedir(d);
 }
 
-bool vmpirun_recover_prepare(void)
+bool vmpirun_dir_prepare(bool recover)
 {
     const char *given = getenv("VMPI_FT_DIR");
-    if (given && *given) { /* --ft-dir, or the directory of the vmpirun this one recovers */
+    if (given && *given) { /* --ft-dir, or the directory of the vmpirun this one follows */
         snprintf(ft, sizeof ft, "%s", given);
         struct stat st;
         if (mkdir(ft, 0700) != 0 && errno != EEXIST) {
@@ -62,6 +68,8 @@ bool vmpirun_recover_prepare(void)
             fprintf(stderr, "vmpirun: --ft-dir %s: not a directory of yours\n", ft);
             return false;
         }
+    } else if ((given = getenv("VMPIRUN_DIR")) && *given) { /* the one the vmpirun before this one made */
+        snprintf(ft, sizeof ft, "%s", given);
     } else { /* memory: /dev/shm (tmpfs), else TMPDIR */
         const char *base = "/dev/shm";
         struct stat st;
@@ -72,17 +80,27 @@ bool vmpirun_recover_prepare(void)
         clean_stale(base);
         snprintf(ft, sizeof ft, "%s/vmpi-ft.%ld.XXXXXX", base, (long)getpid());
         if (mkdtemp(ft) == NULL) { /* mode 0700, a fresh name */
-            fprintf(stderr, "vmpirun: cannot create a directory for the kept checkpoints in %s: %s\n", base,
-                    strerror(errno));
+            fprintf(stderr, "vmpirun: cannot create a directory for the job's checkpoints in memory in %s: %s\n",
+                    base, strerror(errno));
             return false;
         }
-        setenv("VMPI_FT_DIR", ft, 1);
         setenv("VMPIRUN_FT_OWNED", "1", 1);
     }
-    const char *rs = getenv("VMPIRUN_RECOVER_RESTART");
-    if (rs && *rs) /* over any --restart of the command line: the job goes on from the recovery's */
+    setenv("VMPIRUN_DIR", ft, 1);
+    if (recover)
+        setenv("VMPI_FT_DIR", ft, 1);
+    const char *rs = getenv("VMPIRUN_RESTART_FROM");
+    if (rs && *rs) /* over any --restart of the command line: the job goes on from the recovery's or resize's */
         setenv("VMPI_RESTART", rs, 1);
     return true;
+}
+
+bool vmpirun_resize_pending(void)
+{
+    char path[4200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/resize.req", ft);
+    return ft[0] && lstat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 static void cleanup(void)
@@ -156,7 +174,85 @@ static void list_lost(char *out, size_t n, const int *lost, int procs)
             at += (size_t)snprintf(out + at, n - at, "%s%d", at ? ", " : "", k);
 }
 
-int vmpirun_recover(int rc, const int *lost, int procs, int max, char **vmpirun_argv)
+/* Leaves only the newest checkpoint's files in `dir` (a resize's: the job made one each time). */
+static void keep_newest(const char *dir)
+{
+    uint64_t newest = 0, s;
+    for (int pass = 0; pass < 2; pass++) {
+        DIR *d = opendir(dir);
+        for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+            int n = 0;
+            if (sscanf(e->d_name, "vmpi-ckpt-%" SCNu64 ".ckpt%n", &s, &n) == 1 && n > 0 && e->d_name[n] == '\0' &&
+                pass == 0 && s > newest)
+                newest = s;
+            else if (pass == 1 && sscanf(e->d_name, "%*[.]vmpi-ckpt-%" SCNu64, &s) != 1 &&
+                     sscanf(e->d_name, "vmpi-ckpt-%" SCNu64, &s) != 1)
+                continue;
+            if (pass == 1 && s != newest) {
+                char path[4600];
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                unlink(path);
+            }
+        }
+        if (d)
+            closedir(d);
+    }
+}
+
+/* Removes the kept checkpoints' directories FT/p<K> and FT/restart: a job of another number of processes
+ * keeps its own. */
+static void forget_kept(void)
+{
+    DIR *d = opendir(ft);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        int k, n = 0;
+        if (!strcmp(e->d_name, "restart") ||
+            (sscanf(e->d_name, "p%d%n", &k, &n) == 1 && n > 0 && e->d_name[n] == '\0')) {
+            char path[4400];
+            snprintf(path, sizeof path, "%s/%s", ft, e->d_name);
+            vmpirun_remove_tree(path);
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
+static void start_again(char **vmpirun_argv, const char *from)
+{
+    setenv("VMPIRUN_RESTART_FROM", from, 1);
+    execv("/proc/self/exe", vmpirun_argv);
+    fprintf(stderr, "vmpirun: cannot start the job again: executing vmpirun: %s\n", strerror(errno));
+}
+
+/* The job asked to go on as another number of processes: starts it again so. */
+static int resize(int procs, char **vmpirun_argv)
+{
+    char path[4200], line[32] = "";
+    snprintf(path, sizeof path, "%s/resize.req", ft);
+    FILE *f = fopen(path, "r");
+    int m = 0;
+    if (f == NULL || fgets(line, sizeof line, f) == NULL || sscanf(line, "%d", &m) != 1 || m < 1 || m > 1024)
+        fprintf(stderr, "vmpirun: the job's request for another number of processes (%s) is unreadable\n", path);
+    if (f)
+        fclose(f);
+    unlink(path);
+    if (m < 1 || m > 1024) {
+        cleanup();
+        return 1;
+    }
+    forget_kept();
+    snprintf(path, sizeof path, "%s/resize", ft);
+    keep_newest(path);
+    fprintf(stderr, "vmpirun: the job goes on as %d process%s (was %d)\n", m, m > 1 ? "es" : "", procs);
+    char ms[16];
+    snprintf(ms, sizeof ms, "%d", m);
+    setenv("VMPIRUN_PROCS", ms, 1);
+    start_again(vmpirun_argv, path);
+    cleanup();
+    return 1;
+}
+
+static int recover(int rc, const int *lost, int procs, int max, char **vmpirun_argv)
 {
     int nlost = 0;
     for (int k = 0; k < procs && rc != 0; k++)
@@ -201,6 +297,19 @@ int vmpirun_recover(int rc, const int *lost, int procs, int max, char **vmpirun_
         if (seq == newest)
             fprintf(stderr, "vmpirun: in-memory checkpoint %" PRIu64 " cannot be used: process %d's part was kept "
                             "only by lost processes (%s)\n", seq, missing, who);
+    }
+    snprintf(path, sizeof path, "%s/resize", ft);
+    struct stat rst;
+    if (seq == 0 && newest == 0 && stat(path, &rst) == 0) { /* the last resize's checkpoint: none kept since */
+        fprintf(stderr, "vmpirun: recovering from the loss of process%s %s (recovery %d of %d): the job starts again "
+                        "from the checkpoint of its last change of its number of processes, on %d processes\n",
+                nlost > 1 ? "es" : "", who, made + 1, max, procs);
+        char made_s[16];
+        snprintf(made_s, sizeof made_s, "%d", made + 1);
+        setenv("VMPIRUN_RECOVERED", made_s, 1);
+        start_again(vmpirun_argv, path);
+        cleanup();
+        return rc;
     }
     if (seq == 0) {
         if (newest == 0)
@@ -250,9 +359,18 @@ int vmpirun_recover(int rc, const int *lost, int procs, int max, char **vmpirun_
     char made_s[16];
     snprintf(made_s, sizeof made_s, "%d", made + 1);
     setenv("VMPIRUN_RECOVERED", made_s, 1);
-    setenv("VMPIRUN_RECOVER_RESTART", restart, 1);
-    execv("/proc/self/exe", vmpirun_argv);
-    fprintf(stderr, "vmpirun: cannot recover: executing vmpirun again: %s\n", strerror(errno));
+    start_again(vmpirun_argv, restart);
     cleanup();
     return rc;
+}
+
+int vmpirun_after(int rc, const int *lost, int procs, int max, char **vmpirun_argv)
+{
+    if (rc == VMPI_EXIT_RESIZE && vmpirun_resize_pending())
+        return resize(procs, vmpirun_argv);
+    if (max == 0) {
+        cleanup();
+        return rc;
+    }
+    return recover(rc, lost, procs, max, vmpirun_argv);
 }

@@ -23,6 +23,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "base/tunables.h"
 #include "vmpirun.h"
 
 #define GRACE_SECONDS 5 /* from SIGTERM to SIGKILL */
@@ -179,6 +180,10 @@ static void ended(job *j, int k, int st)
     /* PMIx_Finalize answers the client only after the server's upcall: a process that finalized is marked
      * DONE before its exit.  INIT: it exited without PMIx_Finalize (vmpirun_procs.c) */
     bool unfinished = code == 0 && atomic_load(&c->pmix) == VMPIRUN_PMIX_INIT;
+    if (code == VMPI_EXIT_RESIZE && vmpirun_resize_pending()) { /* the job goes on as another number */
+        decide(j, code);
+        return;
+    }
     if ((code == 0 && !unfinished) || j->decided)
         return;
     if (unfinished)
@@ -268,7 +273,9 @@ static void die_of(int sig)
     raise(sig);
 }
 
-int vmpirun_exec_timeout(char **argv, int seconds)
+int vmpirun_exec_timeout(char **argv, int seconds) { return vmpirun_exec_supervised(argv, seconds, true); }
+
+int vmpirun_exec_supervised(char **argv, int seconds, bool die)
 {
     if (!vmpirun_supervise_prepare())
         return 1;
@@ -284,7 +291,7 @@ int vmpirun_exec_timeout(char **argv, int seconds)
         _exit(errno == ENOENT ? 127 : 126);
     }
     int rc = vmpirun_supervise(&c, 1, seconds);
-    if (c.ended && WIFSIGNALED(c.status) && rc == 128 + WTERMSIG(c.status))
+    if (die && c.ended && WIFSIGNALED(c.status) && rc == 128 + WTERMSIG(c.status))
         die_of(WTERMSIG(c.status));
     return rc;
 }

@@ -46,6 +46,15 @@ VMPI_AMPI_DECL(int, Yield, (void))
  * counts.  `vmpirun --pes-active N` starts the job on the first N PEs. */
 int VMPIX_Set_active_pes(int npes);
 
+/* vmpi's extension: shrink or expand a job of several processes.  At the next AMPI_Migrate the job goes on
+ * as nprocs OS processes (1 .. the ranks): it checkpoints itself in memory and vmpirun starts it again on
+ * that many, each rank where it was in its program (VMPIX_Restarted then gives 1: files must be reopened, as
+ * after a restart).  Any rank may call it; the last call before the migration point counts.  Only under
+ * vmpirun --procs (MPI_ERR_UNSUPPORTED_OPERATION otherwise); ranks with MPI windows or ARMCI state keep the
+ * job as it is (AMPI_Migrate returns MPI_ERR_UNSUPPORTED_OPERATION).  An operator does the same by writing
+ * a number into the file of `vmpirun --procs-file FILE`. */
+int VMPIX_Set_procs(int nprocs);
+
 /* vmpi's extension: *flag = 1 in a rank that was restarted from a checkpoint, from the restart until it
  * calls AMPI_Migrate again (the AMPI_Migrate that took the checkpoint has just returned in a new job);
  * 0 otherwise. */

@@ -78,6 +78,9 @@ static const vmpi_tunable table[] = {
      "in a job of several processes, keep every in-memory checkpoint (ampi_checkpoint=in_memory) also as files "
      "in this directory (memory: tmpfs), each process's part in its own subdirectory and its buddy's, so that "
      "vmpirun --recover can restart the job after a process is lost (vmpirun --recover sets it)"},
+    {"procs-file", "VMPI_PROCS_FILE", VMPI_TUNABLE_STRING, "",
+     "a file into which an operator writes a number of processes: at its next migration point the job goes on "
+     "as that many (vmpirun's launch; the program's call is VMPIX_Set_procs)"},
     {"ckpt-verbose", "VMPI_CKPT_VERBOSE", VMPI_TUNABLE_BOOL, "0",
      "report every checkpoint and restart on stderr: bytes, seconds, bandwidth"},
     {"am-staged", "VMPI_AM_STAGED", VMPI_TUNABLE_BOOL, "0",
@@ -336,6 +339,7 @@ void vmpi_tunables_load(void)
     parse_bool(value_of(vmpi_tunable_find("aslr")), &vmpi_cfg.aslr);
     parse_bool(value_of(vmpi_tunable_find("ckpt-verbose")), &vmpi_cfg.ckpt_verbose);
     vmpi_cfg.ft_dir = value_of(vmpi_tunable_find("ft-dir"));
+    vmpi_cfg.procs_file = value_of(vmpi_tunable_find("procs-file"));
     parse_bool(value_of(vmpi_tunable_find("am-staged")), &vmpi_cfg.am_staged);
     vmpi_parse_size(value_of(vmpi_tunable_find("am-system-buffer")), &vmpi_cfg.am_system_buffer);
     vmpi_cfg.armci_errors_return = strcmp(value_of(vmpi_tunable_find("armci-errors")), "return") == 0;

@@ -4,6 +4,10 @@
 #ifndef VMPI_BASE_TUNABLES_H
 #define VMPI_BASE_TUNABLES_H
 
+/* The exit status of every process of a job that changes its number of processes: vmpirun, finding the
+ * request its runtime wrote (mpi/adapt/resize_procs.c), starts the job again on the new number. */
+#define VMPI_EXIT_RESIZE 75
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -60,6 +64,7 @@ typedef struct vmpi_config {
     bool aslr;               /* keep address-space randomization (checkpoints then cannot be restarted) */
     bool ckpt_verbose;       /* report every checkpoint and restart (bytes, seconds) on stderr */
     const char *ft_dir;      /* in-memory checkpoints also kept as files here ("": not kept; ckpt_buddy.c) */
+    const char *procs_file;  /* the operator's number of processes for the job (resize_procs.c) */
     bool am_staged;          /* active messages take the staged path by default (mpi/rma/am.h) */
     size_t am_system_buffer; /* bytes of a target's system buffer per origin (staged path) */
     bool armci_errors_return; /* ARMCI misuse returns an error class instead of stopping the job (src/armci) */

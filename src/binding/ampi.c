@@ -203,6 +203,25 @@ int VMPIX_Transport_counts_get(VMPIX_Transport_counts *counts)
     return MPI_SUCCESS;
 }
 
+int VMPIX_Set_procs(int nprocs)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck);
+    const char *why = err ? NULL : vmpi_adapt_resize_unsupported();
+    if (why) {
+        snprintf(ck.why, sizeof ck.why, "%s", why);
+        err = MPI_ERR_UNSUPPORTED_OPERATION;
+    } else if (!err && (nprocs < 1 || nprocs > vmpi_world_size())) {
+        snprintf(ck.why, sizeof ck.why, "%d processes asked for; a job of %d ranks has 1 to %d", nprocs,
+                 vmpi_world_size(), vmpi_world_size());
+        err = MPI_ERR_ARG;
+    }
+    if (err)
+        return fail(err, "VMPIX_Set_procs", &ck);
+    vmpi_adapt_resize_ask(nprocs);
+    return MPI_SUCCESS;
+}
+
 int VMPIX_Set_active_pes(int npes)
 {
     VMPI_CHK(ck);

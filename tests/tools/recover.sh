@@ -40,7 +40,7 @@ finish() {
 proc_pid() {
     for v in $(pgrep -P "$tp"); do
         for c in $(pgrep -P "$v"); do
-            tr '\0' '\n' <"/proc/$c/environ" 2>/dev/null | grep -qx "PMIX_RANK=$1" && { echo "$c"; return; }
+            tr '\0' '\n' 2>/dev/null <"/proc/$c/environ" | grep -qx "PMIX_RANK=$1" && { echo "$c"; return; }
         done
     done
 }

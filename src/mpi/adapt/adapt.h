@@ -73,6 +73,20 @@ typedef struct vmpi_ckpt_part {
  * file in vmpi_adapt_ckpt_kept_dir).  As vmpi_adapt_checkpoint. */
 int vmpi_adapt_checkpoint_part(vmpi_ckpt_kind kind, const char *dir, vmpi_ckpt_part *part, char *err, size_t errlen);
 void vmpi_adapt_ckpt_mem_newest(void);
+/* ---- a job of several processes that changes its number (resize_procs.c) ---- */
+/* Why this job cannot (not vmpirun's launch), or NULL. */
+const char *vmpi_adapt_resize_unsupported(void);
+/* VMPIX_Set_procs: the job goes on as nprocs processes from the next migration point. */
+void vmpi_adapt_resize_ask(int nprocs);
+/* The leader of a migration point, before its quiescence check: whether this process has a request (its
+ * ranks' VMPIX_Set_procs, or process 0 finding a new number in --procs-file). */
+bool vmpi_adapt_resize_wanted(void);
+/* Inside the stop, every process: the job's request (the first process's that has one), or 0. */
+int vmpi_adapt_resize_agree(void);
+/* Inside the stop, every process, ranks home (`home`: ranks_home's error): checkpoints the job for vmpirun to
+ * restart on m processes and ends the process; returns only when it cannot (an error class, the same in
+ * every process). */
+int vmpi_adapt_resize(int m, int home);
 /* ---- in-memory checkpoints kept in two processes (ckpt_buddy.c) ---- */
 /* Whether this job's in-memory checkpoints are also kept as files that outlive its processes, in their own
  * and a buddy's directory under --ft-dir (a job of several processes started by vmpirun --recover). */

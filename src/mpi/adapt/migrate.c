@@ -723,10 +723,14 @@ static void step(void *arg)
     if (vmpi_xport_net_job() && vmpi_xport_nprocs() > 1) {
         /* a job of several processes: the checkpoint is agreed with the others, and each places its own ranks */
         A.ckpt_err = MPI_SUCCESS;
-        if (q->ckpt) {
-            int home = ranks_home();
+        if (q->ckpt) { /* a checkpoint, or another number of processes (which checkpoints), asked somewhere */
+            int home = ranks_home(), m = vmpi_adapt_resize_agree();
             A.ckpt_err = checkpoint_agreed(&kind, &dir);
             A.ckpt_err = vmpi_adapt_checkpoint_procs(home ? home : A.ckpt_err, kind, dir);
+            if (m > 0) { /* (returns only when the job stays as it is) */
+                int e = vmpi_adapt_resize(m, home);
+                A.ckpt_err = A.ckpt_err ? A.ckpt_err : e;
+            }
         }
         if (rebalance(q->balance)) /* (here: the rank that asked for the stop may have left the process) */
             A.last = vmpi_clock_now();
@@ -740,6 +744,10 @@ static void step(void *arg)
         A.ckpt_err = vmpi_adapt_checkpoint(kind, dir, err, sizeof err);
         if (A.ckpt_err)
             vmpi_warn("checkpoint failed: %s", err);
+    }
+    if (vmpi_adapt_resize_wanted()) { /* a job of one process that vmpirun supervises may grow */
+        int m = vmpi_adapt_resize_agree(), e = m > 0 ? vmpi_adapt_resize(m, MPI_SUCCESS) : MPI_SUCCESS;
+        A.ckpt_err = A.ckpt_err ? A.ckpt_err : e;
     }
     if (rebalance(q->balance))
         A.last = vmpi_clock_now();
@@ -795,6 +803,7 @@ int vmpi_adapt_migrate(bool balance, vmpi_ckpt_kind ckpt, const char *dir)
             bool mine = false;
             for (int r = leader; r < n && !mine; r++)
                 mine = vmpi_rank_get(r) && vmpi_rank_get(r)->adapt && vmpi_rank_get(r)->adapt->ckpt != VMPI_CKPT_NONE;
+            mine |= vmpi_adapt_resize_wanted();
             q.ckpt = vmpi_xport_net_quiesce(mine);
             vmpi_xport_net_hold(true);
         }
