@@ -2,7 +2,7 @@
 /* recover_bsp: a bulk-synchronous loop with in-memory checkpoints, for what surviving a lost process costs
  * (vmpirun --recover, issue 20; bench/recover kills one of its processes and reads what it prints).
  *
- *   recover_bsp -b BYTES_PER_RANK -s STEPS -c EVERY -w WORK_MS
+ *   recover_bsp -b BYTES_PER_RANK -s STEPS -c EVERY -w WORK_MS [-z STEP:PROCS]
  *
  * Every rank holds BYTES_PER_RANK of state (malloc'ed, every page written).  Each step, every rank computes
  * for WORK_MS (a busy loop on the clock: the time a rank's step takes on its PE, whatever else shares the
@@ -15,6 +15,7 @@
  *   step S T          after step S, T the wall clock (CLOCK_REALTIME, s): a lost process's last step is seen
  *   ckpt S MS         a checkpoint at step S took MS ms
  *   restarted S T     the job came back from a recovery at step S's checkpoint, at wall clock T
+ *   resized S MS      with -z S:K, the job went on as K processes (VMPIX_Set_procs) at step S in MS ms
  *   checksum X        at the end: the same in every run of the same arguments, lost process or not
  * Sizes take k, M, G suffixes (powers of 2). */
 #define _GNU_SOURCE
@@ -51,6 +52,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     long bytes = 4 << 20, steps = 60, every = 10;
     double work_ms = 20;
+    long zstep = 0, zprocs = 0;
     for (int a = 1; a + 1 < argc; a += 2) { /* no getopt: ranks may share the program's globals */
         if (!strcmp(argv[a], "-b"))
             bytes = parse_size(argv[a + 1]);
@@ -60,6 +62,8 @@ int main(int argc, char **argv)
             every = atol(argv[a + 1]);
         else if (!strcmp(argv[a], "-w"))
             work_ms = atof(argv[a + 1]);
+        else if (!strcmp(argv[a], "-z"))
+            sscanf(argv[a + 1], "%ld:%ld", &zstep, &zprocs);
     }
     if (bytes < 4096 || steps < 1 || every < 1 || work_ms < 0) {
         if (rank == 0)
@@ -93,6 +97,21 @@ int main(int argc, char **argv)
         if (rank == 0) {
             printf("step %ld %.6f\n", s, wall());
             fflush(stdout);
+        }
+        if (s == zstep) { /* the job goes on as zprocs processes: timed from here to its first line after */
+            MPI_Info plain;
+            MPI_Info_create(&plain);
+            MPI_Info_set(plain, "ampi_load_balance", "false");
+            if (rank == 0 && VMPIX_Set_procs((int)zprocs) != MPI_SUCCESS)
+                MPI_Abort(MPI_COMM_WORLD, 5);
+            double t = wall();
+            if (AMPI_Migrate(plain) != MPI_SUCCESS)
+                MPI_Abort(MPI_COMM_WORLD, 4);
+            MPI_Barrier(MPI_COMM_WORLD);
+            if (rank == 0)
+                printf("resized %ld %.3f\n", s, 1e3 * (wall() - t));
+            fflush(stdout);
+            MPI_Info_free(&plain);
         }
         if (s % every == 0 && s < steps) {
             MPI_Barrier(MPI_COMM_WORLD);
