@@ -78,8 +78,8 @@ test-emul: build
 
 # The suite as jobs of several OS processes (vmpirun --procs K: UCX between them, wired up through PMIx),
 # each process with the test's PEs: 2 processes; 3 for the areas whose protocols differ between processes;
-# 2 over TCP on the loopback interface (UCX_TLS=tcp,self, as between nodes) for point-to-point and
-# collectives, RMA and ARMCI without the kernel's copy (VMPI_NET_CMA=0, as between nodes) over shared memory
+# 2 over TCP on the loopback interface (UCX_TLS=tcp,self, as between nodes) for point-to-point,
+# collectives and ranks moving between processes (adapt/migrate, balance, move_procs), RMA and ARMCI without the kernel's copy (VMPI_NET_CMA=0, as between nodes) over shared memory
 # (messages: UCX has no RMA lane here) and over TCP with UCX's RMA forced on (VMPI_NET_RMA_EMULATED=1: the
 # windows' remote keys, UCX's emulated get and put), and 2 started by
 # Open MPI's mpirun (its PMIx server) for point-to-point; and checkpoints of jobs of 2 and 3 processes
@@ -101,7 +101,7 @@ PROCS_EXCLUDE ?= $(or $(shell grep -v '^\#' tests/procs-exclude | cut -d' ' -f1 
 test-procs: build
 	MT_PROCS=2 tools/run-tests $(BUILD) $(JOBS) -R '$(PROCS_TESTS)' -E '$(PROCS_EXCLUDE)' --repeat until-pass:2
 	MT_PROCS=3 tools/run-tests $(BUILD) $(JOBS) -R '$(PROCS3_TESTS)' -E '$(PROCS_EXCLUDE)' --repeat until-pass:2
-	MT_PROCS=2 UCX_TLS=tcp,self UCX_NET_DEVICES=lo tools/run-tests $(BUILD) $(JOBS) -R '^(pt2pt|coll)/' -E '$(PROCS_EXCLUDE)' \
+	MT_PROCS=2 UCX_TLS=tcp,self UCX_NET_DEVICES=lo tools/run-tests $(BUILD) $(JOBS) -R '^(pt2pt|coll)/|^adapt/(migrate|balance|move_procs):' -E '$(PROCS_EXCLUDE)' \
 	  --repeat until-pass:2
 	MT_PROCS=2 VMPI_NET_CMA=0 tools/run-tests $(BUILD) $(JOBS) -R '^(rma|armci)/' -E '$(PROCS_EXCLUDE)' \
 	  --repeat until-pass:2

@@ -37,6 +37,9 @@ static void usage(FILE *f)
                "                            job again from its newest in-memory checkpoint (AMPI_Migrate with\n"
                "                            ampi_checkpoint=in_memory: each process's part is kept in memory by it\n"
                "                            and by a buddy process), up to N times (default 0: the job ends)\n"
+               "  --recover-procs WHICH     where a recovered job goes on: survivors (default: the surviving\n"
+               "                            processes host the lost ones' ranks) or same (as many processes as\n"
+               "                            before: MPI windows and ARMCI restart only so)\n"
                "  -h, --help                this text\n\n"
                "MPIEXEC_TIMEOUT=SECONDS in the environment stops the job after that time (exit status %d).\n\n"
                "runtime settings (--NAME VALUE or --NAME=VALUE; or the environment variable):\n",
@@ -99,6 +102,7 @@ static _Noreturn void unknown(const char *opt)
 int main(int argc, char **argv)
 {
     int i = 1, procs = 1, nodes = 1, recover = 0;
+    bool recover_same = false;
     for (; i < argc; i++) {
         const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -122,6 +126,13 @@ int main(int argc, char **argv)
             recover = procs_value(a, next), i++;
         } else if (!strncmp(a, "--recover=", 10)) {
             recover = procs_value(a, a + 10);
+        } else if (!strcmp(a, "--recover-procs") || !strncmp(a, "--recover-procs=", 16)) {
+            const char *v = a[15] == '=' ? a + 16 : (i++, next);
+            if (v == NULL)
+                bad("option '--recover-procs' needs a value");
+            if (strcmp(v, "same") && strcmp(v, "survivors"))
+                bad("bad value '%s' for --recover-procs: expected survivors or same", v);
+            recover_same = !strcmp(v, "same");
         } else if (!strcmp(a, "--emulate-nodes")) {
             nodes = procs_value(a, next), i++;
         } else if (!strncmp(a, "--emulate-nodes=", 16)) {
@@ -150,16 +161,17 @@ int main(int argc, char **argv)
     }
     if (i >= argc)
         bad("no program given");
-    const char *resized = getenv("VMPIRUN_PROCS"); /* the job goes on as another number (vmpirun_recover.c) */
-    if (resized && *resized)
+    /* a vmpirun executed again by the one before it (a resize, a recovery: vmpirun_recover.c) */
+    bool again = vmpirun_state_take();
+    const char *resized = again ? getenv("VMPIRUN_PROCS") : NULL;
+    if (resized && *resized) {
         procs = atoi(resized);
+        nodes = nodes > procs ? procs : nodes;
+    }
     bool supervised = procs > 1 || (resized && *resized); /* (one process, after a resize, can grow again) */
     if (recover > 0 && !supervised)
         bad("--recover %d needs --procs 2 or more: each process's in-memory checkpoints are kept by another process",
             recover);
-    if (supervised && !vmpirun_dir_prepare(recover > 0)) /* (a restart after a resize or recovery: before
-                                                          * VMPI_RESTART is read) */
-        return 1;
     long ranks = 1; /* the ranks' count for --procs (0: unknown, from a checkpoint) */
     const char *nr = getenv("VMPI_NRANKS"), *restart = getenv("VMPI_RESTART");
     if (procs > 1 && nr && *nr) {
@@ -212,12 +224,14 @@ int main(int argc, char **argv)
     }
     if (nodes > procs)
         bad("--emulate-nodes %d with --procs %d: a node would host no process", nodes, procs);
+    if (supervised && !vmpirun_dir_prepare(recover > 0, again)) /* (last: nothing above may leave it behind) */
+        return 1;
     if (supervised) {
         int lost[procs];
         memset(lost, 0, sizeof lost);
         int rc = procs > 1 ? vmpirun_procs(procs, nodes, ranks, &argv[i], seconds, lost)
                            : vmpirun_exec_supervised(&argv[i], seconds, false); /* (no buddy: no recovery) */
-        return vmpirun_after(rc, lost, procs, procs > 1 ? recover : 0, argv);
+        return vmpirun_after(rc, lost, procs, procs > 1 ? recover : 0, recover_same, argv);
     }
     if (seconds > 0)
         return vmpirun_exec_timeout(&argv[i], seconds);

@@ -69,17 +69,21 @@ void vmpirun_remove_tree(const char *dir);
 /* After a job of several processes (vmpirun_recover.c): a resize, or --recover N's recovery from a lost
  * process. */
 /* Before the job: the directory in memory of its checkpoints (VMPIRUN_DIR; with `recover` also VMPI_FT_DIR,
- * where the runtime keeps its in-memory checkpoints), made when not given, and the restart of a job started
- * again.  False (with a message) on failure. */
-bool vmpirun_dir_prepare(bool recover);
+ * where the runtime keeps its in-memory checkpoints): the one before's when `again`, --ft-dir's (cleared of
+ * an earlier job's leftovers), or a fresh one.  False (with a message) on failure. */
+bool vmpirun_dir_prepare(bool recover, bool again);
+/* Whether this vmpirun was executed again by the one before it (a resize, a recovery): it then takes its
+ * state (and the restart it asks for); otherwise state inherited from another job's vmpirun is dropped. */
+bool vmpirun_state_take(void);
 /* Whether the job asked to go on as another number of processes (its processes then end with
  * VMPI_EXIT_RESIZE). */
 bool vmpirun_resize_pending(void);
 /* After the job, which ended with status `rc`, lost[k] the signal process k was lost to (or 0): when it asked
  * for another number of processes, or with `max` recoveries allowed and some left when a process was lost,
- * starts the job again (this process executes vmpirun again: no return).  Otherwise says why it cannot (a
+ * starts the job again (this process executes vmpirun again: no return), a recovery on the surviving
+ * processes or, with `same`, on as many as before.  Otherwise says why it cannot (a
  * lost process only), cleans up, and returns the status vmpirun ends with (a lost process's, 128 + its
  * signal). */
-int vmpirun_after(int rc, const int *lost, int procs, int max, char **vmpirun_argv);
+int vmpirun_after(int rc, const int *lost, int procs, int max, bool same, char **vmpirun_argv);
 
 #endif

@@ -10,7 +10,9 @@
  *     K's part in FT/pK and a copy in its buddy's FT/pJ, with the manifest in each
  *     (src/mpi/adapt/ckpt_buddy.c).  vmpirun treats the lost processes' directories as gone with their
  *     nodes, finds the newest checkpoint whose manifest and every part survive in the others (else the
- *     last resize's checkpoint), links them into FT/restart and starts the job again, up to N times.
+ *     last resize's checkpoint), links them into FT/restart and starts the job again, up to N times, on the
+ *     surviving processes (they host the lost ones' ranks) or, with --recover-procs same, on as many as
+ *     before.
  *
  * Either way vmpirun executes itself again with the same arguments: the restart path of every checkpoint,
  * so the job goes on to the uninterrupted run's result.  State that survives the exec is in the
@@ -53,10 +55,57 @@ static void clean_stale(const char *base)
     closedir(d);
 }
 
-bool vmpirun_dir_prepare(bool recover)
+/* The state a vmpirun leaves to the one it executes (same pid); a vmpirun started inside a job inherits
+ * its parent's, which is not its own. */
+static const char *const state_vars[] = {"VMPIRUN_STATE_PID", "VMPIRUN_DIR", "VMPIRUN_FT_OWNED", "VMPIRUN_PROCS",
+                                         "VMPIRUN_RESTART_FROM", "VMPIRUN_RECOVERED", "VMPIRUN_FT_SET"};
+
+bool vmpirun_state_take(void)
 {
-    const char *given = getenv("VMPI_FT_DIR");
-    if (given && *given) { /* --ft-dir, or the directory of the vmpirun this one follows */
+    const char *p = getenv("VMPIRUN_STATE_PID");
+    if (p && atol(p) == (long)getpid()) {
+        const char *rs = getenv("VMPIRUN_RESTART_FROM");
+        if (rs && *rs) /* over any --restart of the command line: the job goes on from there */
+            setenv("VMPI_RESTART", rs, 1);
+        return true;
+    }
+    const char *d = getenv("VMPIRUN_DIR"), *ftd = getenv("VMPI_FT_DIR");
+    if (getenv("VMPIRUN_FT_SET") && d && ftd && !strcmp(d, ftd)) /* the outer job's, not --ft-dir's */
+        unsetenv("VMPI_FT_DIR");
+    for (size_t k = 0; k < sizeof state_vars / sizeof state_vars[0]; k++)
+        unsetenv(state_vars[k]);
+    return false;
+}
+
+/* A directory given with --ft-dir may hold what an earlier job left: its kept checkpoints and requests
+ * would be taken for this job's. */
+static void clear_leftovers(void)
+{
+    DIR *d = opendir(ft);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        int k, n = 0;
+        bool ours = !strcmp(e->d_name, "restart") || !strcmp(e->d_name, "resize") ||
+                    !strcmp(e->d_name, "resize.req") || !strcmp(e->d_name, ".resize.req.tmp") ||
+                    !strcmp(e->d_name, "same") ||
+                    (sscanf(e->d_name, "p%d%n", &k, &n) == 1 && n > 0 && e->d_name[n] == '\0');
+        if (ours) {
+            char path[4400];
+            snprintf(path, sizeof path, "%s/%s", ft, e->d_name);
+            vmpirun_remove_tree(path);
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
+bool vmpirun_dir_prepare(bool recover, bool again)
+{
+    const char *given = getenv("VMPI_FT_DIR"), *before = getenv("VMPIRUN_DIR");
+    char pid[32];
+    snprintf(pid, sizeof pid, "%ld", (long)getpid());
+    if (again && before && *before) { /* the one the vmpirun before this one used */
+        snprintf(ft, sizeof ft, "%s", before);
+    } else if (given && *given) { /* --ft-dir */
         snprintf(ft, sizeof ft, "%s", given);
         struct stat st;
         if (mkdir(ft, 0700) != 0 && errno != EEXIST) {
@@ -68,8 +117,7 @@ bool vmpirun_dir_prepare(bool recover)
             fprintf(stderr, "vmpirun: --ft-dir %s: not a directory of yours\n", ft);
             return false;
         }
-    } else if ((given = getenv("VMPIRUN_DIR")) && *given) { /* the one the vmpirun before this one made */
-        snprintf(ft, sizeof ft, "%s", given);
+        clear_leftovers();
     } else { /* memory: /dev/shm (tmpfs), else TMPDIR */
         const char *base = "/dev/shm";
         struct stat st;
@@ -86,12 +134,12 @@ bool vmpirun_dir_prepare(bool recover)
         }
         setenv("VMPIRUN_FT_OWNED", "1", 1);
     }
+    setenv("VMPIRUN_STATE_PID", pid, 1);
     setenv("VMPIRUN_DIR", ft, 1);
-    if (recover)
+    if (recover) {
         setenv("VMPI_FT_DIR", ft, 1);
-    const char *rs = getenv("VMPIRUN_RESTART_FROM");
-    if (rs && *rs) /* over any --restart of the command line: the job goes on from the recovery's or resize's */
-        setenv("VMPI_RESTART", rs, 1);
+        setenv("VMPIRUN_FT_SET", pid, 1);
+    }
     return true;
 }
 
@@ -201,12 +249,12 @@ static void keep_newest(const char *dir)
 
 /* Removes the kept checkpoints' directories FT/p<K> and FT/restart: a job of another number of processes
  * keeps its own. */
-static void forget_kept(void)
+static void forget_kept(bool restart_too)
 {
     DIR *d = opendir(ft);
     for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
         int k, n = 0;
-        if (!strcmp(e->d_name, "restart") ||
+        if ((restart_too && !strcmp(e->d_name, "restart")) ||
             (sscanf(e->d_name, "p%d%n", &k, &n) == 1 && n > 0 && e->d_name[n] == '\0')) {
             char path[4400];
             snprintf(path, sizeof path, "%s/%s", ft, e->d_name);
@@ -240,7 +288,7 @@ static int resize(int procs, char **vmpirun_argv)
         cleanup();
         return 1;
     }
-    forget_kept();
+    forget_kept(true);
     snprintf(path, sizeof path, "%s/resize", ft);
     keep_newest(path);
     fprintf(stderr, "vmpirun: the job goes on as %d process%s (was %d)\n", m, m > 1 ? "es" : "", procs);
@@ -252,7 +300,7 @@ static int resize(int procs, char **vmpirun_argv)
     return 1;
 }
 
-static int recover(int rc, const int *lost, int procs, int max, char **vmpirun_argv)
+static int recover(int rc, const int *lost, int procs, int max, bool same, char **vmpirun_argv)
 {
     int nlost = 0;
     for (int k = 0; k < procs && rc != 0; k++)
@@ -273,8 +321,18 @@ static int recover(int rc, const int *lost, int procs, int max, char **vmpirun_a
         cleanup();
         return rc;
     }
-    /* the lost processes' memory went with them (their nodes', as far as the job can tell) */
+    /* on the survivors (their processes host the lost ones' ranks), or on as many as before (a spare node,
+     * and what restarts only on its own number of processes: MPI windows, ARMCI, which the runtime marks) */
     char path[4400];
+    struct stat mst;
+    snprintf(path, sizeof path, "%s/same", ft);
+    same |= lstat(path, &mst) == 0;
+    snprintf(path, sizeof path, "%s/resize.req", ft);
+    unlink(path); /* (a resize the loss interrupted) */
+    int m = same ? procs : procs - nlost > 0 ? procs - nlost : 1;
+    char ms[16];
+    snprintf(ms, sizeof ms, "%d", m);
+    /* the lost processes' memory went with them (their nodes', as far as the job can tell) */
     for (int k = 0; k < procs; k++)
         if (lost[k]) {
             snprintf(path, sizeof path, "%s/p%d", ft, k);
@@ -302,11 +360,13 @@ static int recover(int rc, const int *lost, int procs, int max, char **vmpirun_a
     struct stat rst;
     if (seq == 0 && newest == 0 && stat(path, &rst) == 0) { /* the last resize's checkpoint: none kept since */
         fprintf(stderr, "vmpirun: recovering from the loss of process%s %s (recovery %d of %d): the job starts again "
-                        "from the checkpoint of its last change of its number of processes, on %d processes\n",
-                nlost > 1 ? "es" : "", who, made + 1, max, procs);
+                        "from the checkpoint of its last change of its number of processes, on %d process%s\n",
+                nlost > 1 ? "es" : "", who, made + 1, max, m, m > 1 ? "es" : "");
         char made_s[16];
         snprintf(made_s, sizeof made_s, "%d", made + 1);
         setenv("VMPIRUN_RECOVERED", made_s, 1);
+        setenv("VMPIRUN_PROCS", ms, 1);
+        forget_kept(false);
         start_again(vmpirun_argv, path);
         cleanup();
         return rc;
@@ -314,8 +374,8 @@ static int recover(int rc, const int *lost, int procs, int max, char **vmpirun_a
     if (seq == 0) {
         if (newest == 0)
             fprintf(stderr, "vmpirun: cannot recover from the loss of process%s %s: the job had kept no in-memory "
-                            "checkpoint in two processes yet (AMPI_Migrate with ampi_checkpoint=in_memory); the job "
-                            "ends\n", nlost > 1 ? "es" : "", who);
+                            "checkpoint in two processes %s (AMPI_Migrate with ampi_checkpoint=in_memory); the job "
+                            "ends\n", nlost > 1 ? "es" : "", who, made ? "since its last recovery" : "yet");
         else
             fprintf(stderr, "vmpirun: cannot recover from the loss of process%s %s: no in-memory checkpoint survives "
                             "whole (each part is kept by its process and its buddy, and both were lost); the job "
@@ -354,17 +414,20 @@ static int recover(int rc, const int *lost, int procs, int max, char **vmpirun_a
         }
     }
     fprintf(stderr, "vmpirun: recovering from the loss of process%s %s (recovery %d of %d): the job starts again "
-                    "from its in-memory checkpoint %" PRIu64 " on %d processes%s\n", nlost > 1 ? "es" : "", who,
-            made + 1, max, seq, procs, from);
+                    "from its in-memory checkpoint %" PRIu64 " on %d process%s%s\n", nlost > 1 ? "es" : "", who,
+            made + 1, max, seq, m, m > 1 ? "es" : "", from);
     char made_s[16];
     snprintf(made_s, sizeof made_s, "%d", made + 1);
     setenv("VMPIRUN_RECOVERED", made_s, 1);
+    setenv("VMPIRUN_PROCS", ms, 1);
+    if (m != procs) /* the kept checkpoints are of the old number: the restart's links are the copy now */
+        forget_kept(false);
     start_again(vmpirun_argv, restart);
     cleanup();
     return rc;
 }
 
-int vmpirun_after(int rc, const int *lost, int procs, int max, char **vmpirun_argv)
+int vmpirun_after(int rc, const int *lost, int procs, int max, bool same, char **vmpirun_argv)
 {
     if (rc == VMPI_EXIT_RESIZE && vmpirun_resize_pending())
         return resize(procs, vmpirun_argv);
@@ -372,5 +435,5 @@ int vmpirun_after(int rc, const int *lost, int procs, int max, char **vmpirun_ar
         cleanup();
         return rc;
     }
-    return recover(rc, lost, procs, max, vmpirun_argv);
+    return recover(rc, lost, procs, max, same, vmpirun_argv);
 }

@@ -170,10 +170,11 @@ static void ended(job *j, int k, int st)
     c->ended = true;
     c->status = st;
     /* lost: killed by a signal neither vmpirun nor a user stopping the job sent (SIGKILL from outside, a
-     * crash); the others' failures that follow (a fence failed, an abort) are its consequences */
+     * crash: the first failure only); the others' failures that follow (a fence failed, an abort) are its
+     * consequences */
     int sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
     c->lost = sig > 0 && sig < 65 && !j->sent[sig] && sig != SIGINT && sig != SIGQUIT && sig != SIGTERM &&
-              sig != SIGHUP && sig != SIGPIPE ? sig : 0;
+              sig != SIGHUP && sig != SIGPIPE && (sig == SIGKILL || !j->decided) ? sig : 0;
     j->live--;
     take_abort(j); /* an abort comes before the aborting process's exit: it decides */
     int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);

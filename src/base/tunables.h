@@ -7,6 +7,8 @@
 /* The exit status of every process of a job that changes its number of processes: vmpirun, finding the
  * request its runtime wrote (mpi/adapt/resize_procs.c), starts the job again on the new number. */
 #define VMPI_EXIT_RESIZE 75
+/* The most processes vmpirun starts (--procs). */
+#define VMPI_PROCS_MAX 1024
 
 #include <stdbool.h>
 #include <stddef.h>

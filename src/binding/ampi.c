@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* AMPI's extensions (mpi_ampi.h): migration points, placement requests, load measurement. */
 #include <strings.h>
+#include "base/tunables.h"
 #include "binding/check.h"
 #include "mpi/adapt/adapt.h"
 #include "mpi/core/rank.h"
@@ -211,9 +212,10 @@ int VMPIX_Set_procs(int nprocs)
     if (why) {
         snprintf(ck.why, sizeof ck.why, "%s", why);
         err = MPI_ERR_UNSUPPORTED_OPERATION;
-    } else if (!err && (nprocs < 1 || nprocs > vmpi_world_size())) {
+    } else if (!err && (nprocs < 1 || nprocs > vmpi_world_size() || nprocs > VMPI_PROCS_MAX)) {
+        int most = vmpi_world_size() < VMPI_PROCS_MAX ? vmpi_world_size() : VMPI_PROCS_MAX;
         snprintf(ck.why, sizeof ck.why, "%d processes asked for; a job of %d ranks has 1 to %d", nprocs,
-                 vmpi_world_size(), vmpi_world_size());
+                 vmpi_world_size(), most);
         err = MPI_ERR_ARG;
     }
     if (err)

@@ -76,6 +76,9 @@ void vmpi_adapt_ckpt_mem_newest(void);
 /* ---- a job of several processes that changes its number (resize_procs.c) ---- */
 /* Why this job cannot (not vmpirun's launch), or NULL. */
 const char *vmpi_adapt_resize_unsupported(void);
+/* A rank of this process whose state restarts only on the checkpoint's number of processes (an MPI window,
+ * ARMCI: restart.c's check_portable), or -1. */
+int vmpi_adapt_bound_rank(void);
 /* VMPIX_Set_procs: the job goes on as nprocs processes from the next migration point. */
 void vmpi_adapt_resize_ask(int nprocs);
 /* The leader of a migration point, before its quiescence check: whether this process has a request (its
@@ -99,6 +102,9 @@ const char *vmpi_adapt_ckpt_kept_dir(void);
 int vmpi_adapt_ckpt_keep(uint64_t seq, const uint64_t *sizes, char *err, size_t errlen);
 /* Removes what this process stored of checkpoint `seq` (it failed somewhere). */
 void vmpi_adapt_ckpt_keep_undo(uint64_t seq);
+/* Once every process keeps the new checkpoint: the older files go, and the copies vmpirun made for the
+ * restart the job came from (a recovery's, a resize's) with them. */
+void vmpi_adapt_ckpt_kept_done(void);
 /* A migration point's checkpoint in a job of several processes (ckpt_procs.c), inside this process's stop,
  * its network held, called by every process: `err` is this process's ranks' agreement on the hint (their
  * kind and dir).  Agrees on the hint with the other processes, has each write its part and process 0 the

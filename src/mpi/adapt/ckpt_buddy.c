@@ -9,18 +9,23 @@
  *   FT/pK/vmpi-ckpt-S.ckpt      the manifest (every process writes its own)
  *
  * FT/pK stands for process K's node's memory: vmpirun treats it as lost with the process.  The buddy of
- * process K is the next process (cyclically) on another node, else the next one: every part is then in two
- * directories of two nodes, and losing one process or one node leaves a copy of each part.  The files
- * outlive the processes (tmpfs), not the machine, so they are not flushed.
+ * process K is the process of the same index on the next node (buddy_of), or with one node the next
+ * process: every part is then in two directories of two nodes, and losing one process or one node leaves a
+ * copy of each part.  The files outlive the processes (tmpfs), not the machine, so they are not flushed.
+ * FT/same says that some rank's state restarts only on this number of processes (a window, ARMCI), so
+ * that vmpirun recovers on as many rather than on the survivors.
  *
  * ckpt_procs.c calls the keeping once every process has its part in memory, and each process writes its
  * manifest and removes its older files only when every process has stored its parts: at any moment, the
  * directories of all processes but one hold a complete checkpoint, the new one or the previous. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "base/log.h"
 #include "base/sysmem.h"
 #include "base/tunables.h"
@@ -122,6 +127,14 @@ int vmpi_adapt_ckpt_keep(uint64_t seq, const uint64_t *sizes, char *err, size_t 
         if (k != self)
             recvs[nr++] = (vmpi_net_bulk){k, (uint64_t)k, &iov[k], 1};
     }
+    /* what restarts only on this number of processes (windows, ARMCI): vmpirun recovers on as many */
+    if (vmpi_adapt_bound_rank() >= 0) {
+        char same[4300];
+        snprintf(same, sizeof same, "%s/same", vmpi_cfg.ft_dir);
+        int fd = open(same, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd >= 0)
+            close(fd);
+    }
     vmpi_net_bulk send = {buddy_of(self, K), (uint64_t)self, &iov[self], 1};
     vmpi_xport_net_bulk(&send, 1, recvs, nr);
 
@@ -143,6 +156,30 @@ int vmpi_adapt_ckpt_keep(uint64_t seq, const uint64_t *sizes, char *err, size_t 
         return vmpi_adapt_ckpt_err_class(e);
     }
     return MPI_SUCCESS;
+}
+
+/* Removes directory `name` of --ft-dir and the files in it (vmpirun's: no subdirectories). */
+static void remove_flat(const char *name)
+{
+    char dir[4300];
+    snprintf(dir, sizeof dir, "%s/%s", vmpi_cfg.ft_dir, name);
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            unlinkat(dirfd(d), e->d_name, 0);
+    if (d) {
+        closedir(d);
+        rmdir(dir);
+    }
+}
+
+void vmpi_adapt_ckpt_kept_done(void)
+{
+    vmpi_ckpt_prune(vmpi_adapt_ckpt_kept_dir());
+    if (vmpi_xport_net_job()->self == 0) {
+        remove_flat("restart");
+        remove_flat("resize");
+    }
 }
 
 void vmpi_adapt_ckpt_keep_undo(uint64_t seq)

@@ -146,7 +146,7 @@ int vmpi_adapt_checkpoint_procs(int err, vmpi_ckpt_kind kind, const char *dir)
     votes g;
 
     /* 1. the same hint everywhere (each process checked its own ranks, and said so when they differ) */
-    vote v = {.cls = err, .kind = kind};
+    vote v = {.cls = err, .kind = (int32_t)kind | (kept ? 0x100 : 0)}; /* (kept: the same in every process) */
     gather(&g, &v, kind == VMPI_CKPT_TO_FILE && dir ? dir : "");
     int cls = MPI_SUCCESS;
     for (int k = 0; k < g.K && cls == MPI_SUCCESS; k++)
@@ -226,7 +226,7 @@ int vmpi_adapt_checkpoint_procs(int err, vmpi_ckpt_kind kind, const char *dir)
             kept ? vmpi_adapt_ckpt_keep_undo(part.seq) : vmpi_ckpt_remove(dir, part.seq, self);
     }
     if (kept && cls == MPI_SUCCESS) /* every process has the new checkpoint: the older ones go */
-        vmpi_ckpt_prune(files);
+        vmpi_adapt_ckpt_kept_done();
     else if (kind == VMPI_CKPT_IN_MEMORY && cls == MPI_SUCCESS)
         vmpi_adapt_ckpt_mem_newest();
     done(&g);

@@ -46,6 +46,20 @@ const char *vmpi_adapt_resize_unsupported(void)
 
 void vmpi_adapt_resize_ask(int nprocs) { atomic_store(&asked, nprocs); }
 
+int vmpi_adapt_bound_rank(void)
+{
+    for (int r = 0; r < vmpi_world_size(); r++) {
+        vmpi_rank *rk = vmpi_rank_get(r);
+        for (int k = 0; rk && k < VMPI_RANK_EXT_MAX; k++)
+            if (rk->ext[k])
+                return r;
+        for (int i = 0; rk && i < rk->nwins; i++)
+            if (rk->wins[i])
+                return r;
+    }
+    return -1;
+}
+
 /* The operator's number, read by process 0 at each migration point: 0 when there is none, it is this job's
  * number, or it was seen before (a bad one is said once). */
 static int from_file(void)
@@ -69,9 +83,15 @@ static int from_file(void)
     if (v == file_seen)
         return 0;
     file_seen = v;
-    if (end == buf || *end != '\0' || v < 1 || v > vmpi_world_size()) {
-        vmpi_warn("--procs-file %s: '%.*s' is not a number of processes from 1 to %d (the ranks): ignored", path,
-                  (int)strcspn(buf, "\n"), buf, vmpi_world_size());
+    int most = vmpi_world_size() < VMPI_PROCS_MAX ? vmpi_world_size() : VMPI_PROCS_MAX;
+    if (end == buf || *end != '\0' || v < 1 || v > most) {
+        vmpi_warn("--procs-file %s: '%.*s' is not a number of processes from 1 to %d: ignored", path,
+                  (int)strcspn(buf, "\n"), buf, most);
+        return 0;
+    }
+    const char *why = vmpi_adapt_resize_unsupported();
+    if (why) {
+        vmpi_warn("--procs-file %s asks for %ld processes: ignored, %s", path, v, why);
         return 0;
     }
     return v == vmpi_xport_nprocs() ? 0 : (int)v;
@@ -117,16 +137,17 @@ static int32_t *gather32(int32_t v)
 int vmpi_adapt_resize_agree(void)
 {
     int K = vmpi_xport_nprocs();
-    int32_t *all = gather32(atomic_load(&asked) | file_asked << 16); /* (both at most 1024) */
+    int32_t *prog = gather32(atomic_load(&asked)), *op = gather32(file_asked);
     int m = 0;
     for (int k = 0; k < K && m == 0; k++) /* a program's request first */
-        if ((all[k] & 0xffff) > 0 && (all[k] & 0xffff) != K)
-            m = all[k] & 0xffff;
+        if (prog[k] > 0 && prog[k] != K)
+            m = prog[k];
     by_program = m > 0;
     for (int k = 0; k < K && m == 0; k++)
-        if ((all[k] >> 16) > 0 && (all[k] >> 16) != K)
-            m = all[k] >> 16;
-    free(all);
+        if (op[k] > 0 && op[k] != K)
+            m = op[k];
+    free(prog);
+    free(op);
     atomic_store(&asked, 0);
     file_asked = 0;
     return m;
@@ -156,16 +177,7 @@ int vmpi_adapt_resize(int m, int home)
     snprintf(dir, sizeof dir, "%s/resize", getenv("VMPIRUN_DIR"));
     /* what restarts only on its own number of processes (restart.c's check_portable) refuses here, before
      * anything is written: every process says whether it has such a rank */
-    int32_t stuck = -1;
-    for (int r = 0; r < vmpi_world_size() && stuck < 0; r++) {
-        vmpi_rank *rk = vmpi_rank_get(r);
-        if (rk == NULL)
-            continue;
-        for (int k = 0; k < VMPI_RANK_EXT_MAX; k++)
-            stuck = rk->ext[k] ? r : stuck;
-        for (int i = 0; i < rk->nwins; i++)
-            stuck = rk->wins[i] ? r : stuck;
-    }
+    int32_t stuck = vmpi_adapt_bound_rank();
     int32_t *all = gather32(stuck);
     int first = -1;
     for (int k = 0; k < K; k++)
