@@ -42,6 +42,20 @@ typedef struct bench_opts {
     double time_cap;
 } bench_opts;
 
+/* A size with an optional k, M or G suffix (powers of 2); 0 when it is not one. */
+static inline unsigned long long bench_parse_size(const char *s)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    switch (*end) {
+    case 'k': case 'K': v <<= 10; end++; break;
+    case 'm': case 'M': v <<= 20; end++; break;
+    case 'g': case 'G': v <<= 30; end++; break;
+    default: break;
+    }
+    return *end == '\0' && end != s ? v : 0;
+}
+
 static inline void bench_die(const char *prog, const char *msg)
 {
     fprintf(stderr, "%s: ERROR: %s\n", prog, msg);

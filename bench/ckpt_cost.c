@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <mpi.h>
+#include "bench_common.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,19 +62,6 @@ static void check_mpi(int rc, const char *what)
 }
 
 /* "100M" -> 104857600; 0 if malformed */
-static unsigned long long parse_size(const char *s)
-{
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    switch (*end) {
-    case 'k': case 'K': v <<= 10; end++; break;
-    case 'm': case 'M': v <<= 20; end++; break;
-    case 'g': case 'G': v <<= 30; end++; break;
-    default: break;
-    }
-    return *end == '\0' && end != s ? v : 0;
-}
-
 /* The state's 8-byte word i of rank r: differs between ranks and between offsets. */
 static uint64_t word_at(int r, size_t i)
 {
@@ -245,7 +233,7 @@ int main(int argc, char **argv)
     for (int a = 1; a < argc; a++) { /* no getopt: its state is a global of libc, shared by the ranks */
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
         if (!strcmp(argv[a], "-b") && v)
-            job_bytes = parse_size(argv[++a]);
+            job_bytes = bench_parse_size(argv[++a]);
         else if (!strcmp(argv[a], "-r") && v)
             reps = atoi(argv[++a]);
         else if (!strcmp(argv[a], "-d") && v)

@@ -11,21 +11,10 @@
  *
  * Options: -i ITERS (10)  -s SIZE[,SIZE...] (0,1M,16M,64M,256M; k/M/G are powers of 2) */
 #include <mpi.h>
+#include "bench_common.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static long parse_size(const char *s)
-{
-    char *end;
-    double v = strtod(s, &end);
-    switch (*end) {
-    case 'k': case 'K': v *= 1024; break;
-    case 'm': case 'M': v *= 1024 * 1024; break;
-    case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
-    }
-    return (long)v;
-}
 
 static double points(int n, int move_to)
 {
@@ -66,7 +55,7 @@ int main(int argc, char **argv)
     }
     char *copy = strdup(list);
     for (char *tok = strtok(copy, ","); tok && nsizes < 32; tok = strtok(NULL, ","))
-        sizes[nsizes++] = parse_size(tok);
+        sizes[nsizes++] = bench_parse_size(tok);
     free(copy);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

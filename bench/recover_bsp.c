@@ -20,23 +20,12 @@
  * Sizes take k, M, G suffixes (powers of 2). */
 #define _GNU_SOURCE
 #include <mpi.h>
+#include "bench_common.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static long parse_size(const char *s)
-{
-    char *end;
-    double v = strtod(s, &end);
-    switch (*end) {
-    case 'k': case 'K': v *= 1024; break;
-    case 'm': case 'M': v *= 1024 * 1024; break;
-    case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
-    }
-    return (long)v;
-}
 
 static double wall(void)
 {
@@ -55,7 +44,7 @@ int main(int argc, char **argv)
     long zstep = 0, zprocs = 0;
     for (int a = 1; a + 1 < argc; a += 2) { /* no getopt: ranks may share the program's globals */
         if (!strcmp(argv[a], "-b"))
-            bytes = parse_size(argv[a + 1]);
+            bytes = bench_parse_size(argv[a + 1]);
         else if (!strcmp(argv[a], "-s"))
             steps = atol(argv[a + 1]);
         else if (!strcmp(argv[a], "-c"))
