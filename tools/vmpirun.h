@@ -36,6 +36,7 @@ typedef struct {
     bool ended;
     int status;     /* its wait status, once ended */
     int lost;       /* the signal it died of, when vmpirun did not send it (killed, crashed): --recover's case */
+    int order;      /* when it was reaped: 1 for the first */
     char what[200]; /* how messages name it, e.g. "process 1 (host h, pid 42, ranks 4-7)"; "" for the
                        one-process job, whose end is passed on without a message */
     _Atomic int pmix; /* set by the PMIx server's thread: VMPIRUN_PMIX_INIT once the process connected
@@ -60,8 +61,9 @@ void vmpirun_supervise_abort(int k, int status, const char *msg);
 
 /* --procs K: the job as K processes of this machine, vmpirun their PMIx server (vmpirun_procs.c), told they
  * run on `nodes` nodes (--emulate-nodes; 1: this one); `ranks` the ranks' count for its messages (0:
- * unknown).  Returns the exit status vmpirun should end with; lost[k] (when not NULL) is the signal process k
- * was lost to, or 0 (vmpirun_child.lost). */
+ * unknown).  Returns the exit status vmpirun should end with (when a process was lost, the first lost one's:
+ * the others' failures are its consequences); lost[k] (when not NULL) is the signal process k was lost to,
+ * or 0 (vmpirun_child.lost). */
 int vmpirun_procs(int procs, int nodes, long ranks, char **argv, int seconds, int *lost);
 /* Removes a directory tree (never following a link). */
 void vmpirun_remove_tree(const char *dir);

@@ -509,8 +509,15 @@ int vmpirun_procs(int procs, int nodes, long ranks, char **argv, int seconds, in
         stop_started(kids, procs);
     } else {
         result = vmpirun_supervise(kids, procs, seconds);
-        for (int k = 0; k < procs && lost; k++)
-            lost[k] = kids[k].lost;
+        int first = -1;
+        for (int k = 0; k < procs; k++) {
+            if (lost)
+                lost[k] = kids[k].lost;
+            if (kids[k].lost && (first < 0 || kids[k].order < kids[first].order))
+                first = k;
+        }
+        if (first >= 0)
+            result = 128 + kids[first].lost;
     }
     /* No PMIx_server_finalize: vmpirun exits now, and libpmix 4.2.2 could crash in it, or hang joining its
      * thread (deadlocked releasing a client), after a client's PMIx_Abort.  Its files are in our directory. */

@@ -303,9 +303,8 @@ static int resize(int procs, char **vmpirun_argv)
 static int recover(int rc, const int *lost, int procs, int max, bool same, char **vmpirun_argv)
 {
     int nlost = 0;
-    for (int k = 0; k < procs && rc != 0; k++)
-        if (lost[k] && nlost++ == 0)
-            rc = 128 + lost[k]; /* the job's status, if it ends (another's abort is a consequence) */
+    for (int k = 0; k < procs && rc != 0; k++) /* (rc: the first lost process's status) */
+        nlost += lost[k] != 0;
     if (nlost == 0) { /* done, or ended otherwise than by a loss: nothing to recover from */
         cleanup();
         return rc;
@@ -429,7 +428,9 @@ static int recover(int rc, const int *lost, int procs, int max, bool same, char 
 
 int vmpirun_after(int rc, const int *lost, int procs, int max, bool same, char **vmpirun_argv)
 {
-    if (rc == VMPI_EXIT_RESIZE && vmpirun_resize_pending())
+    /* the request is written once the resize's checkpoint is complete everywhere: a process lost after it
+     * (in the last all-gather) does not undo the resize */
+    if (vmpirun_resize_pending())
         return resize(procs, vmpirun_argv);
     if (max == 0) {
         cleanup();

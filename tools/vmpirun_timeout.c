@@ -107,6 +107,7 @@ typedef struct {
     bool decided;  /* the exit status is known */
     bool sent[65]; /* the signals vmpirun sent to the children (a child that dies of another was lost) */
     bool user_stop; /* the time limit, or a signal vmpirun forwarded: no loss is recovered from */
+    int reaped;     /* children reaped so far */
     int result;
 } job;
 
@@ -169,6 +170,7 @@ static void ended(job *j, int k, int st)
     vmpirun_child *c = &j->kids[k];
     c->ended = true;
     c->status = st;
+    c->order = ++j->reaped;
     /* lost: killed by a signal neither vmpirun nor a user stopping the job sent (SIGKILL from outside, a
      * crash: the first failure only); the others' failures that follow (a fence failed, an abort) are its
      * consequences */
