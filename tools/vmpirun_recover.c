@@ -226,25 +226,20 @@ static void list_lost(char *out, size_t n, const int *lost, int procs)
 static void keep_newest(const char *dir)
 {
     uint64_t newest = 0, s;
-    for (int pass = 0; pass < 2; pass++) {
-        DIR *d = opendir(dir);
-        for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-            int n = 0;
-            if (sscanf(e->d_name, "vmpi-ckpt-%" SCNu64 ".ckpt%n", &s, &n) == 1 && n > 0 && e->d_name[n] == '\0' &&
-                pass == 0 && s > newest)
-                newest = s;
-            else if (pass == 1 && sscanf(e->d_name, "%*[.]vmpi-ckpt-%" SCNu64, &s) != 1 &&
-                     sscanf(e->d_name, "vmpi-ckpt-%" SCNu64, &s) != 1)
-                continue;
-            if (pass == 1 && s != newest) {
-                char path[4600];
-                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-                unlink(path);
-            }
-        }
-        if (d)
-            closedir(d);
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) { /* the newest manifest */
+        int n = 0;
+        if (sscanf(e->d_name, "vmpi-ckpt-%" SCNu64 ".ckpt%n", &s, &n) == 1 && n > 0 && e->d_name[n] == '\0' &&
+            s > newest)
+            newest = s;
     }
+    rewinddir(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) /* every other checkpoint's files, temporaries too */
+        if (sscanf(e->d_name + (e->d_name[0] == '.'), "vmpi-ckpt-%" SCNu64, &s) == 1 && s != newest)
+            unlinkat(dirfd(d), e->d_name, 0);
+    closedir(d);
 }
 
 /* Removes the kept checkpoints' directories FT/p<K> and FT/restart: a job of another number of processes

@@ -229,6 +229,28 @@ void vmpi_xport_net_allgather(const void *blob, size_t len, void **out, size_t *
     PLUGIN(net->allgather(key, blob, len, out, lens));
 }
 
+void vmpi_xport_net_allgather_fixed(const void *mine, size_t len, void *all)
+{
+    if (net == NULL) {
+        memcpy(all, mine, len);
+        return;
+    }
+    int K = job.nprocs;
+    void **out = malloc(sizeof(void *) * (size_t)K);
+    size_t *lens = malloc(sizeof(size_t) * (size_t)K);
+    if (out == NULL || lens == NULL)
+        vmpi_fatal("out of memory for an all-gather of %d processes", K);
+    vmpi_xport_net_allgather(mine, len, out, lens);
+    for (int k = 0; k < K; k++) {
+        if (lens[k] != len)
+            vmpi_fatal("internal error: process %d's record in an all-gather has %zu bytes, not %zu", k, lens[k], len);
+        memcpy((char *)all + (size_t)k * len, out[k], len);
+        free(out[k]);
+    }
+    free(out);
+    free(lens);
+}
+
 bool vmpi_xport_net_quiesce(bool flag)
 {
     uint64_t prev[2] = {UINT64_MAX, UINT64_MAX};

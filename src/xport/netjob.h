@@ -30,6 +30,9 @@ vmpi_xport_counts vmpi_xport_net_counts(void);
  * may run while the world of this process is stopped); while held, the network's handlers do not run. */
 bool vmpi_xport_net_quiesce(bool flag);
 void vmpi_xport_net_allgather(const void *blob, size_t len, void **out, size_t *lens);
+/* The same for records of one size: process k's `len` bytes at all + k * len (a process that has no
+ * launcher connection, alone in its job: its own).  A record of another size is an internal error. */
+void vmpi_xport_net_allgather_fixed(const void *mine, size_t len, void *all);
 void vmpi_xport_net_hold(bool on);
 /* A job-wide step's bulk exchange (net.h's bulk): collective, one thread per process. */
 void vmpi_xport_net_bulk(const vmpi_net_bulk *sends, int ns, const vmpi_net_bulk *recvs, int nr);

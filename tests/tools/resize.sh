@@ -93,12 +93,10 @@ fi
 
 # ---- what cannot change its number
 rma=$build/tests/mpi/rma/migrate
-if [ -x "$rma" ]; then
-    echo 3 >"$tmp/procs"
-    run 120 "$vmpirun" --procs 2 --procs-file "$tmp/procs" -n 4 -p 1 "$rma"
-    check_ok "" "a rank with an MPI window, --procs-file 3" &&
-        said "the job stays as 2 processes (3 asked for in --procs-file): rank [0-9]* has an MPI window" "windows"
-fi
+echo 3 >"$tmp/procs"
+run 120 "$vmpirun" --procs 2 --procs-file "$tmp/procs" -n 4 -p 1 "$rma"
+check_ok "" "a rank with an MPI window, --procs-file 3" &&
+    said "the job stays as 2 processes (3 asked for in --procs-file): rank [0-9]* has an MPI window" "windows"
 run 60 CKPT_STATE_RESIZE=5:3 "$vmpirun" -n 4 -p 1 "$prog" 8 none "$tmp/unused"
 grep -q "VMPIX_Set_procs(resize_to\[s\]) returned 44" "$tmp/err" ||
     fail "VMPIX_Set_procs outside vmpirun --procs: not MPI_ERR_UNSUPPORTED_OPERATION (44)"

@@ -684,20 +684,14 @@ static int ranks_home(void)
                           "go back (%s)", r, vmpi_xport_self_proc(), vmpi_loc_start_proc(r, n), why);
             }
         }
-        void **out = malloc(sizeof(void *) * (size_t)K);
-        size_t *lens = malloc(sizeof(size_t) * (size_t)K);
-        if (out == NULL || lens == NULL)
+        int32_t *all = malloc(sizeof *all * (size_t)K);
+        if (all == NULL)
             vmpi_fatal("out of memory for a checkpoint of %d ranks", n);
-        vmpi_xport_net_allgather(&stuck, sizeof stuck, out, lens);
-        for (int k = 0; k < K; k++) {
-            int32_t v = -1;
-            memcpy(&v, out[k], lens[k] < sizeof v ? lens[k] : sizeof v);
-            if (v >= 0)
+        vmpi_xport_net_allgather_fixed(&stuck, sizeof stuck, all);
+        for (int k = 0; k < K; k++)
+            if (all[k] >= 0)
                 err = MPI_ERR_OTHER;
-            free(out[k]);
-        }
-        free(out);
-        free(lens);
+        free(all);
     }
     if (away && err == MPI_SUCCESS) {
         vmpi_adapt_move_procs(to, NULL, true);

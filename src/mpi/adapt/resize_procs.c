@@ -109,45 +109,22 @@ bool vmpi_adapt_resize_wanted(void)
     return a > 0 || file_asked > 0;
 }
 
-/* Every process's `v` (a job of one process: its own). */
-static int32_t *gather32(int32_t v)
-{
-    int K = vmpi_xport_nprocs();
-    int32_t *all = malloc(sizeof *all * (size_t)K);
-    void **out = malloc(sizeof(void *) * (size_t)K);
-    size_t *lens = malloc(sizeof(size_t) * (size_t)K);
-    if (all == NULL || out == NULL || lens == NULL)
-        vmpi_fatal("out of memory changing the job's number of processes");
-    if (K == 1 || vmpi_xport_net_job() == NULL) {
-        for (int k = 0; k < K; k++)
-            all[k] = v;
-    } else {
-        vmpi_xport_net_allgather(&v, sizeof v, out, lens);
-        for (int k = 0; k < K; k++) {
-            all[k] = 0;
-            memcpy(&all[k], out[k], lens[k] < sizeof all[k] ? lens[k] : sizeof all[k]);
-            free(out[k]);
-        }
-    }
-    free(out);
-    free(lens);
-    return all;
-}
-
 int vmpi_adapt_resize_agree(void)
 {
     int K = vmpi_xport_nprocs();
-    int32_t *prog = gather32(atomic_load(&asked)), *op = gather32(file_asked);
+    int32_t mine[2] = {atomic_load(&asked), file_asked}, (*all)[2] = malloc(sizeof *all * (size_t)K);
+    if (all == NULL)
+        vmpi_fatal("out of memory changing the job's number of processes");
+    vmpi_xport_net_allgather_fixed(mine, sizeof mine, all);
     int m = 0;
-    for (int k = 0; k < K && m == 0; k++) /* a program's request first */
-        if (prog[k] > 0 && prog[k] != K)
-            m = prog[k];
+    for (int k = 0; k < K && m == 0; k++) /* a program's request first, then the operator's */
+        if (all[k][0] > 0 && all[k][0] != K)
+            m = all[k][0];
     by_program = m > 0;
     for (int k = 0; k < K && m == 0; k++)
-        if (op[k] > 0 && op[k] != K)
-            m = op[k];
-    free(prog);
-    free(op);
+        if (all[k][1] > 0 && all[k][1] != K)
+            m = all[k][1];
+    free(all);
     atomic_store(&asked, 0);
     file_asked = 0;
     return m;
@@ -177,14 +154,15 @@ int vmpi_adapt_resize(int m, int home)
     snprintf(dir, sizeof dir, "%s/resize", getenv("VMPIRUN_DIR"));
     /* what restarts only on its own number of processes (restart.c's check_portable) refuses here, before
      * anything is written: every process says whether it has such a rank */
-    int32_t stuck = vmpi_adapt_bound_rank();
-    int32_t *all = gather32(stuck);
+    int32_t stuck = vmpi_adapt_bound_rank(), *all = malloc(sizeof *all * (size_t)K);
+    if (all == NULL)
+        vmpi_fatal("out of memory changing the job's number of processes");
+    vmpi_xport_net_allgather_fixed(&stuck, sizeof stuck, all);
     int first = -1;
-    for (int k = 0; k < K; k++)
-        if (all[k] >= 0 && first < 0)
-            first = all[k];
-    free(all);
+    for (int k = 0; k < K && first < 0; k++)
+        first = all[k];
     if (first >= 0) {
+        free(all);
         if (self == 0)
             vmpi_warn("the job stays as %d process%s (%d asked for%s): rank %d has an MPI window or ARMCI state, "
                       "which is its process's", K, K > 1 ? "es" : "", m, by_program ? "" : " in --procs-file", first);
@@ -198,12 +176,15 @@ int vmpi_adapt_resize(int m, int home)
         if ((cls = vmpi_adapt_checkpoint(VMPI_CKPT_TO_FILE, dir, err, sizeof err)) != MPI_SUCCESS)
             vmpi_warn("the job stays as it is: its checkpoint failed: %s", err);
     }
-    if (cls != MPI_SUCCESS) /* (the operator's request: said, and the program goes on) */
+    if (cls != MPI_SUCCESS) { /* (the operator's request: said, and the program goes on) */
+        free(all);
         return by_program ? cls : MPI_SUCCESS;
+    }
     /* the request, before any process ends: vmpirun takes an end without it for a failure */
-    int32_t *req = gather32(self == 0 ? write_request(getenv("VMPIRUN_DIR"), m) : MPI_SUCCESS);
-    cls = req[0];
-    free(req);
+    int32_t req = self == 0 ? write_request(getenv("VMPIRUN_DIR"), m) : MPI_SUCCESS;
+    vmpi_xport_net_allgather_fixed(&req, sizeof req, all);
+    cls = all[0];
+    free(all);
     if (cls != MPI_SUCCESS)
         return by_program ? cls : MPI_SUCCESS;
     fflush(NULL);

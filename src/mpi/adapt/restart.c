@@ -565,27 +565,20 @@ void vmpi_adapt_restart_load(vmpi_rank **ranks, int n)
         struct {
             double now;
             int32_t tops[5]; /* the largest context id and table indices of the checkpoint's parts read here */
-        } mine = {now, {0}}, theirs;
-        memcpy(mine.tops, S.tops, sizeof mine.tops);
-        void **out = malloc(sizeof(void *) * (size_t)S.nprocs);
-        size_t *lens = malloc(sizeof(size_t) * (size_t)S.nprocs);
-        if (out == NULL || lens == NULL)
+        } mine = {now, {0}}, *all = malloc(sizeof mine * (size_t)S.nprocs);
+        if (all == NULL)
             vmpi_fatal("out of memory restarting");
-        vmpi_xport_net_allgather(&mine, sizeof mine, out, lens);
+        memcpy(mine.tops, S.tops, sizeof mine.tops);
+        vmpi_xport_net_allgather_fixed(&mine, sizeof mine, all);
         /* the processes of one node read one clock (MPI_WTIME_IS_GLOBAL): one offset for all, from the latest
          * of their readings, so that every MPI_Wtime after the fence is at least the checkpoint's */
         for (int k = 0; k < S.nprocs; k++) {
-            if (lens[k] != sizeof theirs)
-                vmpi_fatal("internal error: process %d's word at the restart has %zu bytes", k, lens[k]);
-            memcpy(&theirs, out[k], sizeof theirs);
-            if (vmpi_xport_net_one_node() && S.meta.wtime - theirs.now < vmpi_wtime_offset)
-                vmpi_wtime_offset = S.meta.wtime - theirs.now;
+            if (vmpi_xport_net_one_node() && S.meta.wtime - all[k].now < vmpi_wtime_offset)
+                vmpi_wtime_offset = S.meta.wtime - all[k].now;
             for (int j = 0; j < 5; j++)
-                tops[j] = theirs.tops[j] > tops[j] ? theirs.tops[j] : tops[j];
-            free(out[k]);
+                tops[j] = all[k].tops[j] > tops[j] ? all[k].tops[j] : tops[j];
         }
-        free(out);
-        free(lens);
+        free(all);
     }
     /* another number of processes numbers context ids and handles otherwise: the new ones above every old one,
      * which the ranks still hold (every part of the checkpoint was read by one of these processes) */
