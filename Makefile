@@ -61,7 +61,7 @@ demo: build
 	$(BUILD)/bin/vmpirun -n 64 -p 2 --balancer GreedyRefine $(BUILD)/armci_lu -n 480 -b 16 -d block -c -m 4 -r 1
 
 test: build
-	tools/run-tests $(BUILD) $(JOBS) -E '^tools/(ckpt_procs|recover|resize)$$'
+	tools/run-tests $(BUILD) $(JOBS) -E '^tools/(ckpt_procs|recover|resize|lost_conn)$$'
 	$(MAKE) --no-print-directory test-emul
 	$(MAKE) --no-print-directory test-procs
 	$(MAKE) --no-print-directory test-asan
@@ -78,13 +78,14 @@ test-emul: build
 
 # The suite as jobs of several OS processes (vmpirun --procs K: UCX between them, wired up through PMIx),
 # each process with the test's PEs: 2 processes; 3 for the areas whose protocols differ between processes;
-# 2 over TCP on the loopback interface (UCX_TLS=tcp,self, as between nodes) for point-to-point,
+# 2 over TCP on the loopback interface on 2 emulated nodes (UCX_TLS=tcp,self, MT_NODES=2, VMPI_NET_PEER=1: as
+# between machines, endpoints in UCX's PEER error mode, no kernel copy) for point-to-point,
 # collectives and ranks moving between processes (adapt/migrate, balance, move_procs), RMA and ARMCI without the kernel's copy (VMPI_NET_CMA=0, as between nodes) over shared memory
 # (messages: UCX has no RMA lane here) and over TCP with UCX's RMA forced on (VMPI_NET_RMA_EMULATED=1: the
 # windows' remote keys, UCX's emulated get and put), and 2 started by
 # Open MPI's mpirun (its PMIx server) for point-to-point; and checkpoints of jobs of 2 and 3 processes
 # restarted (tests/tools/ckpt_procs.sh), jobs killed and recovered (tests/tools/recover.sh), and jobs that change their number of processes
-# (tests/tools/resize.sh); MPICH's suite (tests/mpich) but its RMA area as 2 processes, against
+# (tests/tools/resize.sh), a connection lost between nodes (tests/tools/lost_conn.sh); MPICH's suite (tests/mpich) but its RMA area as 2 processes, against
 # the procs: lines of tests/mpich/xfail (its RMA tests move gigabytes by message between processes: minutes;
 # vmpi's own rma/ tests run above; the 798 others took 2 min 53 s at -j2 on 2 cores under load 7-10, 5 min 45 s
 # under load 10-14).  A failing run is tried once more: rare failures between processes
@@ -101,7 +102,7 @@ PROCS_EXCLUDE ?= $(or $(shell grep -v '^\#' tests/procs-exclude | cut -d' ' -f1 
 test-procs: build
 	MT_PROCS=2 tools/run-tests $(BUILD) $(JOBS) -R '$(PROCS_TESTS)' -E '$(PROCS_EXCLUDE)' --repeat until-pass:2
 	MT_PROCS=3 tools/run-tests $(BUILD) $(JOBS) -R '$(PROCS3_TESTS)' -E '$(PROCS_EXCLUDE)' --repeat until-pass:2
-	MT_PROCS=2 UCX_TLS=tcp,self UCX_NET_DEVICES=lo tools/run-tests $(BUILD) $(JOBS) -R '^(pt2pt|coll)/|^adapt/(migrate|balance|move_procs):' -E '$(PROCS_EXCLUDE)' \
+	MT_PROCS=2 MT_NODES=2 VMPI_NET_PEER=1 UCX_TLS=tcp,self UCX_NET_DEVICES=lo tools/run-tests $(BUILD) $(JOBS) -R '^(pt2pt|coll)/|^adapt/(migrate|balance|move_procs):' -E '$(PROCS_EXCLUDE)' \
 	  --repeat until-pass:2
 	MT_PROCS=2 VMPI_NET_CMA=0 tools/run-tests $(BUILD) $(JOBS) -R '^(rma|armci)/' -E '$(PROCS_EXCLUDE)' \
 	  --repeat until-pass:2
@@ -109,7 +110,7 @@ test-procs: build
 	  -R '^(rma|armci)/' -E '$(PROCS_EXCLUDE)' --repeat until-pass:2
 	MT_PROCS=2 MT_LAUNCHER=openmpi tools/run-tests $(BUILD) $(JOBS) -R '^(pt2pt|errors)/' -E '$(PROCS_EXCLUDE)' \
 	  --repeat until-pass:2
-	tools/run-tests $(BUILD) $(JOBS) -R '^tools/(ckpt_procs|recover|resize)$$'
+	tools/run-tests $(BUILD) $(JOBS) -R '^tools/(ckpt_procs|recover|resize|lost_conn)$$'
 	MT_PROCS=2 tools/run-tests $(BUILD) $(JOBS) -R '$(MPICH_PROCS_TESTS)' -E '$(MPICH_PROCS_EXCLUDE)' --repeat until-pass:2
 
 # ASan and UBSan: the suite, the emulated mode, and point-to-point and collectives between 2 real processes

@@ -38,6 +38,10 @@ static const vmpi_tunable table[] = {
      "a job of several processes: use UCX's RMA also where UCX has no RMA lane for the memory and would "
      "emulate it with messages (shared memory and TCP without an RDMA device), instead of vmpi's messages, "
      "which move large data faster there (for tests of that path)"},
+    {"net-peer", "VMPI_NET_PEER", VMPI_TUNABLE_BOOL, "0",
+     "a job of several processes: connections to processes on other nodes in UCX's PEER error mode, which "
+     "guarantees that a lost connection is seen and finds a peer gone silently (keepalive); costs some of "
+     "TCP's bandwidth (a reset connection is seen without it)"},
     {"net-trace", "VMPI_NET_TRACE", VMPI_TUNABLE_BOOL, "0",
      "a job of several processes: print every message between processes on stderr (debugging)"},
     {"pin", "VMPI_PIN", VMPI_TUNABLE_BOOL, "1", "pin each PE to a core (hwloc)"},

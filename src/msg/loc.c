@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdio.h>
 #include <stdlib.h>
 #include "base/log.h"
 #include "msg/loc.h"
+#include "xport/netjob.h"
+#include "xport/procs.h"
 
 int *vmpi_loc_pe_;
 
@@ -12,12 +15,40 @@ static struct {
     int nhooks;
 } L;
 
+/* "ranks 0-3, 8" of process `proc` (where they are now), cut with "..." to fit `n` bytes: for the
+ * transport's messages about that process. */
+static void ranks_of(int proc, char *buf, size_t n)
+{
+    int total = 0;
+    for (int r = 0; r < L.nranks; r++)
+        total += vmpi_xport_proc_of_pe(vmpi_loc_pe_[r]) == proc;
+    size_t at = (size_t)snprintf(buf, n, "%s", total == 0 ? "no rank" : total == 1 ? "rank " : "ranks ");
+    bool first = true;
+    for (int r = 0; r < L.nranks && total > 0; r++) {
+        if (vmpi_xport_proc_of_pe(vmpi_loc_pe_[r]) != proc)
+            continue;
+        int e = r;
+        while (e + 1 < L.nranks && vmpi_xport_proc_of_pe(vmpi_loc_pe_[e + 1]) == proc)
+            e++;
+        char one[32];
+        int w = e == r ? snprintf(one, sizeof one, "%d", r) : snprintf(one, sizeof one, "%d-%d", r, e);
+        if (at + (size_t)w + 8 >= n) {
+            snprintf(buf + at, n - at, "%s...", first ? "" : ", ");
+            return;
+        }
+        at += (size_t)snprintf(buf + at, n - at, "%s%s", first ? "" : ", ", one);
+        first = false;
+        r = e;
+    }
+}
+
 void vmpi_loc_init(int nranks)
 {
     vmpi_loc_pe_ = calloc((size_t)nranks, sizeof *vmpi_loc_pe_);
     if (vmpi_loc_pe_ == NULL)
         vmpi_fatal("out of memory for the location table of %d ranks", nranks);
     L.nranks = nranks;
+    vmpi_xport_net_on_ranks_of(ranks_of);
 }
 
 void vmpi_loc_fini(void)

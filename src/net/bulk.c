@@ -75,6 +75,7 @@ static struct {
     ucp_ep_h *ep;            /* [nprocs] made at the first send to that process */
     uint64_t *seq_out, *seq_in; /* [nprocs] messages sent to, taken from each process */
     long pending;            /* operations of this exchange not completed */
+    bool closing;            /* vmpi_bulk_fini: the peers may have exited */
 } B;
 
 void vmpi_bulk_init(int nprocs, int self)
@@ -114,14 +115,26 @@ static void start(void)
     free(lens);
 }
 
+/* UCX's PEER error mode towards other nodes (ucx.c): a connection lost during an exchange (its worker progresses only then) ends the job
+ * at once, naming the process, where its receives would otherwise wait for ever. */
+static void ep_failed(void *arg, ucp_ep_h ep, ucs_status_t st)
+{
+    (void)ep;
+    if (B.closing)
+        return;
+    H->fatal("process %d: the connection to process %d was lost during a bulk exchange: %s", B.self,
+             (int)(intptr_t)arg, ucs_status_string(st));
+}
+
 static ucp_ep_h ep_to(int p)
 {
     if (B.ep[p])
         return B.ep[p];
-    ucp_ep_params_t ep = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
+    ucp_ep_params_t ep = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                                        UCP_EP_PARAM_FIELD_ERR_HANDLER,
                           .address = B.blobs[p],
-                          .err_mode = UCP_ERR_HANDLING_MODE_NONE};
-    ucs_status_t st = ucp_ep_create(B.w, &ep, &B.ep[p]);
+                          .err_handler = {.cb = ep_failed, .arg = (void *)(intptr_t)p}};
+    ucs_status_t st = vmpi_ucx_ep_create(B.w, &ep, p, &B.ep[p]);
     if (st != UCS_OK)
         H->fatal("process %d: cannot connect to process %d for a bulk exchange through UCX: %s", B.self, p,
                  ucs_status_string(st));
@@ -474,6 +487,7 @@ void vmpi_bulk_fini(void)
 {
     if (B.w == NULL)
         return;
+    B.closing = true;
     for (int p = 0; p < B.nprocs; p++) {
         if (B.ep[p] == NULL)
             continue;

@@ -31,6 +31,9 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
 ucp_context_h vmpi_ucx_context(const ucp_params_t *pp, const char *what);
 extern vmpi_xport vmpi_ucx_xport;
 int vmpi_ucx_node_of(int proc);
+/* ucp_ep_create of an endpoint to process `proc` (p's err_mode set here): in UCX's PEER error mode towards
+ * other nodes with VMPI_NET_PEER=1 (where UCX has a transport for it), else in its default mode. */
+ucs_status_t vmpi_ucx_ep_create(ucp_worker_h w, ucp_ep_params_t *p, int proc, ucp_ep_h *ep);
 int vmpi_ucx_poll(struct vmpi_pe *pe);
 bool vmpi_ucx_ready(int pe);
 bool vmpi_ucx_backlog(int pe);

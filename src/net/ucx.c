@@ -100,6 +100,8 @@ static struct {
     ucp_address_t **addr;    /* [job_npes] */
     pid_t *pid;              /* [nprocs] */
     int *node_of;            /* [nprocs] */
+    char (*host)[64];        /* [nprocs] the host names the launcher gave, for messages */
+    bool *peer_mode;         /* [nprocs] endpoints to that process in UCX's PEER error mode (err_mode) */
     bool *cma;               /* [nprocs]: the kernel copies between this process and that one */
     bool rma;                /* UCX's get and put on exposed memory (VMPI_NET_RMA) */
     bool rma_emulated;       /* ... also where UCX emulates them (VMPI_NET_RMA_EMULATED) */
@@ -137,16 +139,120 @@ static int self_local(void)
     return pe - U.first;
 }
 
+/* ---- lost connections ----
+ * When the connection to a process is lost (reset, timed out, or with VMPI_NET_PEER=1 the process gone
+ * silently: UCX's keepalive finds it), the endpoint's operations fail and ep_failed runs, where before the
+ * job could wait for ever.  What follows this process's own end looks the
+ * same from here, and so do the ends the launcher is about to make of it: the job's end (every process has
+ * set `ending` before the last fence), a resize or a recovery (every process exits), an abort elsewhere.
+ * So a loss is reported, ending the job, only once LOST_GRACE_MS have passed without any of them, by the
+ * first PE that polls then (a sleeping PE looks every SLEEP_MAX_MS). */
+enum { LOST_GRACE_MS = 2000 };
+static struct {
+    _Atomic int state;       /* 0 none, 1 being recorded, 2 recorded, 3 reported */
+    _Atomic int proc;        /* the process the connection went to (-1: not known yet) */
+    ucs_status_t st;
+    struct timespec at;
+} L = {.proc = -1};
+
+/* Endpoints always have an error handler (ep_failed), which UCX calls in its default error mode too when a
+ * transport sees the connection fail (TCP's reset: tests/tools/lost_conn.sh).  UCX's PEER mode, which
+ * guarantees it and adds keepalive (a peer gone silently, a node lost without a reset), is asked for with
+ * VMPI_NET_PEER=1, towards processes on other nodes: it costs about 13% of TCP's bandwidth at 1 MiB here
+ * (docs/PERFORMANCE.md), and within a node UCX 1.13's shared-memory transports cannot detect a peer's
+ * failure (a process that dies there is its launcher's to report), so PEER would leave only TCP between
+ * them, or nothing.  An endpoint UCX cannot make in PEER mode ("unreachable", after UCX printed why) is made
+ * in the default mode, and so are the next ones to that process. */
+static _Atomic unsigned char *no_peer_mode; /* [nprocs] */
+
+static ucp_err_handling_mode_t err_mode(int proc)
+{
+    return U.peer_mode[proc] && !atomic_load_explicit(&no_peer_mode[proc], memory_order_relaxed)
+               ? UCP_ERR_HANDLING_MODE_PEER
+               : UCP_ERR_HANDLING_MODE_NONE;
+}
+
+/* ucp_ep_create in the error mode towards process `proc`, and in NONE where UCX has no transport for PEER. */
+ucs_status_t vmpi_ucx_ep_create(ucp_worker_h w, ucp_ep_params_t *p, int proc, ucp_ep_h *ep)
+{
+    p->err_mode = err_mode(proc);
+    ucs_status_t st = ucp_ep_create(w, p, ep);
+    if (st == UCS_ERR_UNREACHABLE && p->err_mode == UCP_ERR_HANDLING_MODE_PEER) {
+        atomic_store(&no_peer_mode[proc], 1);
+        p->err_mode = UCP_ERR_HANDLING_MODE_NONE;
+        st = ucp_ep_create(w, p, ep);
+    }
+    return st;
+}
+
+/* UCX's statuses of an operation on an endpoint whose peer is unreachable. */
+static bool peer_lost(ucs_status_t st)
+{
+    return st == UCS_ERR_ENDPOINT_TIMEOUT || st == UCS_ERR_CONNECTION_RESET || st == UCS_ERR_UNREACHABLE ||
+           st == UCS_ERR_CANCELED || st == UCS_ERR_IO_ERROR || st == UCS_ERR_REJECTED ||
+           st == UCS_ERR_NOT_CONNECTED;
+}
+
+/* The connection to process `proc` (-1: not known) failed with `st`. */
+static void lost(int proc, ucs_status_t st)
+{
+    if (atomic_load(&U.ending) || atomic_load(&U.ended) || atomic_load(&U.stopping))
+        return;
+    int none = -1, z = 0;
+    if (proc >= 0)
+        atomic_compare_exchange_strong(&L.proc, &none, proc);
+    if (!atomic_compare_exchange_strong(&L.state, &z, 1))
+        return;
+    L.st = st;
+    clock_gettime(CLOCK_MONOTONIC, &L.at);
+    atomic_store(&L.state, 2);
+}
+
+static void ep_failed(void *arg, ucp_ep_h ep, ucs_status_t st)
+{
+    (void)ep;
+    lost((int)(intptr_t)arg, st);
+}
+
+static void lost_report(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    long ms = (t.tv_sec - L.at.tv_sec) * 1000 + (t.tv_nsec - L.at.tv_nsec) / 1000000;
+    int two = 2;
+    if (ms < LOST_GRACE_MS || atomic_load(&U.ending) || atomic_load(&U.ended) ||
+        !atomic_compare_exchange_strong(&L.state, &two, 3))
+        return;
+    int k = atomic_load(&L.proc);
+    char mine[256], theirs[256] = "";
+    H->ranks_of(U.self, mine, sizeof mine);
+    if (k >= 0) {
+        char r[200];
+        H->ranks_of(k, r, sizeof r);
+        snprintf(theirs, sizeof theirs, " to process %d (host %s, %s)", k, U.host[k], r);
+    }
+    H->fatal("process %d (host %s, %s) lost its connection%s: %s; ending the job", U.self, U.host[U.self], mine,
+             theirs, ucs_status_string(L.st));
+}
+
+/* In every poll of a PE: one relaxed load when nothing was lost. */
+static inline void lost_check(void)
+{
+    if (__builtin_expect(atomic_load_explicit(&L.state, memory_order_relaxed) == 2, 0))
+        lost_report();
+}
+
 /* Local PE l's endpoint to PE dst, made at first use; NULL (and *st) when it cannot be made. */
 static ucp_ep_h ep_try(int l, int dst, ucs_status_t *st)
 {
     pe_state *s = &U.pe[l];
     if (__builtin_expect(s->ep[dst] != NULL, 1))
         return s->ep[dst];
-    ucp_ep_params_t p = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
+    ucp_ep_params_t p = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                                       UCP_EP_PARAM_FIELD_ERR_HANDLER,
                          .address = U.addr[dst],
-                         .err_mode = UCP_ERR_HANDLING_MODE_NONE};
-    if ((*st = ucp_ep_create(s->w, &p, &s->ep[dst])) != UCS_OK)
+                         .err_handler = {.cb = ep_failed, .arg = (void *)(intptr_t)proc_of(dst)}};
+    if ((*st = vmpi_ucx_ep_create(s->w, &p, proc_of(dst), &s->ep[dst])) != UCS_OK)
         s->ep[dst] = NULL; /* tried again at the next use */
     else if (trace) { /* its lanes: which of UCX's transports carry messages, RMA (none: emulated by messages) */
         fprintf(stderr, "vmpi net %d: PE %d -> PE %d: endpoint made\n", U.self, U.first + l, dst);
@@ -201,8 +307,11 @@ static void sent(void *req, ucs_status_t st, void *arg)
 {
     sendbuf *b = arg;
     pe_state *s = b->s;
-    if (st != UCS_OK && !atomic_load(&U.ended) && !b->ctrl)
-        H->fatal("process %d: a message to another process failed: %s", U.self, ucs_status_string(st));
+    if (st != UCS_OK && !atomic_load(&U.ended) && !b->ctrl) {
+        if (!peer_lost(st))
+            H->fatal("process %d: a message to another process failed: %s", U.self, ucs_status_string(st));
+        lost(-1, st);
+    }
     buf_free(b);
     atomic_fetch_sub_explicit(&s->sends, 1, memory_order_relaxed);
     ucp_request_free(req);
@@ -244,9 +353,12 @@ static void send_am(int l, ucp_ep_h ep, unsigned am, const void *hdr, size_t hle
         buf_free(arg);
     } else if (UCS_PTR_IS_ERR(r)) {
         buf_free(arg);
-        if (!atomic_load(&U.ended) && !arg->ctrl)
-            H->fatal("process %d: sending a message to another process failed: %s", U.self,
-                     ucs_status_string(UCS_PTR_STATUS(r)));
+        if (!atomic_load(&U.ended) && !arg->ctrl) {
+            if (!peer_lost(UCS_PTR_STATUS(r)))
+                H->fatal("process %d: sending a message to another process failed: %s", U.self,
+                         ucs_status_string(UCS_PTR_STATUS(r)));
+            lost(-1, UCS_PTR_STATUS(r));
+        }
     } else {
         atomic_fetch_add_explicit(&s->sends, 1, memory_order_relaxed);
     }
@@ -356,6 +468,11 @@ static void cma_copy(bool write, int dst_pe, void *local, uint64_t remote, size_
 static void rma_done(void *req, ucs_status_t st, void *arg)
 {
     vmpi_xport_comp *c = arg;
+    if (st != UCS_OK && peer_lost(st)) { /* (the operation never completes: the loss ends the job) */
+        lost(-1, st);
+        ucp_request_free(req);
+        return;
+    }
     if (st != UCS_OK)
         H->fatal("process %d: a one-sided operation on another process's memory failed: %s", U.self,
                  ucs_status_string(st));
@@ -370,6 +487,10 @@ static void rma_started(int l, ucs_status_ptr_t r, vmpi_xport_comp *c, const cha
 {
     if (r == NULL) { /* complete already (UCX's cma copies at once) */
         c->done(c);
+        return;
+    }
+    if (UCS_PTR_IS_ERR(r) && peer_lost(UCS_PTR_STATUS(r))) {
+        lost(-1, UCS_PTR_STATUS(r));
         return;
     }
     if (UCS_PTR_IS_ERR(r))
@@ -428,6 +549,10 @@ static bool rma_xfer(int l, bool put, int dst_pe, int k, void *local, uint64_t r
     /* done when its bytes are at the target: the endpoint's flush (after the put's own completion) says so */
     ucp_request_param_t np = {.op_attr_mask = 0};
     ucs_status_ptr_t r = ucp_put_nbx(ep, local, len, remote, rk, &np);
+    if (UCS_PTR_IS_ERR(r) && peer_lost(UCS_PTR_STATUS(r))) {
+        lost(k, UCS_PTR_STATUS(r));
+        return true; /* (never done: the loss ends the job) */
+    }
     if (UCS_PTR_IS_ERR(r))
         H->fatal("process %d: writing another process's memory failed: %s", U.self,
                  ucs_status_string(UCS_PTR_STATUS(r)));
@@ -520,6 +645,13 @@ static void landed(int l, pending_op *o, const op_hdr *h)
 static void received(void *req, ucs_status_t st, size_t len, void *arg)
 {
     recv_into *r = arg;
+    if (st != UCS_OK && peer_lost(st)) {
+        lost(-1, st);
+        free(r);
+        if (req)
+            ucp_request_free(req);
+        return;
+    }
     if (st != UCS_OK)
         H->fatal("process %d: receiving data from another process failed: %s", U.self, ucs_status_string(st));
     landed(r->l, r->o, &r->h);
@@ -807,6 +939,7 @@ int vmpi_ucx_poll(struct vmpi_pe *pe)
     if (id < U.first || id >= U.first + U.npes || atomic_load_explicit(&U.held, memory_order_relaxed))
         return 0;
     ucp_worker_h w = U.pe[id - U.first].w;
+    lost_check();
     if (__builtin_expect(atomic_load_explicit(&U.ending, memory_order_relaxed), 0) && U.pe[id - U.first].flush == 0)
         start_flush(id - U.first);
     vmpi_rkey_reap(id - U.first, atomic_load_explicit(&U.pe[id - U.first].rma, memory_order_relaxed) == 0);
@@ -928,6 +1061,7 @@ void vmpi_ucx_wake(int pe)
 typedef struct blob_hdr {
     uint64_t glen, pid, probe_addr, probe_value;
     int32_t node, npes, first, unused;
+    char host[64];
 } blob_hdr;
 
 /* VMPI_NET_CMA=0: get and put by messages between processes of one node too (as between nodes: tests
@@ -1033,6 +1167,7 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
         H->fatal("out of memory for the wire-up");
     blob_hdr bh = {.glen = glen, .pid = (uint64_t)getpid(), .probe_addr = (uint64_t)(uintptr_t)&probe_word,
                    .probe_value = probe_word, .node = job->node, .npes = npes, .first = first};
+    snprintf(bh.host, sizeof bh.host, "%.63s", job->host);
     memcpy(p, &bh, sizeof bh), p += sizeof bh;
     memcpy(p, geometry, glen), p += glen;
     for (int l = 0; l < npes; l++) {
@@ -1046,10 +1181,14 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
     U.addr = calloc((size_t)job_npes, sizeof *U.addr);
     U.pid = calloc((size_t)U.nprocs, sizeof *U.pid);
     U.node_of = calloc((size_t)U.nprocs, sizeof *U.node_of);
+    U.host = calloc((size_t)U.nprocs, sizeof *U.host);
+    no_peer_mode = calloc((size_t)U.nprocs, sizeof *no_peer_mode);
+    U.peer_mode = calloc((size_t)U.nprocs, sizeof *U.peer_mode);
     U.cma = calloc((size_t)U.nprocs, sizeof *U.cma);
     U.rma_lane = malloc((size_t)U.nprocs * sizeof *U.rma_lane);
-    if (!U.blobs || !lens || !U.addr || !U.pid || !U.node_of || !U.cma || !U.rma_lane)
+    if (!U.blobs || !lens || !U.addr || !U.pid || !U.node_of || !U.host || !no_peer_mode || !U.peer_mode || !U.cma || !U.rma_lane)
         H->fatal("out of memory for the wire-up");
+    bool peer = env_bool("VMPI_NET_PEER", false);
     vmpi_wire_allgather("vmpi.wire", blob, blen, U.blobs, lens);
     free(blob);
     for (int k = 0; k < U.nprocs; k++) {
@@ -1065,6 +1204,9 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
         q += glen;
         U.pid[k] = (pid_t)b.pid;
         U.node_of[k] = b.node;
+        memcpy(U.host[k], b.host, sizeof b.host);
+        U.host[k][sizeof b.host - 1] = '\0';
+        U.peer_mode[k] = peer && b.node != job->node;
         if (b.first != (int)((long)k * job_npes / U.nprocs) || b.npes != (int)((long)(k + 1) * job_npes / U.nprocs) - b.first)
             H->fatal("process %d: process %d has PEs %d..%d, expected a block of the job's %d", U.self, k, b.first,
                      b.first + b.npes - 1, job_npes);
@@ -1197,6 +1339,9 @@ void vmpi_ucx_finish(void)
     free(U.addr);
     free(U.pid);
     free(U.node_of);
+    free(U.host);
+    free((void *)no_peer_mode);
+    free(U.peer_mode);
     free(U.cma);
     free((void *)U.rma_lane);
     free(U.pe);

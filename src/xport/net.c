@@ -11,6 +11,7 @@
 #include "xport/emul.h"
 #include "xport/net.h"
 #include "xport/netjob.h"
+#include "xport/procs.h"
 
 static const vmpi_net *net;
 static vmpi_net_job job;
@@ -51,6 +52,19 @@ static void host_deliver(int pe, int src_pe, uint32_t id, void *msg, size_t len)
     vmpi_iso_cur_ = h;
 }
 
+static void (*ranks_of_fn)(int proc, char *buf, size_t n);
+void vmpi_xport_net_on_ranks_of(void (*fn)(int proc, char *buf, size_t n)) { ranks_of_fn = fn; }
+
+static void host_ranks_of(int proc, char *buf, size_t n)
+{
+    if (ranks_of_fn) {
+        ranks_of_fn(proc, buf, n);
+        return;
+    }
+    int a = vmpi_xport_first_pe(proc), b = vmpi_xport_first_pe(proc + 1) - 1;
+    snprintf(buf, n, a == b ? "PE %d" : "PEs %d-%d", a, b);
+}
+
 static const vmpi_net_host host = {
     .abi = VMPI_NET_ABI,
     .fatal = vmpi_fatal,
@@ -63,6 +77,7 @@ static const vmpi_net_host host = {
     .report_blocked = vmpi_sched_report_blocked,
     .live = vmpi_sched_live,
     .die = vmpi_die,
+    .ranks_of = host_ranks_of,
 };
 
 /* UCX's defaults that would take over what vmpi does itself: its handlers of fatal signals (vmpi's crash

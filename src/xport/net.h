@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "xport/xport.h"
 
-#define VMPI_NET_ABI 5 /* 5: bulk exchanges (ranks moving between processes) */
+#define VMPI_NET_ABI 6 /* 6: ranks_of (messages naming a process's ranks) */
 
 /* libvmpi's side, for the plugin. */
 typedef struct vmpi_net_host {
@@ -30,6 +30,7 @@ typedef struct vmpi_net_host {
     void (*report_blocked)(long job_live);             /* the deadlock report of this process's ranks */
     long (*live)(void);                                /* this process's ranks not yet done */
     void (*die)(int code) __attribute__((noreturn));   /* ends this process (and, through abort, the job) */
+    void (*ranks_of)(int proc, char *buf, size_t n);   /* "ranks 0-3, 8" of process proc now, for messages */
 } vmpi_net_host;
 
 /* What the job looks like from this process (filled by the plugin's open). */

@@ -38,6 +38,9 @@ void vmpi_xport_net_hold(bool on);
 void vmpi_xport_net_bulk(const vmpi_net_bulk *sends, int ns, const vmpi_net_bulk *recvs, int nr);
 /* Ends the whole job through the launcher (returns: the caller then ends this process). */
 void vmpi_xport_net_abort(int status, const char *msg);
+/* Who renders "ranks 0-3, 8" of a process for the plugin's messages (msg/loc.c, which knows where ranks
+ * are; before it is set, the process's PEs are named instead). */
+void vmpi_xport_net_on_ranks_of(void (*fn)(int proc, char *buf, size_t n));
 /* After the PEs have stopped. */
 void vmpi_xport_net_finish(void);
 
