@@ -23,9 +23,14 @@ TSAN_EMUL_TESTS ?= $(SAN_EMUL_TESTS)
 JOBS ?= 2
 # MPICH's source, for its test suite (tools/mpich-src; ignored by git)
 MPICH_SRC ?= $(CURDIR)/.deps/mpich
+# pympistandard, the MPI Forum's machine-readable API that tools/mpistd generates the C prototypes from: pinned,
+# since its one data file is the API.  Into .deps/py (ignored by git), where CMake looks for it: pip --target,
+# because Debian's pip refuses to install into the system's Python (PEP 668)
+PYDEPS = $(CURDIR)/.deps/py
+PYMPISTANDARD_VERSION = 0.2.0
 DEPS = cmake ninja-build gcc g++ pkg-config libboost-context-dev libhwloc-dev libxxhash-dev mpich libmpich-dev \
        openmpi-bin libopenmpi-dev gfortran libmetis-dev python3 python3-matplotlib \
-       libarmci-mpi-dev autoconf dpkg-dev libucx-dev ucx-utils libpmix-dev
+       libarmci-mpi-dev autoconf dpkg-dev libucx-dev ucx-utils libpmix-dev python3-pip
 
 .PHONY: all deps build demo test test-emul test-procs test-asan test-tsan bench clean
 
@@ -42,6 +47,8 @@ deps:
 	  fi; \
 	fi
 	tools/mpich-src $(MPICH_SRC)
+	@[ -d $(PYDEPS)/pympistandard-$(PYMPISTANDARD_VERSION).dist-info ] || \
+	  python3 -m pip install -q --upgrade --target $(PYDEPS) pympistandard==$(PYMPISTANDARD_VERSION)
 
 build: deps
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVMPI_MPICH_SRC=$(MPICH_SRC) >/dev/null

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Generates vmpi's MPI bindings from the MPI Forum's API (pympistandard, std.py) and vmpi's function lists
+(src/binding/spec/*.toml, spec.py).
+
+    gen.py --what proto --out build/gen/include/vmpi/mpi_proto.h
+
+--what names the output, one emitter module each (emit_<what>.py); --out is that output's path.  Issue 21's
+later steps add their outputs to WHAT (c, f77, f90, f08, abi, mpit, coverage: docs/research/mpi-standard-bindings.md).
+"""
+import argparse
+import importlib
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import spec  # noqa: E402
+import std  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+WHAT = {"proto": "emit_proto"}
+
+
+def resolve(standard, entries):
+    """Refuses a spec that disagrees with the standard: a generated function must be in MPI-4.1's data, and a
+    "removed" one must not (else its prototype could be generated)."""
+    errors = []
+    for e in entries:
+        found = standard.procedure(e.name) is not None
+        if e.generated and not found:
+            errors.append(f"{e.area}.toml: [{e.name}] is not an MPI-4.1 procedure of pympistandard {standard.version}")
+        elif e.status == "removed" and found:
+            errors.append(f"{e.area}.toml: [{e.name}] has status = \"removed\" but the standard has it")
+    if errors:
+        sys.exit("mpistd: " + "\nmpistd: ".join(errors))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--what", required=True, choices=sorted(WHAT), help="the output to generate")
+    ap.add_argument("--out", required=True, help="the output's path")
+    ap.add_argument("--spec", default=os.path.join(ROOT, "src", "binding", "spec"),
+                    help="the directory of the area files (default: src/binding/spec)")
+    args = ap.parse_args()
+
+    standard = std.Standard()
+    entries = spec.load(args.spec)
+    resolve(standard, entries)
+    emitter = importlib.import_module(WHAT[args.what])
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    tmp = args.out + ".tmp"
+    with open(tmp, "w") as out:
+        emitter.emit(standard, entries, out)
+    os.replace(tmp, args.out)  # a failed run leaves no half-written output for the build to use
+
+
+if __name__ == "__main__":
+    main()
