@@ -16,6 +16,7 @@
 /* communicators */
 VMPI_DECL(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
 VMPI_DECL(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
+VMPI_DECL(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request))
 VMPI_DECL(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
 VMPI_DECL(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
 VMPI_DECL(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))

@@ -41,8 +41,25 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     if (!err)
         err = vmpi_chk_ptr(&ck, request, "request");
     if (!err)
-        err = vmpi_comm_idup(c, newcomm, request);
+        err = vmpi_comm_idup(c, false, MPI_INFO_NULL, newcomm, request);
     return err ? vmpi_fail(comm, err, "MPI_Comm_idup", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Comm_idup_with_info)
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
+{
+    VMPI_CHK(ck);
+    vmpi_comm *c;
+    int err = comm_arg(&ck, comm, &c, false);
+    if (!err && info != MPI_INFO_NULL)
+        err = vmpi_chk_info(&ck, info);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, newcomm, "newcomm");
+    if (!err)
+        err = vmpi_chk_ptr(&ck, request, "request");
+    if (!err)
+        err = vmpi_comm_idup(c, true, info, newcomm, request);
+    return err ? vmpi_fail(comm, err, "MPI_Comm_idup_with_info", &ck) : MPI_SUCCESS;
 }
 
 VMPI_WEAK(Comm_dup_with_info)

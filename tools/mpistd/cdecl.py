@@ -7,12 +7,18 @@ parameters' parts, which later generators (wrappers, impl prototypes) reuse.
 """
 
 
+# Kinds the data renders wrongly in C where it gives no pointer level, with what the standard's text says:
+# MPI_Info_create_env's argv is `char *argv[]` (MPI-4.1 11.4), pympistandard 0.2.0 writes `char argv[]`
+# (MPI_Init's `char ***argv`, of the same kind, is right).
+POINTER_LEVEL = {"ARGUMENT_LIST": 1}
+
+
 def param(p):
     """One parameter: `const int *name[]`."""
     if p.kind.name.lower() == "varargs":
         return "..."
     const = "const " if p.constant else ""
-    stars = "*" * p.pointer_level
+    stars = "*" * (p.pointer_level or POINTER_LEVEL.get(p.kind.name, 0))
     return f"{const}{p.base_type} {stars}{p.name}{p.array}"
 
 

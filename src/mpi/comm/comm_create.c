@@ -168,7 +168,7 @@ int vmpi_comm_dup_with_info(vmpi_comm *c, bool own_info, MPI_Info info, MPI_Comm
  * sends it to the other leader; each leader takes its group's internal context (both groups may have the
  * same: they never talk on it) and broadcasts both over its group.  Messages only, so it works the same
  * between processes (each has its own context counter) as within one. */
-int vmpi_comm_idup(vmpi_comm *c, MPI_Comm *out, MPI_Request *req)
+int vmpi_comm_idup(vmpi_comm *c, bool own_info, MPI_Info info, MPI_Comm *out, MPI_Request *req)
 {
     const vmpi_dtype *t = INT();
     vmpi_comm *n;
@@ -183,7 +183,7 @@ int vmpi_comm_idup(vmpi_comm *c, MPI_Comm *out, MPI_Request *req)
     }
     err = publish(n, out);
     if (!err)
-        err = dup_finish(c, out, false, MPI_INFO_NULL);
+        err = dup_finish(c, out, own_info, info);
     if (err)
         return err;
     vmpi_csched *s = vmpi_cs_new(c);

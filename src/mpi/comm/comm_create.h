@@ -12,7 +12,8 @@
 int vmpi_comm_dup(vmpi_comm *c, MPI_Comm *out);
 int vmpi_comm_dup_with_info(vmpi_comm *c, bool own_info, MPI_Info info, MPI_Comm *out);
 /* Nonblocking duplication: *out at once, usable once *req (a schedule bringing its context) is complete. */
-int vmpi_comm_idup(vmpi_comm *c, MPI_Comm *out, MPI_Request *req);
+/* own_info: the new communicator's hints are `info`'s (MPI_Comm_idup_with_info), else c's. */
+int vmpi_comm_idup(vmpi_comm *c, bool own_info, MPI_Info info, MPI_Comm *out, MPI_Request *req);
 int vmpi_comm_split(vmpi_comm *c, int color, int key, MPI_Comm *out);
 /* Collective: rank r of intracommunicator `c` gets rank newrank[r] of a new communicator, or MPI_COMM_NULL
  * when newrank[r] is MPI_UNDEFINED (the others: 0..m-1, each once).  `newrank` is read at rank 0 only. */

@@ -112,21 +112,18 @@ static int ensure_slots(int n)
     return MPI_SUCCESS;
 }
 
-/* The environment of the job (MPI-3.1 9.1.1's suggested keys), from the first rank that asks. */
-static vmpi_info *env_build(void)
+/* The environment's keys (MPI-4.1 11.4's suggested keys) into `o`; `argv` (argc entries, maybe NULL) gives
+ * "command" and "argv". */
+static int env_fill(vmpi_info *o, int argc, char **argv)
 {
-    vmpi_info *o = vmpi_iso_own_calloc(1, sizeof *o);
-    if (o == NULL)
-        return NULL;
-    vmpi_rank *rk = vmpi_rank_self();
     char buf[MPI_MAX_INFO_VAL];
     int err = MPI_SUCCESS;
-    if (rk && rk->argc > 0 && rk->argv[0]) {
-        err |= put(o, "command", rk->argv[0]);
+    if (argv && argc > 0 && argv[0]) {
+        err |= put(o, "command", argv[0]);
         size_t len = 0;
         buf[0] = '\0';
-        for (int i = 1; i < rk->argc && rk->argv[i] && len < sizeof buf; i++) /* space-separated, cut to fit */
-            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i > 1 ? " " : "", rk->argv[i]);
+        for (int i = 1; i < argc && argv[i] && len < sizeof buf; i++) /* space-separated, cut to fit */
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i > 1 ? " " : "", argv[i]);
         err |= put(o, "argv", buf);
     }
     snprintf(buf, sizeof buf, "%d", vmpi_world_size());
@@ -141,7 +138,17 @@ static vmpi_info *env_build(void)
     if (uname(&u) == 0)
         err |= put(o, "arch", u.machine);
     err |= put(o, "thread_level", "MPI_THREAD_FUNNELED");
-    if (err) {
+    return err ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+}
+
+/* MPI_INFO_ENV: the environment of the job, from the first rank that asks (its arguments). */
+static vmpi_info *env_build(void)
+{
+    vmpi_info *o = vmpi_iso_own_calloc(1, sizeof *o);
+    if (o == NULL)
+        return NULL;
+    vmpi_rank *rk = vmpi_rank_self();
+    if (env_fill(o, rk ? rk->argc : 0, rk ? rk->argv : NULL) != MPI_SUCCESS) {
         info_destroy(o);
         return NULL;
     }
@@ -281,6 +288,21 @@ int vmpi_info_create(MPI_Info *out)
     return err;
 }
 
+int vmpi_info_create_env(int argc, char **argv, MPI_Info *out)
+{
+    vmpi_info *o = vmpi_iso_own_calloc(1, sizeof *o);
+    if (o == NULL)
+        return MPI_ERR_NO_MEM;
+    pthread_mutex_lock(&T.mu);
+    int err = env_fill(o, argc, argv);
+    if (!err)
+        err = insert(o, out);
+    pthread_mutex_unlock(&T.mu);
+    if (err)
+        info_destroy(o);
+    return err;
+}
+
 int vmpi_info_check(MPI_Info h)
 {
     pthread_mutex_lock(&T.mu);
@@ -323,6 +345,30 @@ int vmpi_info_get(MPI_Info h, const char *key, int valuelen, char *value, int *f
             len = (size_t)valuelen;
         memcpy(value, o->kv[i].val, len);
         value[len] = '\0';
+        *flag = 1;
+    }
+    pthread_mutex_unlock(&T.mu);
+    return err;
+}
+
+int vmpi_info_get_string(MPI_Info h, const char *key, int *buflen, char *value, int *flag)
+{
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&T.mu);
+    vmpi_info *o = lookup(h);
+    int i = o ? find(o, key) : -1;
+    if (o == NULL) {
+        err = MPI_ERR_INFO;
+    } else if (i < 0) {
+        *flag = 0; /* (buflen unchanged) */
+    } else {
+        size_t len = strlen(o->kv[i].val);
+        if (*buflen > 0) { /* the value cut to buflen - 1 characters, always terminated */
+            size_t n = len < (size_t)*buflen - 1 ? len : (size_t)*buflen - 1;
+            memcpy(value, o->kv[i].val, n);
+            value[n] = '\0';
+        }
+        *buflen = (int)len + 1;
         *flag = 1;
     }
     pthread_mutex_unlock(&T.mu);

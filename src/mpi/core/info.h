@@ -25,6 +25,11 @@ int vmpi_info_set(MPI_Info h, const char *key, const char *value);
 /* Copies at most `valuelen` characters of the value and a null after them; *flag says whether `key` is set. */
 int vmpi_info_get(MPI_Info h, const char *key, int valuelen, char *value, int *flag);
 int vmpi_info_get_valuelen(MPI_Info h, const char *key, int *valuelen, int *flag);
+/* MPI-4's string query: at most *buflen - 1 characters and a terminator into value (nothing when *buflen is
+ * 0), *buflen set to the value's length + 1; unchanged when the key is not set (*flag 0). */
+int vmpi_info_get_string(MPI_Info h, const char *key, int *buflen, char *value, int *flag);
+/* A new object with the environment's keys (MPI_INFO_ENV's), "command" and "argv" from argc/argv. */
+int vmpi_info_create_env(int argc, char **argv, MPI_Info *out);
 int vmpi_info_delete(MPI_Info h, const char *key);
 int vmpi_info_get_nkeys(MPI_Info h, int *nkeys);
 /* Keys are numbered in the order they were first set; MPI_ERR_ARG when n is not in [0, nkeys). */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI calls outside MPI_Init .. MPI_Finalize are errors (MPI-3.1 8.7), reported through MPI_COMM_WORLD's error
  * handler with MPI_ERR_OTHER, except the functions the standard allows at any time (MPI_Initialized,
- * MPI_Finalized, MPI_Get_version, MPI_Get_library_version) and those that report no errors (MPI_Wtime,
- * MPI_Wtick).  After MPI_Finalize, with MPI_ERRORS_RETURN set on MPI_COMM_WORLD before it, every other
+ * MPI_Finalized, MPI_Get_version, MPI_Get_library_version, and since MPI-4 the info functions) and those
+ * that report no errors (MPI_Wtime, MPI_Wtick).  After MPI_Finalize, with MPI_ERRORS_RETURN set on MPI_COMM_WORLD before it, every other
  * int-returning function of mpi.h (uninit_calls.h, generated from it by gen-calls.py: all arguments 0)
  * returns MPI_ERR_OTHER; MPI_Init and MPI_Finalize too.  With MT_UNINIT=before in the environment, a call
  * before MPI_Init (MPI_Comm_rank) stops the job under the default MPI_ERRORS_ARE_FATAL with a message
@@ -11,7 +11,8 @@
 #include "mtest.h"
 #include "uninit_calls.h"
 
-/* Allowed at any time, or would end the job (MPI_Abort), or does nothing (MPI_Pcontrol, for profiling libraries). */
+/* Allowed at any time (MPI-4.1 11.2.1: the info functions too), or would end the job (MPI_Abort), or does
+ * nothing (MPI_Pcontrol, for profiling libraries). */
 static int allowed(const char *name)
 {
     static const char *const ok[] = {"MPI_Initialized", "MPI_Finalized", "MPI_Get_version",
@@ -19,7 +20,25 @@ static int allowed(const char *name)
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(name, ok[i]) == 0)
             return 1;
-    return 0;
+    return strncmp(name, "MPI_Info_", 9) == 0;
+}
+
+/* The info functions work before MPI_Init and after MPI_Finalize (MPI-4.1 11.2.1). */
+static int info_anytime(const char *when)
+{
+    int errs = 0, flag = 0, len = 0;
+    MPI_Info info = MPI_INFO_NULL, dup = MPI_INFO_NULL;
+    char v[16];
+    MT_CHECK_RC(errs, MPI_Info_create(&info));
+    MT_CHECK_RC(errs, MPI_Info_set(info, "k", when));
+    MT_CHECK_RC(errs, MPI_Info_dup(info, &dup));
+    len = sizeof v;
+    MT_CHECK_RC(errs, MPI_Info_get_string(dup, "k", &len, v, &flag));
+    MT_CHECK(errs, flag && strcmp(v, when) == 0 && len == (int)strlen(when) + 1, "%s: info value '%s' (%d)", when,
+             flag ? v : "(none)", len);
+    MT_CHECK_RC(errs, MPI_Info_free(&dup));
+    MT_CHECK_RC(errs, MPI_Info_free(&info));
+    return errs;
 }
 
 static int anytime(int want_init, int want_fin)
@@ -43,6 +62,7 @@ int main(int argc, char **argv)
     int errs = 0, rank = -1;
     const char *mode = getenv("MT_UNINIT");
     errs += anytime(0, 0);
+    errs += info_anytime("before");
     if (mode && strcmp(mode, "before") == 0) {
         int r = -1;
         MPI_Comm_rank(MPI_COMM_WORLD, &r); /* MPI_ERRORS_ARE_FATAL: the job stops here */
@@ -55,6 +75,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Finalize();
     errs += anytime(1, 1);
+    errs += info_anytime("after");
     int n = 0;
     for (size_t i = 0; i < sizeof uninit_calls / sizeof uninit_calls[0]; i++) {
         if (allowed(uninit_calls[i].name))
