@@ -316,12 +316,24 @@ VMPI_DECL(int, Grequest_start, (MPI_Grequest_query_function *query_fn, MPI_Grequ
                                 MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request))
 VMPI_DECL(int, Grequest_complete, (MPI_Request request))
 VMPI_DECL(int, Request_get_status, (MPI_Request req, int *flag, MPI_Status *status))
+VMPI_DECL(int, Request_get_status_any, (int count, const MPI_Request array_of_requests[], int *index, int *flag,
+                                        MPI_Status *status))
+VMPI_DECL(int, Request_get_status_all, (int count, const MPI_Request array_of_requests[], int *flag,
+                                        MPI_Status array_of_statuses[]))
+VMPI_DECL(int, Request_get_status_some, (int incount, const MPI_Request array_of_requests[], int *outcount,
+                                         int array_of_indices[], MPI_Status array_of_statuses[]))
 VMPI_DECL(int, Cancel, (MPI_Request *req))
 VMPI_DECL(int, Test_cancelled, (const MPI_Status *status, int *flag))
 VMPI_DECL(int, Get_count, (const MPI_Status *status, MPI_Datatype dt, int *count))
 VMPI_DECL(int, Get_elements, (const MPI_Status *status, MPI_Datatype dt, int *count))
 VMPI_DECL(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype dt, MPI_Count *count))
 VMPI_DECL(int, Status_set_elements, (MPI_Status *status, MPI_Datatype dt, int count))
+VMPI_DECL(int, Status_get_source, (const MPI_Status *status, int *source))
+VMPI_DECL(int, Status_get_tag, (const MPI_Status *status, int *tag))
+VMPI_DECL(int, Status_get_error, (const MPI_Status *status, int *error))
+VMPI_DECL(int, Status_set_source, (MPI_Status *status, int source))
+VMPI_DECL(int, Status_set_tag, (MPI_Status *status, int tag))
+VMPI_DECL(int, Status_set_error, (MPI_Status *status, int error))
 VMPI_DECL(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype dt, MPI_Count count))
 VMPI_DECL(int, Status_set_cancelled, (MPI_Status *status, int flag))
 

@@ -123,40 +123,188 @@ int PMPI_Request_free(MPI_Request *req)
     return vmpi_request_free(req);
 }
 
+/* Whether request `req` (checked) is complete, its status into *st when it is; an inactive request (null, or
+ * persistent and not started) is complete with an empty status.  No progress is made here. */
+static int peek_status(MPI_Request req, int *flag, MPI_Status *st, bool *active)
+{
+    vmpi_mreq *m = req == MPI_REQUEST_NULL ? NULL : vmpi_mreq_get(req);
+    *active = m && !(m->persistent && !m->active);
+    if (!*active) {
+        *flag = 1;
+        vmpi_status_empty(st);
+        return MPI_SUCCESS;
+    }
+    *flag = vmpi_mreq_done(m);
+    if (*flag && m->type == VMPI_MREQ_GREQ)
+        return vmpi_greq_status(m, st);
+    if (*flag && st != MPI_STATUS_IGNORE) {
+        if (m->type == VMPI_MREQ_PROC_NULL)
+            vmpi_status_nomsg(st, MPI_PROC_NULL);
+        else if (m->r.kind == VMPI_REQ_RECV)
+            vmpi_status_out(st, &m->r.status);
+        else
+            vmpi_status_nomsg(st, MPI_ANY_SOURCE); /* a send */
+    }
+    return MPI_SUCCESS;
+}
+
+/* Whether any of the active requests is complete, without progress. */
+static bool any_done(int n, const MPI_Request *reqs)
+{
+    for (int i = 0; i < n; i++) {
+        vmpi_mreq *m = reqs[i] == MPI_REQUEST_NULL ? NULL : vmpi_mreq_get(reqs[i]);
+        if (m && !(m->persistent && !m->active) && vmpi_mreq_done(m))
+            return true;
+    }
+    return false;
+}
+
 VMPI_WEAK(Request_get_status)
 int PMPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
 {
     VMPI_CHK(ck);
     int err;
+    bool active;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, flag, "flag")) ||
         (err = vmpi_chk_req(&ck, req, true)))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Request_get_status", &ck);
-    if (req == MPI_REQUEST_NULL) {
+    if (!any_done(1, &req))
+        vmpi_vp_yield();
+    err = peek_status(req, flag, st, &active);
+    return err ? vmpi_fail(MPI_COMM_WORLD, err, "MPI_Request_get_status", &ck) : MPI_SUCCESS;
+}
+
+/* The checks of the MPI-4.1 array forms: count, the array, each request (null allowed). */
+static int check_reqs(vmpi_chk *ck, int n, const MPI_Request *reqs)
+{
+    int err;
+    if ((err = vmpi_chk_ranked(ck)) || (err = vmpi_chk_count(ck, n)) ||
+        (n > 0 && (err = vmpi_chk_ptr(ck, reqs, "array_of_requests"))))
+        return err;
+    for (int i = 0; i < n; i++)
+        if ((err = vmpi_chk_req(ck, reqs[i], true)))
+            return err;
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Request_get_status_any)
+int PMPI_Request_get_status_any(int n, const MPI_Request reqs[], int *index, int *flag, MPI_Status *st)
+{
+    VMPI_CHK(ck);
+    int err;
+    if ((err = check_reqs(&ck, n, reqs)) || (err = vmpi_chk_ptr(&ck, index, "index")) ||
+        (err = vmpi_chk_ptr(&ck, flag, "flag")))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Request_get_status_any", &ck);
+    if (!any_done(n, reqs))
+        vmpi_vp_yield();
+    bool active, some = false;
+    *index = MPI_UNDEFINED;
+    *flag = 0;
+    for (int i = 0; i < n; i++) {
+        int f;
+        MPI_Status tmp;
+        if ((err = peek_status(reqs[i], &f, &tmp, &active)))
+            return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Request_get_status_any", &ck);
+        some |= active;
+        if (active && f) {
+            *index = i;
+            *flag = 1;
+            if (st != MPI_STATUS_IGNORE)
+                *st = tmp;
+            return MPI_SUCCESS;
+        }
+    }
+    if (!some) { /* no active request: flag true, index undefined, an empty status */
         *flag = 1;
         vmpi_status_empty(st);
-        return MPI_SUCCESS;
-    }
-    vmpi_mreq *m = vmpi_mreq_get(req);
-    if (!vmpi_mreq_done(m))
-        vmpi_vp_yield();
-    *flag = vmpi_mreq_done(m);
-    if (*flag && m->type == VMPI_MREQ_GREQ) {
-        err = vmpi_greq_status(m, st);
-        return err ? vmpi_fail(MPI_COMM_WORLD, err, "MPI_Request_get_status", &ck) : MPI_SUCCESS;
-    }
-    if (*flag && st != MPI_STATUS_IGNORE) {
-        if (m->type == VMPI_MREQ_PROC_NULL) {
-            vmpi_status_nomsg(st, MPI_PROC_NULL);
-        } else if (m->persistent && !m->active) {
-            vmpi_status_empty(st);
-        } else if (m->r.kind == VMPI_REQ_RECV) {
-            vmpi_status_out(st, &m->r.status);
-        } else {
-            vmpi_status_nomsg(st, MPI_ANY_SOURCE); /* a send */
-        }
     }
     return MPI_SUCCESS;
 }
+
+VMPI_WEAK(Request_get_status_all)
+int PMPI_Request_get_status_all(int n, const MPI_Request reqs[], int *flag, MPI_Status sts[])
+{
+    VMPI_CHK(ck);
+    int err;
+    if ((err = check_reqs(&ck, n, reqs)) || (err = vmpi_chk_ptr(&ck, flag, "flag")))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Request_get_status_all", &ck);
+    vmpi_vp_yield();
+    bool active;
+    *flag = 1;
+    for (int i = 0; i < n && *flag; i++) {
+        vmpi_mreq *m = reqs[i] == MPI_REQUEST_NULL ? NULL : vmpi_mreq_get(reqs[i]);
+        if (m && !(m->persistent && !m->active) && !vmpi_mreq_done(m))
+            *flag = 0;
+    }
+    for (int i = 0; i < n && *flag; i++) {
+        int f;
+        if ((err = peek_status(reqs[i], &f, sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[i], &active)))
+            return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Request_get_status_all", &ck);
+    }
+    return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Request_get_status_some)
+int PMPI_Request_get_status_some(int n, const MPI_Request reqs[], int *outcount, int indices[], MPI_Status sts[])
+{
+    VMPI_CHK(ck);
+    int err;
+    if ((err = check_reqs(&ck, n, reqs)) || (err = vmpi_chk_ptr(&ck, outcount, "outcount")) ||
+        (n > 0 && (err = vmpi_chk_ptr(&ck, indices, "array_of_indices"))))
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Request_get_status_some", &ck);
+    if (!any_done(n, reqs))
+        vmpi_vp_yield();
+    bool active, some = false;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int f;
+        MPI_Status tmp;
+        if ((err = peek_status(reqs[i], &f, &tmp, &active)))
+            return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Request_get_status_some", &ck);
+        some |= active;
+        if (active && f) {
+            if (sts != MPI_STATUSES_IGNORE)
+                sts[k] = tmp;
+            indices[k++] = i;
+        }
+    }
+    *outcount = some ? k : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+/* MPI-4.1's status accessors (the fields are public in C as well: these are for the other languages and for
+ * symmetry, and check their arguments). */
+#define STATUS_GET(Name, field)                                                                               \
+    VMPI_WEAK(Status_get_##Name)                                                                              \
+    int PMPI_Status_get_##Name(const MPI_Status *st, int *out)                                                \
+    {                                                                                                         \
+        VMPI_CHK(ck);                                                                                         \
+        VMPI_CHK_LOCAL(ck, "MPI_Status_get_" #Name);                                                          \
+        int err;                                                                                              \
+        if ((err = vmpi_chk_ptr(&ck, st == MPI_STATUS_IGNORE ? NULL : st, "status")) ||                      \
+            (err = vmpi_chk_ptr(&ck, out, #Name)))                                                            \
+            return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Status_get_" #Name, &ck);                              \
+        *out = st->field;                                                                                     \
+        return MPI_SUCCESS;                                                                                   \
+    }
+#define STATUS_SET(Name, field)                                                                               \
+    VMPI_WEAK(Status_set_##Name)                                                                              \
+    int PMPI_Status_set_##Name(MPI_Status *st, int value)                                                     \
+    {                                                                                                         \
+        VMPI_CHK(ck);                                                                                         \
+        VMPI_CHK_LOCAL(ck, "MPI_Status_set_" #Name);                                                          \
+        int err;                                                                                              \
+        if ((err = vmpi_chk_ptr(&ck, st == MPI_STATUS_IGNORE ? NULL : st, "status")))                        \
+            return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Status_set_" #Name, &ck);                              \
+        st->field = value;                                                                                    \
+        return MPI_SUCCESS;                                                                                   \
+    }
+STATUS_GET(source, MPI_SOURCE)
+STATUS_GET(tag, MPI_TAG)
+STATUS_GET(error, MPI_ERROR)
+STATUS_SET(source, MPI_SOURCE)
+STATUS_SET(tag, MPI_TAG)
+STATUS_SET(error, MPI_ERROR)
 
 VMPI_WEAK(Cancel)
 int PMPI_Cancel(MPI_Request *req)
