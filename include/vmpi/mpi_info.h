@@ -90,5 +90,8 @@ VMPI_DECL(int, Attr_delete, (MPI_Comm comm, int keyval))
 VMPI_DECL(int, Add_error_class, (int *errorclass))
 VMPI_DECL(int, Add_error_code, (int errorclass, int *errorcode))
 VMPI_DECL(int, Add_error_string, (int errorcode, const char *string))
+VMPI_DECL(int, Remove_error_class, (int errorclass))
+VMPI_DECL(int, Remove_error_code, (int errorcode))
+VMPI_DECL(int, Remove_error_string, (int errorcode))
 
 #endif

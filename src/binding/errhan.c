@@ -152,3 +152,51 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     }
     return MPI_SUCCESS;
 }
+
+/* MPI-4.1's removals of user error classes, codes and strings: what is not the user's, or still has a
+ * string or codes, is refused (MPI_ERR_ARG, saying which). */
+static int removed(int code, int err, const char *fn, vmpi_chk *ck)
+{
+    if (err == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    if (err == VMPI_ERRCODE_HAS_STRING)
+        snprintf(ck->why, sizeof ck->why, "%d still has an error string (MPI_Remove_error_string first)", code);
+    else if (err == VMPI_ERRCODE_HAS_CODES)
+        snprintf(ck->why, sizeof ck->why, "class %d still has error codes (MPI_Remove_error_code first)", code);
+    else if (strcmp(fn, "MPI_Remove_error_string") == 0)
+        snprintf(ck->why, sizeof ck->why, "%d is not a user error class or code with a string", code);
+    else
+        snprintf(ck->why, sizeof ck->why, "%d is not a user error %s", code,
+                 strcmp(fn, "MPI_Remove_error_class") == 0 ? "class" : "code");
+    return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_ARG, fn, ck);
+}
+
+VMPI_WEAK(Remove_error_class)
+int PMPI_Remove_error_class(int errorclass)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck);
+    if (err)
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Remove_error_class", &ck);
+    return removed(errorclass, vmpi_errcode_remove(errorclass, true), "MPI_Remove_error_class", &ck);
+}
+
+VMPI_WEAK(Remove_error_code)
+int PMPI_Remove_error_code(int errorcode)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck);
+    if (err)
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Remove_error_code", &ck);
+    return removed(errorcode, vmpi_errcode_remove(errorcode, false), "MPI_Remove_error_code", &ck);
+}
+
+VMPI_WEAK(Remove_error_string)
+int PMPI_Remove_error_string(int errorcode)
+{
+    VMPI_CHK(ck);
+    int err = vmpi_chk_ranked(&ck);
+    if (err)
+        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Remove_error_string", &ck);
+    return removed(errorcode, vmpi_errcode_remove_string(errorcode), "MPI_Remove_error_string", &ck);
+}

@@ -8,7 +8,7 @@
 #include "mpi/core/rank.h"
 
 typedef struct uerr {
-    int cls;   /* its class: itself for a class */
+    int cls;   /* its class: itself for a class; 0 once removed (MPI_Remove_error_*: the value is not reused) */
     char *str; /* from MPI_Add_error_string, or NULL */
 } uerr;
 
@@ -36,7 +36,8 @@ static uerr *user(int code)
     vmpi_errcodes *s = state();
     if (s == NULL || code <= MPI_ERR_LASTCODE || code - MPI_ERR_LASTCODE - 1 >= s->n)
         return NULL;
-    return &s->e[code - MPI_ERR_LASTCODE - 1];
+    uerr *u = &s->e[code - MPI_ERR_LASTCODE - 1];
+    return u->cls ? u : NULL;
 }
 
 static int add(int cls, int *out)
@@ -82,6 +83,33 @@ int vmpi_errcode_set_string(int code, const char *string)
         return MPI_ERR_NO_MEM;
     free(u->str);
     u->str = s;
+    return MPI_SUCCESS;
+}
+
+int vmpi_errcode_remove(int code, bool is_class)
+{
+    uerr *u = user(code);
+    if (u == NULL || (u->cls == code) != is_class)
+        return VMPI_ERRCODE_NOT_USER;
+    if (u->str)
+        return VMPI_ERRCODE_HAS_STRING;
+    if (is_class) {
+        vmpi_errcodes *s = state();
+        for (int i = 0; i < s->n; i++)
+            if (s->e[i].cls == code && MPI_ERR_LASTCODE + 1 + i != code)
+                return VMPI_ERRCODE_HAS_CODES;
+    }
+    u->cls = 0;
+    return MPI_SUCCESS;
+}
+
+int vmpi_errcode_remove_string(int code)
+{
+    uerr *u = user(code);
+    if (u == NULL || u->str == NULL)
+        return VMPI_ERRCODE_NOT_USER;
+    free(u->str);
+    u->str = NULL;
     return MPI_SUCCESS;
 }
 

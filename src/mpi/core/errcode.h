@@ -6,12 +6,18 @@
 #define VMPI_MPI_ERRCODE_H
 
 #include <mpi.h>
+#include <stdbool.h>
 
 int vmpi_errcode_add_class(int *errorclass);
 /* `errorclass` is a predefined class other than MPI_SUCCESS or a user class; else MPI_ERR_ARG. */
 int vmpi_errcode_add_code(int errorclass, int *errorcode);
 /* `code` is a user class or code; else MPI_ERR_ARG. */
 int vmpi_errcode_set_string(int code, const char *string);
+/* MPI-4.1's removals: a user class (is_class) or code, which must have no string left and, for a class, no
+ * code left; its value is not given again.  The string of a user class or code.  MPI_SUCCESS or why not: */
+enum { VMPI_ERRCODE_NOT_USER = -1, VMPI_ERRCODE_HAS_STRING = -2, VMPI_ERRCODE_HAS_CODES = -3 };
+int vmpi_errcode_remove(int code, bool is_class);
+int vmpi_errcode_remove_string(int code);
 /* The class of a predefined or user error code, or -1 when `code` is neither. */
 int vmpi_errcode_class(int code);
 /* The string given to a user class or code ("" when none was), or NULL when `code` is not one. */
