@@ -59,6 +59,7 @@ typedef struct MPI_Status {
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0x18000000)
 #define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x18000001)
 #define MPI_ERRORS_RETURN ((MPI_Errhandler)0x18000002)
+#define MPI_ERRORS_ABORT ((MPI_Errhandler)0x18000003)
 #define MPI_INFO_NULL ((MPI_Info)0x1c000000)
 #define MPI_MESSAGE_NULL ((MPI_Message)0x20000000)
 #define MPI_MESSAGE_NO_PROC ((MPI_Message)0x20000001)

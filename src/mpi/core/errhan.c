@@ -81,12 +81,15 @@ const char *vmpi_err_class_text(int cls)
     return cls >= 0 && cls < (int)VMPI_ARRAY_LEN(classes) ? classes[cls].text : NULL;
 }
 
+/* Handles 1-3 are the predefined handlers (mpi.h); the user's are numbered from 4, per rank. */
+enum { FIRST_USER = 4 };
+
 int vmpi_errh_check(MPI_Errhandler h)
 {
-    if (h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN)
+    if (h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN || h == MPI_ERRORS_ABORT)
         return MPI_SUCCESS;
     vmpi_rank *rk = vmpi_rank_self();
-    int i = VMPI_HANDLE_INDEX(h) - 3;
+    int i = VMPI_HANDLE_INDEX(h) - FIRST_USER;
     if (VMPI_HANDLE_KIND(h) != VMPI_KIND_ERRHANDLER || i < 0 || i >= rk->nerrh_user || rk->errh_user[i].refs == 0)
         return MPI_ERR_ARG;
     return MPI_SUCCESS;
@@ -100,13 +103,13 @@ int vmpi_errh_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *out)
         return MPI_ERR_NO_MEM;
     rk->errh_user = n;
     n[rk->nerrh_user] = (vmpi_errh_user){fn, 1};
-    *out = VMPI_HANDLE(VMPI_KIND_ERRHANDLER, 3 + rk->nerrh_user++);
+    *out = VMPI_HANDLE(VMPI_KIND_ERRHANDLER, FIRST_USER + rk->nerrh_user++);
     return MPI_SUCCESS;
 }
 
 void vmpi_errh_ref(MPI_Errhandler h)
 {
-    int i = VMPI_HANDLE_INDEX(h) - 3;
+    int i = VMPI_HANDLE_INDEX(h) - FIRST_USER;
     if (i >= 0)
         vmpi_rank_self()->errh_user[i].refs++;
 }
@@ -124,7 +127,7 @@ int vmpi_errh_install(MPI_Errhandler *slot, MPI_Errhandler h)
 
 int vmpi_errh_free(MPI_Errhandler *h)
 {
-    int i = VMPI_HANDLE_INDEX(*h) - 3;
+    int i = VMPI_HANDLE_INDEX(*h) - FIRST_USER;
     if (i >= 0)
         vmpi_rank_self()->errh_user[i].refs--;
     *h = MPI_ERRHANDLER_NULL;
@@ -148,10 +151,11 @@ int vmpi_err_vraise(MPI_Errhandler h, int obj, int code, const char *fn, const c
     vmpi_rank *rk = vmpi_rank_self();
     if (h == MPI_ERRORS_RETURN)
         return code;
-    if (h != MPI_ERRORS_ARE_FATAL) { /* handles of every kind are ints: one call serves comms and windows */
+    if (h != MPI_ERRORS_ARE_FATAL && h != MPI_ERRORS_ABORT) { /* handles of every kind are ints: one call
+                                                                 * serves comms and windows */
         int oh = obj;
         int cd = code;
-        rk->errh_user[VMPI_HANDLE_INDEX(h) - 3].fn(&oh, &cd, fn);
+        rk->errh_user[VMPI_HANDLE_INDEX(h) - FIRST_USER].fn(&oh, &cd, fn);
         return code;
     }
     char detail[512] = "";
@@ -168,6 +172,13 @@ int vmpi_err_vraise(MPI_Errhandler h, int obj, int code, const char *fn, const c
                  vmpi_errcode_user_string(code));
     }
     vmpi_log_run_die_hook(); /* the ranks' output first, then the message */
+    if (h == MPI_ERRORS_ABORT) { /* MPI-4: as MPI_Abort on the object's processes, with the error code (the
+                                  * job: vmpi's MPI_Abort ends it all) */
+        vmpi_warn("rank %d: %s: %s (%s)%s%s; MPI_ERRORS_ABORT: aborting the job with error code %d",
+                  rk ? rk->world_rank : -1, fn, name ? name : "error", name ? vmpi_err_class_text(code) : user,
+                  fmt ? ": " : "", detail, code);
+        vmpi_job_abort(code);
+    }
     vmpi_warn("rank %d: %s: %s (%s)%s%s; MPI_ERRORS_ARE_FATAL: stopping the job", rk ? rk->world_rank : -1, fn,
               name ? name : "error", name ? vmpi_err_class_text(code) : user, fmt ? ": " : "", detail);
     vmpi_die(1);
