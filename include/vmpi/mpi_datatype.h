@@ -37,6 +37,7 @@
 #define MPI_DISTRIBUTE_DFLT_DARG (-49767)
 
 VMPI_DECL(int, Type_size, (MPI_Datatype dt, int *size))
+VMPI_DECL(int, Type_get_value_index, (MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type))
 VMPI_DECL(int, Type_size_x, (MPI_Datatype dt, MPI_Count *size))
 VMPI_DECL(int, Type_get_extent, (MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent))
 VMPI_DECL(int, Type_get_extent_x, (MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent))

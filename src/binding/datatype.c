@@ -228,3 +228,32 @@ MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp) { return (MPI_Aint)((uintpt
 
 VMPI_WEAK(Aint_diff)
 MPI_Aint PMPI_Aint_diff(MPI_Aint a, MPI_Aint b) { return (MPI_Aint)((uintptr_t)a - (uintptr_t)b); }
+
+/* MPI-4.1: the predefined (value, index) pair type of MINLOC/MAXLOC for a value type and an index type, or
+ * MPI_DATATYPE_NULL when the standard has none (the C pairs index with int, the Fortran ones with the value's
+ * own type). */
+VMPI_WEAK(Type_get_value_index)
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type)
+{
+    static const MPI_Datatype pairs[][3] = {
+        {MPI_FLOAT, MPI_INT, MPI_FLOAT_INT},
+        {MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT},
+        {MPI_LONG, MPI_INT, MPI_LONG_INT},
+        {MPI_SHORT, MPI_INT, MPI_SHORT_INT},
+        {MPI_INT, MPI_INT, MPI_2INT},
+        {MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT},
+        {MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER},
+        {MPI_REAL, MPI_REAL, MPI_2REAL},
+        {MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION},
+    };
+    vmpi_dtype *v, *i;
+    int err;
+    if ((err = get("MPI_Type_get_value_index", value_type, pair_type, &v)) ||
+        (err = get("MPI_Type_get_value_index", index_type, pair_type, &i)))
+        return err;
+    *pair_type = MPI_DATATYPE_NULL;
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
+        if (pairs[k][0] == value_type && pairs[k][1] == index_type)
+            *pair_type = pairs[k][2];
+    return MPI_SUCCESS;
+}
