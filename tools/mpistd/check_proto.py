@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Compares vmpi's hand-written MPI prototypes (include/mpi.h and the headers it includes) with the generated
-vmpi/mpi_proto.h, function by function: return type, number of parameters, each parameter's type (with its
-const-ness; parameter names, whitespace and `T x[]` against `T *x` do not count), and that each MPI_X has its
-PMPI_X twin.  Every difference is listed; those in the --known file (vmpi's known deviations from the
-standard, each with its reason) are accepted, any other fails, and so does a --known line that no longer
-matches a difference (it must go when the header is fixed).  Prints " No Errors" when it passes (ctest).
+vmpi/mpi_proto.h, function by function, the large-count MPI_X_c forms it gives too: return type, number of
+parameters, each parameter's type (with its const-ness; parameter names, whitespace and `T x[]` against
+`T *x` do not count), and that each MPI_X has its PMPI_X twin.  Every difference is listed; those in the
+--known file (vmpi's known deviations from the standard, each with its reason) are accepted, any other
+fails, and so does a --known line that no longer matches a difference (it must go when the header is fixed).
+Prints " No Errors" when it passes (ctest).
 
     check_proto.py --gen build/gen/include/vmpi/mpi_proto.h [-v]
 """
@@ -79,9 +80,11 @@ def main():
     gen = cparse.prototypes(args.gen)
     entries = spec.load(args.spec)
     diffs = twins(hand, "mpi.h") + twins(gen, "mpi_proto.h")
-    compared = removed = 0
+    compared = removed = large = 0
     spelled = []
+    listed = set()
     for e in entries:
+        listed.add(e.name)
         h, g = hand.get(e.name), gen.get(e.name)
         if h is None:
             diffs.append(f"{e.name}: in src/binding/spec/{e.area}.toml but not declared by vmpi's headers")
@@ -93,15 +96,31 @@ def main():
         if g is None:
             diffs.append(f"{e.name}: in src/binding/spec/{e.area}.toml but not in mpi_proto.h")
             continue
-        if h is None:
-            continue
-        compared += 1
-        diffs += compare(e.name, h, g)
-        if len(h.params) == len(g.params):
-            for i, (hp, gp) in enumerate(zip(h.params, g.params), 1):
-                if hp.name != gp.name or hp.array != gp.array:
-                    spelled.append(f"{e.name}: parameter {i}: vmpi '{hp.text}', MPI-4.1 '{gp.text}'")
-    listed = {e.name for e in entries}
+        forms = [(e.name, h, g)]
+        # the large-count form, where the generator gives it (std.Standard.forms: an area whose entry points are
+        # generated, unless large = false): mpi.h must declare it, and the same
+        name_c = e.name + "_c"
+        if name_c in gen:
+            listed.add(name_c)
+            large += 1
+            if name_c not in hand:
+                diffs.append(f"{name_c}: in mpi_proto.h (the large-count form of {e.name}) but not declared by "
+                             "vmpi's headers")
+            else:
+                forms.append((name_c, hand[name_c], gen[name_c]))
+        elif name_c in hand:
+            listed.add(name_c)
+            diffs.append(f"{name_c}: declared by vmpi's headers but mpi_proto.h has no large-count form of {e.name} "
+                         f"(src/binding/spec/{e.area}.toml: entry points not generated, or large = false)")
+        for name, h, g in forms:
+            if h is None:
+                continue
+            compared += 1
+            diffs += compare(name, h, g)
+            if len(h.params) == len(g.params):
+                for i, (hp, gp) in enumerate(zip(h.params, g.params), 1):
+                    if hp.name != gp.name or hp.array != gp.array:
+                        spelled.append(f"{name}: parameter {i}: vmpi '{hp.text}', MPI-4.1 '{gp.text}'")
     for name in hand:
         if name.startswith("MPI_") and name not in listed:
             diffs.append(f"{name}: declared by vmpi's headers but not in src/binding/spec")
@@ -119,7 +138,8 @@ def main():
     if args.verbose:
         for s in spelled:
             print("spelling    " + s)
-    print(f"{compared} functions compared (MPI_ and PMPI_ each), {removed} hand-written as removed from the "
+    print(f"{compared} functions compared (MPI_ and PMPI_ each; {large} of them large-count _c forms), {removed} "
+          f"hand-written as removed from the "
           f"standard; {len(diffs)} differences: {len(diffs) - len(unexpected)} known, {len(unexpected)} unexpected; "
           f"{len(stale)} stale known entries; {len(spelled)} parameters spelled differently (names, [] for *)")
     if unexpected or stale:

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""--what proto: vmpi/mpi_proto.h, the MPI_ and PMPI_ prototypes of the standard's functions vmpi exports.
+"""--what proto: vmpi/mpi_proto.h, the MPI_ and PMPI_ prototypes of the standard's functions vmpi exports, with
+their large-count forms (MPI_X_c) where vmpi has them (std.Standard.forms).
 
 The header holds prototypes only: the types, constants and callback typedefs they use are mpi.h's (the data
 has no constants), so it is for mpi.h to include after its area headers, inside its extern "C" and visibility
@@ -21,7 +22,7 @@ def emit(standard, entries, out):
         if e.area != area:
             area = e.area
             out.write(f"\n/* src/binding/{area}.c */\n")
-        expr = standard.procedure(e.name).express
-        out.write(cdecl.declaration(expr.iso_c) + "\n")
-        out.write(cdecl.declaration(expr.profile.iso_c) + "\n")
+        for expr, profile, _ in standard.forms(e):  # the int form, and the _c form where vmpi has it
+            out.write(cdecl.declaration(expr) + "\n")
+            out.write(cdecl.declaration(profile) + "\n")
     out.write("\n#endif /* VMPI_MPI_PROTO_H */\n")

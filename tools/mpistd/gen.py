@@ -4,9 +4,12 @@
 (src/binding/spec/*.toml, spec.py).
 
     gen.py --what proto --out build/gen/include/vmpi/mpi_proto.h
+    gen.py --what impl --out build/gen/binding/impl.h
+    gen.py --what c --area pt2pt --out build/gen/binding/pt2pt_entry.c
 
---what names the output, one emitter module each (emit_<what>.py); --out is that output's path.  Issue 21's
-later steps add their outputs to WHAT (c, f77, f90, f08, abi, mpit, coverage: docs/research/mpi-standard-bindings.md).
+--what names the output, one emitter module each (emit_<what>.py); --out is that output's path; --area, for
+the outputs made per area (c), the area (src/binding/spec/<area>.toml).  Issue 21's later steps add their
+outputs to WHAT (f77, f90, f08, abi, mpit, coverage: docs/research/mpi-standard-bindings.md).
 """
 import argparse
 import importlib
@@ -18,12 +21,14 @@ import spec  # noqa: E402
 import std  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-WHAT = {"proto": "emit_proto"}
+WHAT = {"proto": "emit_proto", "impl": "emit_impl", "c": "emit_c"}
+PER_AREA = {"c"}
 
 
 def resolve(standard, entries):
     """Refuses a spec that disagrees with the standard: a generated function must be in MPI-4.1's data, and a
-    "removed" one must not (else its prototype could be generated)."""
+    "removed" one must not (else its prototype could be generated); and keys about generated entry points in an
+    area whose entry points are hand-written (they would do nothing)."""
     errors = []
     for e in entries:
         found = standard.procedure(e.name) is not None
@@ -31,6 +36,9 @@ def resolve(standard, entries):
             errors.append(f"{e.area}.toml: [{e.name}] is not an MPI-4.1 procedure of pympistandard {standard.version}")
         elif e.status == "removed" and found:
             errors.append(f"{e.area}.toml: [{e.name}] has status = \"removed\" but the standard has it")
+        if not e.entry_generated and (e.tag or e.checks or e.extra or e.ck or e.raises or not e.large):
+            errors.append(f"{e.area}.toml: [{e.name}] has keys for generated entry points, but its area's are "
+                          "hand-written (entry_points = \"generated\" at the top of the file generates them)")
     if errors:
         sys.exit("mpistd: " + "\nmpistd: ".join(errors))
 
@@ -39,9 +47,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--what", required=True, choices=sorted(WHAT), help="the output to generate")
     ap.add_argument("--out", required=True, help="the output's path")
+    ap.add_argument("--area", help="the area, for --what " + "|".join(sorted(PER_AREA)))
     ap.add_argument("--spec", default=os.path.join(ROOT, "src", "binding", "spec"),
                     help="the directory of the area files (default: src/binding/spec)")
     args = ap.parse_args()
+    if (args.what in PER_AREA) != (args.area is not None):
+        ap.error(f"--area goes with --what {'|'.join(sorted(PER_AREA))}, and only with it")
 
     standard = std.Standard()
     entries = spec.load(args.spec)
@@ -49,8 +60,15 @@ def main():
     emitter = importlib.import_module(WHAT[args.what])
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     tmp = args.out + ".tmp"
-    with open(tmp, "w") as out:
-        emitter.emit(standard, entries, out)
+    try:
+        with open(tmp, "w") as out:
+            if args.area is None:
+                emitter.emit(standard, entries, out)
+            else:
+                emitter.emit(standard, entries, out, args.area)
+    except BaseException:
+        os.remove(tmp)
+        raise
     os.replace(tmp, args.out)  # a failed run leaves no half-written output for the build to use
 
 

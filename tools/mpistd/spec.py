@@ -2,30 +2,69 @@
 """vmpi's side of the bindings: src/binding/spec/<area>.toml, which MPI functions vmpi has (README.md there).
 
 The generator emits what these files list, never a list of its own, so adding a function is one line there.
+An area file may begin with settings of the whole area (keys before the first table); the tables are the
+functions.
 """
 import glob
 import os
 import sys
 import tomllib
 
-# the keys an entry may have and their values (None: any); an unknown one is a typo, refused
-KEYS = {"status": ("removed",)}
+# the keys an entry may have and their values (a tuple: those values; a type: any value of it); an unknown
+# one is a typo, refused.  What they mean: src/binding/spec/README.md
+KEYS = {
+    "status": ("removed",),
+    "tag": ("send", "recv"),
+    "checks": dict,
+    "extra": list,
+    "ck": (True,),
+    "raises": (True,),
+    "large": (False,),
+}
+# the settings of an area
+AREA_KEYS = {"entry_points": ("generated", "hand-written")}
 
 
 class Entry:
-    def __init__(self, name, area, fields):
+    def __init__(self, name, area, fields, area_settings):
         self.name = name  # MPI_Send
         self.area = area  # pt2pt (src/binding/pt2pt.c)
         self.status = fields.get("status", "exported")
+        # whether tools/mpistd/gen.py --what c writes the entry point (else src/binding/<area>.c has it)
+        self.entry_generated = area_settings.get("entry_points") == "generated" and self.generated
+        self.tag = fields.get("tag")  # the role of a TAG parameter named `tag`: "send" or "recv"
+        self.checks = fields.get("checks", {})  # parameter name -> the C check replacing its kind's ("": none)
+        self.extra = fields.get("extra", [])  # further C checks, after the parameters'
+        self.ck = fields.get("ck", False)  # the implementation gets the check record, to say why it failed
+        self.raises = fields.get("raises", False)  # the implementation reports its errors itself
+        self.large = fields.get("large", True)  # the _c form too, where the standard has one
 
     @property
     def generated(self):
         """Whether vmpi/mpi_proto.h declares it (the removed functions' prototypes are hand-written)."""
         return self.status == "exported"
 
+    @property
+    def short(self):
+        """The name without MPI_: Send (VMPI_WEAK's argument, the implementation's suffix)."""
+        return self.name[len("MPI_"):]
+
+    @property
+    def impl(self):
+        """The hand-written implementation function the generated entry points call."""
+        return "vmpi_b_" + self.short
+
 
 def files(spec_dir):
     return sorted(glob.glob(os.path.join(spec_dir, "*.toml")))
+
+
+def _check_value(where, key, value, allowed):
+    if isinstance(allowed, type):
+        if not isinstance(value, allowed):
+            sys.exit(f"{where}: {key} must be a {allowed.__name__}, not {value!r}")
+    elif value not in allowed:
+        sys.exit(f"{where}: {key} = {value!r}, expected one of {allowed}")
 
 
 def load(spec_dir):
@@ -41,17 +80,27 @@ def load(spec_dir):
                 table = tomllib.load(f)
             except tomllib.TOMLDecodeError as e:
                 sys.exit(f"{path}: {e}")
+        settings = {k: v for k, v in table.items() if not isinstance(v, dict)}
+        for key, value in settings.items():
+            if key not in AREA_KEYS:
+                sys.exit(f"{path}: unknown area setting {key!r} (known: {', '.join(AREA_KEYS)}; a function is a "
+                         f"table, [MPI_X])")
+            _check_value(path, key, value, AREA_KEYS[key])
         for name, fields in table.items():
+            if name in settings:
+                continue
             where = f"{path}: [{name}]"
-            if not isinstance(fields, dict):
-                sys.exit(f"{where}: not a table")
             if name in seen:
                 sys.exit(f"{where}: also in {seen[name]}")
             for key, value in fields.items():
                 if key not in KEYS:
                     sys.exit(f"{where}: unknown key {key!r} (known: {', '.join(KEYS)})")
-                if KEYS[key] is not None and value not in KEYS[key]:
-                    sys.exit(f"{where}: {key} = {value!r}, expected one of {KEYS[key]}")
+                _check_value(where, key, value, KEYS[key])
+            for p, c in fields.get("checks", {}).items():
+                if not isinstance(c, str):
+                    sys.exit(f"{where}: checks.{p} must be a string (a C expression, or \"\" for none)")
+            if not all(isinstance(x, str) for x in fields.get("extra", [])):
+                sys.exit(f"{where}: extra must be a list of strings (C expressions)")
             seen[name] = path
-            entries.append(Entry(name, area, fields))
+            entries.append(Entry(name, area, fields, settings))
     return entries

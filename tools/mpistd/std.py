@@ -57,6 +57,21 @@ class Standard:
         """The procedure called `name` (C spelling), or None when MPI-4.1 has none."""
         return self.procedures.get(name)
 
+    def forms(self, entry):
+        """The C forms vmpi exports of a spec entry: [(expression, profile expression, large)], the int form and,
+        for an entry whose entry points are generated, the standard's large-count form (MPI_X_c: MPI_Count
+        counts, MPI_Aint displacements) unless the entry says `large = false`."""
+        express = self.procedure(entry.name).express
+        out = [(express.iso_c, express.profile.iso_c, False)]
+        if self.has_large(entry):
+            out.append((express.embiggen.iso_c, express.embiggen.profile.iso_c, True))
+        return out
+
+    def has_large(self, entry):
+        """Whether vmpi exports the _c form of the entry (forms)."""
+        proc = self.procedure(entry.name)
+        return entry.entry_generated and entry.large and proc is not None and proc.has_embiggenment()
+
 
 if __name__ == "__main__":
     # the build's configure check (CMakeLists.txt): the pinned package loads and its data is the expected set

@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""--what c --area A: the MPI_ entry points of area A (those of src/binding/spec/A.toml, when the file says
+entry_points = "generated"), each PMPI_X with MPI_X its weak alias, and the _c form (MPI_X_c) where the
+standard has one.
+
+Each entry point checks its arguments as its parameters' kinds say (kinds.py; the spec's `tag`, `checks` and
+`extra` where the kinds are too coarse), in the order vmpi has always checked them: the caller is a rank
+between MPI_Init and MPI_Finalize, the communicator, then the parameters in order, a buffer after its count
+and datatype.  It then calls the area's hand-written implementation, vmpi_b_X (binding/impl.h: checked
+arguments, handles resolved, counts MPI_Count, shared by the int and _c forms), and reports a failure
+through the communicator's error handler (MPI_COMM_WORLD's without one) under the name the program called.
+The checks are check.h's static inline helpers, as in the hand-written entry points, so they inline into the
+entry point (the implementation too, with LTO); nothing is allocated.
+"""
+import sys
+
+import cdecl
+import kinds
+
+WIDTH = 120
+
+
+def split_call(text, col):
+    """A term longer than the line, placed at column `col`: broken after the commas of its call's arguments,
+    each line aligned under the first argument."""
+    if col + len(text) <= WIDTH or "(" not in text:
+        return [text]
+    head = text.index("(", text.index("= ") if "= " in text else 0) + 1
+    parts = text[head:].split(", ")
+    lines, line = [], text[:head]
+    for i, part in enumerate(parts):
+        piece = part + ("" if i == len(parts) - 1 else ",")
+        if line.endswith("(") or col + len(line) + 1 + len(piece) <= WIDTH:
+            line += ("" if line.endswith("(") else " ") + piece
+        else:
+            lines.append(line)
+            line = " " * head + piece
+    lines.append(line)
+    return lines
+
+
+def wrap_condition(terms):
+    """`if (a || b || ...)`: terms joined by ||, broken at WIDTH columns, continuation lines 8 deep."""
+    lines, line = [], "    if ("
+    for i, t in enumerate(terms):
+        text = t + (")" if i == len(terms) - 1 else " ||")
+        if line.endswith("(") or len(line) + 1 + len(text) <= WIDTH:
+            pieces = split_call(text, len(line) + (0 if line.endswith("(") else 1))
+            if len(pieces) == 1:
+                line += ("" if line.endswith("(") else " ") + text
+                continue
+        if not line.endswith("("):
+            lines.append(line)
+            line = "        "
+        pieces = split_call(text, len(line))
+        col = len(line)
+        line += pieces[0]
+        for piece in pieces[1:]:
+            lines.append(line)
+            line = " " * col + piece
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def uses(entry, params, large):
+    """kinds.Use of each parameter, the spec's `checks` replacing a kind's checks."""
+    out = []
+    for i, p in enumerate(params):
+        try:
+            u = kinds.use(entry, params, i, large)
+        except kinds.Unknown as e:
+            if p.name not in entry.checks:
+                sys.exit(f"mpistd: {entry.area}.toml: [{entry.name}]: {e}")
+            u = kinds.Use(arg=p.name, impl=kinds.c_decl(p))
+        if p.name in entry.checks:
+            c = entry.checks[p.name]
+            u.checks = [(None, c)] if c else []
+        out.append(u)
+    return out
+
+
+def order(params):
+    """The order of the parameters' checks: the communicator first (ranks are checked against it), then the
+    parameters in order, a buffer after its count and datatype (vmpi_chk_buf reads the resolved datatype)."""
+    idx = [i for i, p in enumerate(params) if p.kind.name == "COMMUNICATOR" and kinds.direction(p) == "in"][:1]
+    deferred = {}
+    for i, p in enumerate(params):
+        if i in idx:
+            continue
+        if p.kind.name == "BUFFER" and kinds.buffer_triple(params, i):
+            deferred.setdefault(i + 2, []).append(i)
+            continue
+        idx.append(i)
+        idx += deferred.pop(i, [])
+    return idx
+
+
+def term(guard, call):
+    return f"({guard} && (err = {call}))" if guard else f"(err = {call})"
+
+
+def function(entry, expr, profile, large):
+    params = list(expr.parameters)
+    us = uses(entry, params, large)
+    fn = expr.name  # the name the program called: MPI_Send or MPI_Send_c
+    comm = next((p.name for p in params if p.kind.name == "COMMUNICATOR" and kinds.direction(p) == "in"), None)
+    texts = [c for u in us for _, c in u.checks] + entry.extra
+    errcomm = comm or ("errcomm" if any("errcomm" in t for t in texts) else "MPI_COMM_WORLD")
+
+    checks = [term(None, "vmpi_chk_ranked(&ck)")]
+    for i in order(params):
+        checks += [term(g, c) for g, c in us[i].checks]
+    checks += [term(None, c) for c in entry.extra]
+    args = [u.arg for u in us] + (["&ck"] if entry.ck else [])
+
+    out = [f"VMPI_WEAK({fn[len('MPI_'):]})", cdecl.declaration(profile).rstrip(";"), "{", "    VMPI_CHK(ck);"]
+    if errcomm == "errcomm":
+        out.append("    MPI_Comm errcomm = MPI_COMM_WORLD; /* the handler of errors without a communicator */")
+    out += ["    " + u.local for u in us if u.local]
+    out.append("    int err;")
+    fail = f'        return vmpi_fail({errcomm}, err, "{fn}", &ck);'
+    call = f"{entry.impl}({', '.join(args)})"
+    if entry.raises:  # the implementation reports its own errors
+        ret = split_call(f"return {call};", 4)
+        out += [wrap_condition(checks), fail] + ["    " + ret[0]] + ["    " + r for r in ret[1:]]
+    else:
+        checks.append(term(None, call))
+        out += [wrap_condition(checks), fail] + ["    " + u.out for u in us if u.out] + ["    return MPI_SUCCESS;"]
+    out.append("}")
+    return "\n".join(out)
+
+
+def emit(standard, entries, out, area=None):
+    gen = [e for e in entries if e.entry_generated and (area is None or e.area == area)]
+    if not gen:
+        sys.exit(f"mpistd: no generated entry points in area {area} (its spec says entry_points = \"generated\"?)")
+    out.write("/* SPDX-License-Identifier: BSD-3-Clause */\n"
+              f"/* Generated by tools/mpistd/gen.py --what c --area {area} from pympistandard {standard.version} "
+              "(MPI-4.1)\n"
+              f" * and src/binding/spec/{area}.toml: do not edit.  The MPI_ entry points of the area (every MPI_X "
+              "a weak\n"
+              " * alias of PMPI_X): the argument checks of check.h, then the hand-written implementation "
+              f"(src/binding/{area}.c). */\n"
+              '#include "binding/check.h"\n#include "binding/impl.h"\n')
+    for e in gen:
+        for expr, profile, large in standard.forms(e):
+            out.write("\n" + function(e, expr, profile, large) + "\n")

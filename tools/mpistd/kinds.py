@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""What the generated C entry points do with each parameter, chosen by the parameter's kind in the standard's
+data (pympistandard: COMMUNICATOR, RANK, TAG, BUFFER, POLYXFER_NUM_ELEM_NNI...), its direction and its name:
+the argument checks (src/binding/check.h's vmpi_chk_* helpers, which write the reason of a failure into the
+check record `ck`), the resolved object a check yields (a handle becomes its vmpi_comm or vmpi_dtype), and
+what the hand-written implementation function receives.
+
+The kinds are coarse where C is not: RANK is a destination, a source or a root, told apart by the parameter's
+name (dest, source, root); TAG is a send or a receive tag, by name (sendtag, recvtag) or, for a parameter
+named `tag`, by the entry's `tag` key.  A parameter this table does not know, or knows too little of, stops
+the generator with what to write in the spec (`checks.<param>`), rather than getting a guessed check.
+"""
+import cdecl
+
+
+class Unknown(Exception):
+    """No rule for a parameter: the message says which and what the spec can say instead."""
+
+
+class Use:
+    """One parameter of one entry point.  checks: [(guard, call)], each call a C expression giving MPI_SUCCESS or
+    an error class (writing ck.why), made only when guard (a C expression, or None) holds; local: a declaration
+    of the object the checks resolve the handle into, or None; arg: the implementation's argument; impl: its
+    declaration in the implementation's prototype; out: for an MPI_Count result the int form narrows, the C
+    statement that stores it into the user's int after the implementation succeeded, else None."""
+
+    def __init__(self, checks=(), local=None, arg=None, impl=None, out=None):
+        self.checks, self.local, self.arg, self.impl, self.out = list(checks), local, arg, impl, out
+
+
+def direction(p):
+    return p.direction.value.lower()  # in, out, inout
+
+
+def c_decl(p):
+    """`const void *buf`: the parameter as the standard's expression declares it (cdecl.param)."""
+    return cdecl.param(p)
+
+
+def _ptr(p, what):
+    return (None, f'vmpi_chk_ptr(&ck, {p.name}, "{what}")')
+
+
+RANK_ROLES = {"dest": "vmpi_chk_dest", "source": "vmpi_chk_source", "root": "vmpi_chk_root"}
+TAG_ROLES = {"send": "vmpi_chk_send_tag", "recv": "vmpi_chk_recv_tag"}
+TAG_NAMES = {"sendtag": "send", "recvtag": "recv"}
+# the XFER_NUM_ELEM kinds: a count of elements of a datatype, after its buffer
+COUNT_KINDS = ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI")
+
+
+def buffer_triple(params, i):
+    """For a BUFFER at params[i] followed by its count and datatype: (count, datatype) parameters, else None."""
+    if i + 2 < len(params) and params[i + 1].kind.name in COUNT_KINDS and params[i + 2].kind.name == "DATATYPE":
+        return params[i + 1], params[i + 2]
+    return None
+
+
+def use(entry, params, i, large):
+    """How the entry point of `entry` handles params[i] (the parameters of its `large` form or of its int form).
+    Raises Unknown when there is no rule."""
+    p = params[i]
+    k, d, name = p.kind.name, direction(p), p.name
+    array = bool(p.array) or p._parseset.get("length") not in (None, "")
+    comm = next((q for q in params if q.kind.name == "COMMUNICATOR" and direction(q) == "in"), None)
+    passthrough = Use(arg=name, impl=c_decl(p))
+
+    if k == "COMMUNICATOR" and d == "in" and not array:
+        return Use([(None, f"vmpi_chk_comm(&ck, {name}, &{name}_obj)")], f"vmpi_comm *{name}_obj;", f"{name}_obj",
+                   f"vmpi_comm *{name}")
+    if k == "DATATYPE" and d == "in" and not array:
+        return Use([(None, f"vmpi_chk_dt(&ck, {name}, &{name}_obj)")], f"const vmpi_dtype *{name}_obj;",
+                   f"{name}_obj", f"const vmpi_dtype *{name}")
+    if k in COUNT_KINDS and d == "in" and not array:
+        return Use([(None, f"vmpi_chk_count(&ck, {name})")], arg=name, impl=f"MPI_Count {name}")
+    if k == "BUFFER" and not array:
+        t = buffer_triple(params, i)
+        if t is None:  # a buffer described otherwise (MPI_Buffer_attach's bytes): the spec says how to check it
+            return passthrough
+        count, dtype = t
+        return Use([(None, f"vmpi_chk_buf(&ck, {name}, {count.name}, {dtype.name}_obj)")], arg=name, impl=c_decl(p))
+    if k == "RANK" and d == "in" and not array:
+        if name not in RANK_ROLES:
+            raise Unknown(f"RANK parameter {name} is none of {', '.join(RANK_ROLES)}: give its check "
+                          f"(checks.{name})")
+        if comm is None:
+            raise Unknown(f"RANK parameter {name} without a communicator: give its check (checks.{name})")
+        return Use([(None, f"{RANK_ROLES[name]}(&ck, {name}, {comm.name}_obj)")], arg=name, impl=f"int {name}")
+    if k == "TAG" and d == "in" and not array:
+        role = TAG_NAMES.get(name, entry.tag if name == "tag" else None)
+        if role is None:
+            raise Unknown(f"TAG parameter {name}: say whether it is a send or a receive tag (tag = \"send\" or "
+                          f"\"recv\") or give its check (checks.{name})")
+        return Use([(None, f"{TAG_ROLES[role]}(&ck, {name})")], arg=name, impl=f"int {name}")
+    if k == "STATUS" and d == "out" and not array:
+        return passthrough  # MPI_STATUS_IGNORE is a pointer too
+    if k == "REQUEST" and not array and p.pointer_level == 1:
+        checks = [_ptr(p, "request pointer")]
+        if d == "inout":  # an existing request to act on (MPI_Start): not MPI_REQUEST_NULL
+            checks.append((None, f"vmpi_chk_req(&ck, *{name}, false)"))
+        return Use(checks, arg=name, impl=c_decl(p))
+    if k == "REQUEST" and array and d == "inout":
+        length = p._parseset.get("length")
+        return Use([(f"{length} > 0", f'vmpi_chk_ptr(&ck, {name}, "request array")')], arg=name,
+                   impl=c_decl(p))
+    if k == "MESSAGE" and p.pointer_level == 1 and not array:
+        if d == "out":
+            return Use([_ptr(p, "message")], arg=name, impl=c_decl(p))
+        # a message to receive (MPI_Mrecv): MPI_MESSAGE_NO_PROC or one MPI_Mprobe gave
+        return Use([(None, f"vmpi_chk_msg(&ck, {name})")], arg=name, impl=c_decl(p))
+    if k == "LOGICAL" and d == "out" and p.pointer_level == 1 and not array:
+        return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
+    if k == "ARRAY_LENGTH_NNI" and d == "in" and not array:
+        return Use([(None, f"vmpi_chk_count(&ck, {name})")], arg=name, impl=f"int {name}")
+    if k == "POLYNUM_BYTES_NNI" and d == "in" and not array:
+        return Use([(None, f'vmpi_chk_nonneg(&ck, {name}, "{name}")')], arg=name, impl=f"MPI_Count {name}")
+    if k == "POLYNUM_BYTES" and d == "out" and p.pointer_level == 1 and not array:
+        impl = f"MPI_Count *{name}"
+        if large:
+            return Use([_ptr(p, name)], arg=name, impl=impl)
+        # the int form: the implementation's MPI_Count result, then stored into the user's int (MPI_UNDEFINED
+        # when it does not fit, as MPI_Get_count does)
+        return Use([_ptr(p, name)], f"MPI_Count {name}_large;", f"&{name}_large", impl,
+                   f"*{name} = vmpi_count_int({name}_large);")
+    if k == "C_BUFFER2" and d == "out" and p.pointer_level == 1 and not array:
+        return Use([_ptr(p, "buffer address")], arg=name, impl=c_decl(p))
+    raise Unknown(f"no rule for parameter {name} (kind {k}, {d}{', array' if array else ''}) in tools/mpistd/kinds.py:"
+                  f" add one, or give its check in the spec (checks.{name})")
