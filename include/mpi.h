@@ -299,6 +299,42 @@ VMPI_DECL(int, Recv_init, (void *buf, int count, MPI_Datatype dt, int source, in
                            MPI_Request *req))
 VMPI_DECL(int, Start, (MPI_Request *req))
 VMPI_DECL(int, Startall, (int count, MPI_Request *reqs))
+/* the large-count forms (MPI-4.0): the same functions with MPI_Count counts and sizes */
+VMPI_DECL(int, Send_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm))
+VMPI_DECL(int, Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm))
+VMPI_DECL(int, Rsend_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm))
+VMPI_DECL(int, Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm))
+VMPI_DECL(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                        MPI_Status *status))
+VMPI_DECL(int, Isend_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                         MPI_Request *req))
+VMPI_DECL(int, Issend_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                          MPI_Request *req))
+VMPI_DECL(int, Irsend_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                          MPI_Request *req))
+VMPI_DECL(int, Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                          MPI_Request *req))
+VMPI_DECL(int, Irecv_c, (void *buf, MPI_Count count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                         MPI_Request *req))
+VMPI_DECL(int, Sendrecv_c, (const void *sbuf, MPI_Count scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
+                            MPI_Count rcount, MPI_Datatype rdt, int source, int rtag, MPI_Comm comm,
+                            MPI_Status *status))
+VMPI_DECL(int, Sendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype dt, int dest, int stag, int source,
+                                    int rtag, MPI_Comm comm, MPI_Status *status))
+VMPI_DECL(int, Buffer_attach_c, (void *buffer, MPI_Count size))
+VMPI_DECL(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size))
+VMPI_DECL(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *message, MPI_Status *status))
+VMPI_DECL(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *message, MPI_Request *req))
+VMPI_DECL(int, Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                             MPI_Request *req))
+VMPI_DECL(int, Ssend_init_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                              MPI_Request *req))
+VMPI_DECL(int, Rsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                              MPI_Request *req))
+VMPI_DECL(int, Bsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                              MPI_Request *req))
+VMPI_DECL(int, Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                             MPI_Request *req))
 VMPI_DECL(int, Wait, (MPI_Request *req, MPI_Status *status))
 VMPI_DECL(int, Test, (MPI_Request *req, int *flag, MPI_Status *status))
 VMPI_DECL(int, Waitall, (int count, MPI_Request *reqs, MPI_Status *statuses))

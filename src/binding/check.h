@@ -170,6 +170,46 @@ static inline int vmpi_chk_ptr(vmpi_chk *ck, const void *p, const char *what)
     return MPI_ERR_ARG;
 }
 
+/* ---- point-to-point (the checks the kinds of src/binding/spec/pt2pt.toml's parameters do not give) ---- */
+
+/* A message to receive (MPI_Mrecv, MPI_Imrecv): MPI_MESSAGE_NO_PROC or one that MPI_Mprobe gave this rank. */
+static inline int vmpi_chk_msg(vmpi_chk *ck, const MPI_Message *m)
+{
+    int err = vmpi_chk_ptr(ck, m, "message");
+    if (err != MPI_SUCCESS || *m == MPI_MESSAGE_NO_PROC || vmpi_msg_get(*m) != NULL)
+        return err;
+    snprintf(ck->why, sizeof ck->why, "invalid message handle 0x%x", (unsigned)*m);
+    return MPI_ERR_REQUEST;
+}
+
+/* A request MPI_Start may start: persistent and not active.  `h` is a valid request (vmpi_chk_req); *comm
+ * becomes its communicator, whose error handler reports what is wrong with it. */
+static inline int vmpi_chk_startable(vmpi_chk *ck, MPI_Request h, MPI_Comm *comm)
+{
+    const vmpi_mreq *m = vmpi_mreq_get(h);
+    *comm = m->comm;
+    if (m->persistent && !m->active)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, !m->persistent ? "request is not persistent" : "request is already active");
+    return MPI_ERR_REQUEST;
+}
+
+/* The buffer MPI_Buffer_attach is given: `size` bytes, not negative, at `buf` (NULL only with 0 bytes). */
+static inline int vmpi_chk_bsend_buf(vmpi_chk *ck, const void *buf, MPI_Count size)
+{
+    if (size >= 0 && (buf != NULL || size == 0))
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "invalid buffer %p of size %lld", buf, (long long)size);
+    return MPI_ERR_BUFFER;
+}
+
+/* A count or size the int form of a function returns (its _c form returns it as an MPI_Count): MPI_UNDEFINED
+ * when it does not fit in an int, as MPI_Get_count does (MPICH does so for MPI_Buffer_detach too). */
+static inline int vmpi_count_int(MPI_Count v)
+{
+    return v >= INT_MIN && v <= INT_MAX ? (int)v : MPI_UNDEFINED;
+}
+
 /* Reports a failed check or a failed operation through the communicator's error handler. */
 static inline int vmpi_fail(MPI_Comm comm, int err, const char *fn, const vmpi_chk *ck)
 {

@@ -70,8 +70,8 @@ int PMPI_Finalize(void)
     vmpi_coll_barrier(&rk->world, NULL);
     if (rk->bsend.buf) {
         void *b;
-        int s;
-        PMPI_Buffer_detach(&b, &s); /* pending buffered messages are delivered before we leave */
+        MPI_Count s;
+        PMPI_Buffer_detach_c(&b, &s); /* pending buffered messages are delivered before we leave */
     }
     rk->finalized = true;
     rk->live = false;

@@ -18,7 +18,7 @@
 
 typedef struct vmpi_bsend_state {
     char *buf;
-    int size;
+    MPI_Count size; /* bytes (MPI_Buffer_attach_c: above INT_MAX too) */
     struct vmpi_bsend_seg *segs; /* segments in use, by address */
     int pending;
 } vmpi_bsend_state;

@@ -16,7 +16,7 @@ _Static_assert(sizeof(seg) + 2 * 16 <= MPI_BSEND_OVERHEAD, "MPI_BSEND_OVERHEAD t
 
 static char *align_up(char *p) { return (char *)(((uintptr_t)p + 15) & ~(uintptr_t)15); }
 
-int vmpi_bsend_attach(void *buf, int size)
+int vmpi_bsend_attach(void *buf, MPI_Count size)
 {
     vmpi_bsend_state *b = &vmpi_rank_self()->bsend;
     if (b->buf)
@@ -28,7 +28,7 @@ int vmpi_bsend_attach(void *buf, int size)
     return MPI_SUCCESS;
 }
 
-int vmpi_bsend_detach(void *buf_addr, int *size)
+int vmpi_bsend_detach(void *buf_addr, MPI_Count *size)
 {
     vmpi_bsend_state *b = &vmpi_rank_self()->bsend;
     if (b->buf == NULL) {

@@ -28,8 +28,8 @@ int vmpi_request_free(MPI_Request *h);
 int vmpi_cancel(MPI_Request h);
 
 /* Buffered sends (bsend.c). */
-int vmpi_bsend_attach(void *buf, int size);
-int vmpi_bsend_detach(void *buf_addr, int *size);
+int vmpi_bsend_attach(void *buf, MPI_Count size);
+int vmpi_bsend_detach(void *buf_addr, MPI_Count *size);
 /* Copies the message into the attached buffer and sends it from there; completes on its own. */
 int vmpi_bsend_start(const void *buf, MPI_Count count, const vmpi_dtype *dt, int dest, int tag, vmpi_comm *c);
 
