@@ -45,16 +45,23 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     return err ? vmpi_fail(comm, err, "MPI_Comm_idup", &ck) : MPI_SUCCESS;
 }
 
+/* The arguments of the *dup_with_info calls: the communicator, the hints (MPI_INFO_NULL allowed), newcomm. */
+static int dup_info_args(vmpi_chk *ck, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, vmpi_comm **c)
+{
+    int err = comm_arg(ck, comm, c, false);
+    if (!err && info != MPI_INFO_NULL)
+        err = vmpi_chk_info(ck, info);
+    if (!err)
+        err = vmpi_chk_ptr(ck, newcomm, "newcomm");
+    return err;
+}
+
 VMPI_WEAK(Comm_idup_with_info)
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
 {
     VMPI_CHK(ck);
     vmpi_comm *c;
-    int err = comm_arg(&ck, comm, &c, false);
-    if (!err && info != MPI_INFO_NULL)
-        err = vmpi_chk_info(&ck, info);
-    if (!err)
-        err = vmpi_chk_ptr(&ck, newcomm, "newcomm");
+    int err = dup_info_args(&ck, comm, info, newcomm, &c);
     if (!err)
         err = vmpi_chk_ptr(&ck, request, "request");
     if (!err)
@@ -68,11 +75,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     VMPI_VP_CALL("MPI_Comm_dup_with_info");
     VMPI_CHK(ck);
     vmpi_comm *c;
-    int err = comm_arg(&ck, comm, &c, false);
-    if (!err && info != MPI_INFO_NULL)
-        err = vmpi_chk_info(&ck, info);
-    if (!err)
-        err = vmpi_chk_ptr(&ck, newcomm, "newcomm");
+    int err = dup_info_args(&ck, comm, info, newcomm, &c);
     if (!err)
         err = vmpi_comm_dup_with_info(c, true, info, newcomm);
     return err ? vmpi_fail(comm, err, "MPI_Comm_dup_with_info", &ck) : MPI_SUCCESS;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Info objects (see info.h): a table of pointers indexed by handle index, freed slots reused. */
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,28 +330,6 @@ int vmpi_info_set(MPI_Info h, const char *key, const char *value)
     return err;
 }
 
-int vmpi_info_get(MPI_Info h, const char *key, int valuelen, char *value, int *flag)
-{
-    int err = MPI_SUCCESS;
-    pthread_mutex_lock(&T.mu);
-    vmpi_info *o = lookup(h);
-    int i = o ? find(o, key) : -1;
-    if (o == NULL) {
-        err = MPI_ERR_INFO;
-    } else if (i < 0) {
-        *flag = 0;
-    } else {
-        size_t len = strlen(o->kv[i].val);
-        if (len > (size_t)valuelen)
-            len = (size_t)valuelen;
-        memcpy(value, o->kv[i].val, len);
-        value[len] = '\0';
-        *flag = 1;
-    }
-    pthread_mutex_unlock(&T.mu);
-    return err;
-}
-
 int vmpi_info_get_string(MPI_Info h, const char *key, int *buflen, char *value, int *flag)
 {
     int err = MPI_SUCCESS;
@@ -373,6 +352,13 @@ int vmpi_info_get_string(MPI_Info h, const char *key, int *buflen, char *value, 
     }
     pthread_mutex_unlock(&T.mu);
     return err;
+}
+
+/* MPI_Info_get: at most valuelen characters and a terminator (value holds valuelen + 1). */
+int vmpi_info_get(MPI_Info h, const char *key, int valuelen, char *value, int *flag)
+{
+    int buflen = valuelen < INT_MAX ? valuelen + 1 : INT_MAX;
+    return vmpi_info_get_string(h, key, &buflen, value, flag);
 }
 
 int vmpi_info_get_valuelen(MPI_Info h, const char *key, int *valuelen, int *flag)
