@@ -125,10 +125,17 @@ int PMPI_Request_free(MPI_Request *req)
 
 /* Whether request `req` (checked) is complete, its status into *st when it is; an inactive request (null, or
  * persistent and not started) is complete with an empty status.  No progress is made here. */
-static int peek_status(MPI_Request req, int *flag, MPI_Status *st, bool *active)
+/* The request behind `req` when it is active (not null, and started if persistent), else NULL. */
+static vmpi_mreq *active_mreq(MPI_Request req)
 {
     vmpi_mreq *m = req == MPI_REQUEST_NULL ? NULL : vmpi_mreq_get(req);
-    *active = m && !(m->persistent && !m->active);
+    return m && !(m->persistent && !m->active) ? m : NULL;
+}
+
+static int peek_status(MPI_Request req, int *flag, MPI_Status *st, bool *active)
+{
+    vmpi_mreq *m = active_mreq(req);
+    *active = m != NULL;
     if (!*active) {
         *flag = 1;
         vmpi_status_empty(st);
@@ -152,8 +159,8 @@ static int peek_status(MPI_Request req, int *flag, MPI_Status *st, bool *active)
 static bool any_done(int n, const MPI_Request *reqs)
 {
     for (int i = 0; i < n; i++) {
-        vmpi_mreq *m = reqs[i] == MPI_REQUEST_NULL ? NULL : vmpi_mreq_get(reqs[i]);
-        if (m && !(m->persistent && !m->active) && vmpi_mreq_done(m))
+        vmpi_mreq *m = active_mreq(reqs[i]);
+        if (m && vmpi_mreq_done(m))
             return true;
     }
     return false;
@@ -232,8 +239,8 @@ int PMPI_Request_get_status_all(int n, const MPI_Request reqs[], int *flag, MPI_
     bool active;
     *flag = 1;
     for (int i = 0; i < n && *flag; i++) {
-        vmpi_mreq *m = reqs[i] == MPI_REQUEST_NULL ? NULL : vmpi_mreq_get(reqs[i]);
-        if (m && !(m->persistent && !m->active) && !vmpi_mreq_done(m))
+        vmpi_mreq *m = active_mreq(reqs[i]);
+        if (m && !vmpi_mreq_done(m))
             *flag = 0;
     }
     for (int i = 0; i < n && *flag; i++) {

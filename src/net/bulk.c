@@ -115,8 +115,8 @@ static void start(void)
     free(lens);
 }
 
-/* UCX's PEER error mode towards other nodes (ucx.c): a connection lost during an exchange (its worker progresses only then) ends the job
- * at once, naming the process, where its receives would otherwise wait for ever. */
+/* A connection lost during an exchange (this worker progresses only then) ends the job at once, naming the
+ * process, where its receives would otherwise wait for ever (error modes: vmpi_ucx_ep_create). */
 static void ep_failed(void *arg, ucp_ep_h ep, ucs_status_t st)
 {
     (void)ep;

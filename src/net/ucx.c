@@ -101,7 +101,7 @@ static struct {
     pid_t *pid;              /* [nprocs] */
     int *node_of;            /* [nprocs] */
     char (*host)[64];        /* [nprocs] the host names the launcher gave, for messages */
-    bool *peer_mode;         /* [nprocs] endpoints to that process in UCX's PEER error mode (err_mode) */
+    _Atomic bool *peer_mode; /* [nprocs] endpoints to that process in UCX's PEER error mode (vmpi_ucx_ep_create) */
     bool *cma;               /* [nprocs]: the kernel copies between this process and that one */
     bool rma;                /* UCX's get and put on exposed memory (VMPI_NET_RMA) */
     bool rma_emulated;       /* ... also where UCX emulates them (VMPI_NET_RMA_EMULATED) */
@@ -163,22 +163,13 @@ static struct {
  * failure (a process that dies there is its launcher's to report), so PEER would leave only TCP between
  * them, or nothing.  An endpoint UCX cannot make in PEER mode ("unreachable", after UCX printed why) is made
  * in the default mode, and so are the next ones to that process. */
-static _Atomic unsigned char *no_peer_mode; /* [nprocs] */
-
-static ucp_err_handling_mode_t err_mode(int proc)
-{
-    return U.peer_mode[proc] && !atomic_load_explicit(&no_peer_mode[proc], memory_order_relaxed)
-               ? UCP_ERR_HANDLING_MODE_PEER
-               : UCP_ERR_HANDLING_MODE_NONE;
-}
-
-/* ucp_ep_create in the error mode towards process `proc`, and in NONE where UCX has no transport for PEER. */
 ucs_status_t vmpi_ucx_ep_create(ucp_worker_h w, ucp_ep_params_t *p, int proc, ucp_ep_h *ep)
 {
-    p->err_mode = err_mode(proc);
+    bool peer = atomic_load_explicit(&U.peer_mode[proc], memory_order_relaxed);
+    p->err_mode = peer ? UCP_ERR_HANDLING_MODE_PEER : UCP_ERR_HANDLING_MODE_NONE;
     ucs_status_t st = ucp_ep_create(w, p, ep);
-    if (st == UCS_ERR_UNREACHABLE && p->err_mode == UCP_ERR_HANDLING_MODE_PEER) {
-        atomic_store(&no_peer_mode[proc], 1);
+    if (st == UCS_ERR_UNREACHABLE && peer) {
+        atomic_store(&U.peer_mode[proc], false);
         p->err_mode = UCP_ERR_HANDLING_MODE_NONE;
         st = ucp_ep_create(w, p, ep);
     }
@@ -212,6 +203,15 @@ static void ep_failed(void *arg, ucp_ep_h ep, ucs_status_t st)
 {
     (void)ep;
     lost((int)(intptr_t)arg, st);
+}
+
+/* An operation with another process (`proc`, -1: not known) failed: a lost connection is recorded (reported
+ * by lost_report; the operation never completes), anything else is fatal at once, saying what failed. */
+static void failed(int proc, ucs_status_t st, const char *what)
+{
+    if (!peer_lost(st))
+        H->fatal("process %d: %s failed: %s", U.self, what, ucs_status_string(st));
+    lost(proc, st);
 }
 
 static void lost_report(void)
@@ -307,11 +307,8 @@ static void sent(void *req, ucs_status_t st, void *arg)
 {
     sendbuf *b = arg;
     pe_state *s = b->s;
-    if (st != UCS_OK && !atomic_load(&U.ended) && !b->ctrl) {
-        if (!peer_lost(st))
-            H->fatal("process %d: a message to another process failed: %s", U.self, ucs_status_string(st));
-        lost(-1, st);
-    }
+    if (st != UCS_OK && !atomic_load(&U.ended) && !b->ctrl)
+        failed(-1, st, "a message to another process");
     buf_free(b);
     atomic_fetch_sub_explicit(&s->sends, 1, memory_order_relaxed);
     ucp_request_free(req);
@@ -353,12 +350,8 @@ static void send_am(int l, ucp_ep_h ep, unsigned am, const void *hdr, size_t hle
         buf_free(arg);
     } else if (UCS_PTR_IS_ERR(r)) {
         buf_free(arg);
-        if (!atomic_load(&U.ended) && !arg->ctrl) {
-            if (!peer_lost(UCS_PTR_STATUS(r)))
-                H->fatal("process %d: sending a message to another process failed: %s", U.self,
-                         ucs_status_string(UCS_PTR_STATUS(r)));
-            lost(-1, UCS_PTR_STATUS(r));
-        }
+        if (!atomic_load(&U.ended) && !arg->ctrl)
+            failed(-1, UCS_PTR_STATUS(r), "sending a message to another process");
     } else {
         atomic_fetch_add_explicit(&s->sends, 1, memory_order_relaxed);
     }
@@ -468,14 +461,11 @@ static void cma_copy(bool write, int dst_pe, void *local, uint64_t remote, size_
 static void rma_done(void *req, ucs_status_t st, void *arg)
 {
     vmpi_xport_comp *c = arg;
-    if (st != UCS_OK && peer_lost(st)) { /* (the operation never completes: the loss ends the job) */
-        lost(-1, st);
+    if (st != UCS_OK) {
+        failed(-1, st, "a one-sided operation on another process's memory");
         ucp_request_free(req);
         return;
     }
-    if (st != UCS_OK)
-        H->fatal("process %d: a one-sided operation on another process's memory failed: %s", U.self,
-                 ucs_status_string(st));
     pe_state *s = &U.pe[self_local()];
     atomic_fetch_sub_explicit(&s->rma, 1, memory_order_relaxed);
     atomic_fetch_sub_explicit(&s->ops, 1, memory_order_relaxed);
@@ -489,13 +479,10 @@ static void rma_started(int l, ucs_status_ptr_t r, vmpi_xport_comp *c, const cha
         c->done(c);
         return;
     }
-    if (UCS_PTR_IS_ERR(r) && peer_lost(UCS_PTR_STATUS(r))) {
-        lost(-1, UCS_PTR_STATUS(r));
+    if (UCS_PTR_IS_ERR(r)) {
+        failed(-1, UCS_PTR_STATUS(r), what);
         return;
     }
-    if (UCS_PTR_IS_ERR(r))
-        H->fatal("process %d: %s another process's memory failed: %s", U.self, what,
-                 ucs_status_string(UCS_PTR_STATUS(r)));
     atomic_fetch_add_explicit(&U.pe[l].rma, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&U.pe[l].ops, 1, memory_order_relaxed);
 }
@@ -543,22 +530,19 @@ static bool rma_xfer(int l, bool put, int dst_pe, int k, void *local, uint64_t r
                               .cb.send = rma_done,
                               .user_data = c};
     if (!put) {
-        rma_started(l, ucp_get_nbx(ep, local, len, remote, rk, &rp), c, "reading");
+        rma_started(l, ucp_get_nbx(ep, local, len, remote, rk, &rp), c, "reading another process's memory");
         return true;
     }
     /* done when its bytes are at the target: the endpoint's flush (after the put's own completion) says so */
     ucp_request_param_t np = {.op_attr_mask = 0};
     ucs_status_ptr_t r = ucp_put_nbx(ep, local, len, remote, rk, &np);
-    if (UCS_PTR_IS_ERR(r) && peer_lost(UCS_PTR_STATUS(r))) {
-        lost(k, UCS_PTR_STATUS(r));
-        return true; /* (never done: the loss ends the job) */
+    if (UCS_PTR_IS_ERR(r)) {
+        failed(k, UCS_PTR_STATUS(r), "writing another process's memory");
+        return true;
     }
-    if (UCS_PTR_IS_ERR(r))
-        H->fatal("process %d: writing another process's memory failed: %s", U.self,
-                 ucs_status_string(UCS_PTR_STATUS(r)));
     if (r != NULL)
         ucp_request_free(r); /* it goes on; the flush completes after it */
-    rma_started(l, ucp_ep_flush_nbx(ep, &rp), c, "writing");
+    rma_started(l, ucp_ep_flush_nbx(ep, &rp), c, "writing another process's memory");
     return true;
 }
 
@@ -645,15 +629,13 @@ static void landed(int l, pending_op *o, const op_hdr *h)
 static void received(void *req, ucs_status_t st, size_t len, void *arg)
 {
     recv_into *r = arg;
-    if (st != UCS_OK && peer_lost(st)) {
-        lost(-1, st);
+    if (st != UCS_OK) {
+        failed(-1, st, "receiving data from another process");
         free(r);
         if (req)
             ucp_request_free(req);
         return;
     }
-    if (st != UCS_OK)
-        H->fatal("process %d: receiving data from another process failed: %s", U.self, ucs_status_string(st));
     landed(r->l, r->o, &r->h);
     count_received(r->l);
     free(r);
@@ -1219,11 +1201,10 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
     U.pid = calloc((size_t)U.nprocs, sizeof *U.pid);
     U.node_of = calloc((size_t)U.nprocs, sizeof *U.node_of);
     U.host = calloc((size_t)U.nprocs, sizeof *U.host);
-    no_peer_mode = calloc((size_t)U.nprocs, sizeof *no_peer_mode);
     U.peer_mode = calloc((size_t)U.nprocs, sizeof *U.peer_mode);
     U.cma = calloc((size_t)U.nprocs, sizeof *U.cma);
     U.rma_lane = malloc((size_t)U.nprocs * sizeof *U.rma_lane);
-    if (!U.blobs || !lens || !U.addr || !U.pid || !U.node_of || !U.host || !no_peer_mode || !U.peer_mode || !U.cma || !U.rma_lane)
+    if (!U.blobs || !lens || !U.addr || !U.pid || !U.node_of || !U.host || !U.peer_mode || !U.cma || !U.rma_lane)
         H->fatal("out of memory for the wire-up");
     bool peer = env_bool("VMPI_NET_PEER", false);
     vmpi_wire_allgather("vmpi.wire", blob, blen, U.blobs, lens);
@@ -1243,7 +1224,7 @@ void vmpi_ucx_start(int first, int npes, int job_npes, const vmpi_net_job *job, 
         U.node_of[k] = b.node;
         memcpy(U.host[k], b.host, sizeof b.host);
         U.host[k][sizeof b.host - 1] = '\0';
-        U.peer_mode[k] = peer && b.node != job->node;
+        atomic_init(&U.peer_mode[k], peer && b.node != job->node);
         if (b.first != (int)((long)k * job_npes / U.nprocs) || b.npes != (int)((long)(k + 1) * job_npes / U.nprocs) - b.first)
             H->fatal("process %d: process %d has PEs %d..%d, expected a block of the job's %d", U.self, k, b.first,
                      b.first + b.npes - 1, job_npes);
@@ -1377,8 +1358,7 @@ void vmpi_ucx_finish(void)
     free(U.pid);
     free(U.node_of);
     free(U.host);
-    free((void *)no_peer_mode);
-    free(U.peer_mode);
+    free((void *)U.peer_mode);
     free(U.cma);
     free((void *)U.rma_lane);
     free(U.pe);
