@@ -303,6 +303,21 @@ static struct {
 } held[16];
 static int nheld;
 
+/* The lock taken, waiting up to LOCK_WAIT_MS for its holder to let go: a job killed a moment ago still holds it
+ * while the kernel tears it down (its threads scheduled one by one, its mappings unmapped; milliseconds, more
+ * under load), and a restart started as soon as the killed launcher returned must not take that for a running job. */
+enum { LOCK_WAIT_MS = 3000, LOCK_POLL_MS = 2 };
+static bool lock_wait(int fd)
+{
+    for (int waited = 0;; waited += LOCK_POLL_MS) {
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            return true;
+        if (errno != EWOULDBLOCK || waited >= LOCK_WAIT_MS)
+            return false;
+        nanosleep(&(struct timespec){0, LOCK_POLL_MS * 1000000L}, NULL);
+    }
+}
+
 static bool dir_lock(int dfd, const char *dir, char *err, size_t errlen)
 {
     struct stat st;
@@ -323,7 +338,7 @@ static bool dir_lock(int dfd, const char *dir, char *err, size_t errlen)
         close(fd);
         return false;
     }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (!lock_wait(fd)) {
         char pid[32] = "";
         ssize_t n = pread(fd, pid, sizeof pid - 1, 0);
         pid[n > 0 ? n : 0] = '\0';

@@ -25,6 +25,8 @@ fail() {
     echo "  exit status: $rc"
     tail -n 6 "$tmp/out" | sed 's/^/  stdout: /'
     tail -n 6 "$tmp/err" | sed 's/^/  stderr: /'
+    # vmpi's own messages say why, and the ranks' lines after them can push them out of the tail
+    grep '^vmpi' "$tmp/err" | head -n 4 | sed 's/^/  vmpi: /'
     fails=$((fails + 1))
 }
 digests() { grep '^rank [0-9]* digest ' "$1" | sort; }

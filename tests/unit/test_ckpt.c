@@ -16,11 +16,13 @@
 #include "ckpt/ckpt.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "unit_check.h"
@@ -97,6 +99,14 @@ static off_t size_of(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+/* closes *(int *)fd after 100 ms: a lock holder going away */
+static void *close_later(void *fd)
+{
+    nanosleep(&(struct timespec){0, 100000000L}, NULL);
+    close(*(int *)fd);
+    return NULL;
 }
 
 int main(void)
@@ -186,6 +196,24 @@ int main(void)
         CHECK(o != NULL, "an unlocked directory: %s", err);
         if (o)
             vmpi_ckpt_discard(o);
+    }
+
+    /* a holder that lets go within the wait (a job killed a moment ago, still being torn down): the checkpoint
+     * is taken, not refused */
+    {
+        char dying[300], lk[600];
+        snprintf(dying, sizeof dying, "%s/dying", parent);
+        mkdir(dying, 0700);
+        snprintf(lk, sizeof lk, "%s/.vmpi-ckpt.lock", dying);
+        int fd = open(lk, O_RDWR | O_CREAT, 0600);
+        CHECK(fd >= 0 && flock(fd, LOCK_EX) == 0, "cannot lock %s", lk);
+        pthread_t t;
+        CHECK(pthread_create(&t, NULL, close_later, &fd) == 0, "pthread_create");
+        o = vmpi_ckpt_create(dying, err, sizeof err);
+        CHECK(o != NULL, "a directory whose holder lets go after 100 ms: %s", o ? "" : err);
+        if (o)
+            vmpi_ckpt_discard(o);
+        pthread_join(t, NULL);
     }
 
     /* memory */
