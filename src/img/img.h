@@ -46,6 +46,10 @@ const char *vmpi_img_method_name(vmpi_priv_method m);
 vmpi_img_main_fn vmpi_img_rank_start(vmpi_iso_heap *h, int argc, char **argv, char **envp);
 /* On the rank, when it exits: its destructors, last registered first, then the copy's fini array.  Once. */
 void vmpi_img_rank_exit(vmpi_iso_heap *h);
+/* The running rank's copy of `p`, an address in the process's copy of the image (ld.so's, where the dynamic
+ * linker resolves a library's reference to one of the program's symbols: the Fortran sentinels' COMMON
+ * blocks); `p` itself outside the image, without privatization or outside a rank. */
+void *vmpi_img_rank_addr(const void *p);
 /* Checkpoints: the parts of the rank's copy (slot `h`) mapped read-only from the program file (its code and
  * constants), which a checkpoint need not write: at most `max` ranges in `out`, in address order; their
  * number. */

@@ -20,6 +20,7 @@ KEYS = {
     "ck": (True,),
     "raises": (True,),
     "large": (False,),
+    "fortran": ("hand", "none"),
 }
 # the settings of an area
 AREA_KEYS = {"entry_points": ("generated", "hand-written")}
@@ -38,6 +39,8 @@ class Entry:
         self.ck = fields.get("ck", False)  # the implementation gets the check record, to say why it failed
         self.raises = fields.get("raises", False)  # the implementation reports its errors itself
         self.large = fields.get("large", True)  # the _c form too, where the standard has one
+        # the Fortran glue: "generated" (tools/mpistd/emit_f77.py), "hand" (src/fortran/), "none" (not yet)
+        self.fortran = fields.get("fortran", "generated")
 
     @property
     def generated(self):

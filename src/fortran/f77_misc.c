@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Fortran glue the generator cannot derive: MPI_PCONTROL (C's is variadic) and the info values whose length
+ * the program gives (C writes as much as asked; a CHARACTER has its own length). */
+#include <stdlib.h>
+#include "fortran/f77.h"
+
+F77(mpi_pcontrol, (MPI_Fint * level, MPI_Fint *ierror))
+{
+    *ierror = PMPI_Pcontrol(*level);
+}
+
+/* VALUELEN beyond the CHARACTER's length is the CHARACTER's length */
+F77(mpi_info_get, (MPI_Fint * info, char *key, MPI_Fint *valuelen, char *value, MPI_Fint *flag, MPI_Fint *ierror,
+                   size_t key_len, size_t value_len))
+{
+    char *k = vmpi_f_str_in(key, key_len), *v = vmpi_f_str_room(value_len);
+    int len = *valuelen < 0 || (size_t)*valuelen <= value_len ? *valuelen : (int)value_len;
+    int found = 0;
+    int rc = PMPI_Info_get(*info, k, len, v, &found);
+    *flag = found != 0;
+    vmpi_f_str_out(found ? v : NULL, value, value_len, rc);
+    if (!found)
+        free(v);
+    vmpi_f_str_free(k);
+    *ierror = rc;
+}
+
+/* BUFLEN: in, how much of VALUE to fill (0: nothing); out, the value's length (Fortran has no terminator) */
+F77(mpi_info_get_string, (MPI_Fint * info, char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag,
+                          MPI_Fint *ierror, size_t key_len, size_t value_len))
+{
+    char *k = vmpi_f_str_in(key, key_len);
+    int need = 0, found = 0;
+    int rc = PMPI_Info_get_string(*info, k, &need, NULL, &found);
+    if (rc == MPI_SUCCESS && found && *buflen > 0) {
+        char *v = malloc((size_t)need);
+        if (v == NULL)
+            rc = MPI_ERR_NO_MEM;
+        else
+            rc = PMPI_Info_get_string(*info, k, &need, v, &found);
+        size_t n = (size_t)*buflen < value_len ? (size_t)*buflen : value_len;
+        vmpi_f_str_out(v, value, n, rc);
+    }
+    if (rc == MPI_SUCCESS && found)
+        *buflen = need - 1;
+    *flag = found != 0;
+    vmpi_f_str_free(k);
+    *ierror = rc;
+}

@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""--what f77: the C side of the Fortran bindings (mpif.h and the mpi module): for every function vmpi exports,
+`pmpi_x_` as gfortran calls it (arguments by reference, hidden CHARACTER lengths at the end) converting its
+arguments and calling the C PMPI_X, with `mpi_x_` a weak alias (a Fortran profiling tool defines mpi_x_ and
+calls pmpi_x_).  Helpers: src/fortran/fortran.h.
+
+The conversion of a parameter follows its type in the standard's Fortran binding (the kind's f90 rendering):
+INTEGER and INTEGER(KIND=...) are the C integers and handles (vmpi's handles are ints) passed as they are or
+dereferenced, LOGICAL becomes 0/1, CHARACTER*(*) a NUL-terminated copy, a choice buffer (<type>) has its
+sentinels translated, STATUS is copied.  A function with a parameter that has no rule here (a callback, an
+attribute value) has its glue hand-written in src/fortran/ and says so in the spec (fortran = "hand"); the
+generator refuses one that does not.
+"""
+import sys
+
+SUPPRESSED = ("argc", "argv")  # C parameters the Fortran binding has not: NULL
+RETURN_TYPES = {"WALL_TIME": "double", "TICK_RESOLUTION": "double", "DISPLACEMENT": "MPI_Aint",
+                "LOCATION_SMALL": "MPI_Aint"}
+INTEGERS = {"INTEGER": "MPI_Fint", "INTEGER(KIND=MPI_ADDRESS_KIND)": "MPI_Aint",
+            "INTEGER(KIND=MPI_COUNT_KIND)": "MPI_Count", "INTEGER(KIND=MPI_OFFSET_KIND)": "MPI_Offset"}
+# the parameter holding the number of statuses of an array of them
+STATUS_COUNTS = ("count", "incount")
+
+
+class Unknown(Exception):
+    pass
+
+
+def ftype(q):
+    return str(q.kind.express.f90)
+
+
+def glue(standard, entry):
+    """The C text of pmpi_x_ (and its alias) for `entry`."""
+    proc = standard.procedure(entry.name)
+    f90, c = proc.express.f90, proc.express.iso_c
+    fparams = {q.name.lower(): q for q in f90.parameters}
+    decls, hidden, pre, post, args = [], [], [], [], []
+    ierror = None
+    for q in f90.parameters:
+        name, t, k, d = q.name.lower(), ftype(q), q.kind.name, q.direction.value.lower()
+        if k == "ERROR_CODE" and name == "ierror":
+            ierror = name
+            decls.append(f"MPI_Fint *{name}")
+        elif t == "<type>":
+            decls.append(f"void *{name}")
+        elif t == "CHARACTER*(*)":
+            decls.append(f"char *{name}")
+            hidden.append(f"size_t {name}_len")
+        elif t == "LOGICAL" or t in INTEGERS:
+            decls.append(f"{INTEGERS.get(t, 'MPI_Fint')} *{name}")
+        else:
+            raise Unknown(f"{entry.name}: parameter {q.name} ({k}, Fortran {t}) has no rule: write its glue in "
+                          "src/fortran/ and set fortran = \"hand\" in its spec entry")
+    for p in c.parameters:
+        name, k = p.name, p.kind.name
+        q = fparams.get(name)
+        if q is None:
+            if name in SUPPRESSED:
+                args.append("NULL" if p.pointer_level or p.array else "0")
+                continue
+            raise Unknown(f"{entry.name}: C parameter {name} ({k}) is not in the Fortran binding")
+        t, d = ftype(q), q.direction.value.lower()
+        array = q._parseset.get("length") not in (None, "") or bool(p.array)
+        pointer = array or p.pointer_level > 0
+        if t == "<type>":
+            args.append(f"vmpi_f_buf({name})")
+        elif t == "CHARACTER*(*)":
+            pre.append(f"char *{name}_c = vmpi_f_str_{'in' if d == 'in' else 'room'}({name}"
+                       f"{', ' + name + '_len' if d == 'in' else '_len'});")
+            post.append(f"vmpi_f_str_free({name}_c);" if d == "in" else
+                        f"vmpi_f_str_out({name}_c, {name}, {name}_len, rc);")
+            args.append(f"{name}_c")
+        elif k == "STATUS" and not array:
+            pre.append(f"MPI_Status {name}_c;")
+            if d in ("in", "inout"):
+                pre.append(f"vmpi_f_status_in({name}, &{name}_c);")
+            if d == "in":
+                args.append(f"&{name}_c")
+            else:
+                args.append(f"vmpi_f_status_ignored({name}) ? MPI_STATUS_IGNORE : &{name}_c")
+                post.append(f"vmpi_f_status_out(&{name}_c, {name});")
+        elif k == "STATUS":
+            n = next((s for s in STATUS_COUNTS if s in fparams), None)
+            if n is None:
+                raise Unknown(f"{entry.name}: the number of statuses of {name} is in none of {STATUS_COUNTS}")
+            pre.append(f"MPI_Status *{name}_c = vmpi_f_statuses({name}, *{n});")
+            post.append(f"vmpi_f_statuses_done({name}_c, {name}, *{n});")
+            args.append(f"{name}_c")
+        elif k == "WEIGHT":
+            args.append(f"vmpi_f_weights({name})")
+        elif t == "LOGICAL" and not pointer:
+            args.append(f"*{name} != 0")
+        elif t == "LOGICAL" and not array:
+            pre.append(f"int {name}_c = 0;")
+            args.append(f"&{name}_c")
+            post.append(f"*{name} = {name}_c != 0;")
+        elif p.array.endswith("[3]"):
+            args.append(f"(int (*)[3]){name}")  # MPI_Group_range_incl's triplets: INTEGER RANGES(3, *)
+        elif pointer:
+            args.append(name)  # the C integers or handles themselves (vmpi's handles are ints)
+        else:
+            args.append(f"*{name}")
+    ret = c.return_kind.name
+    fname, cname = entry.name.lower(), "P" + entry.name
+    lines = []
+    if ret == "ERROR_CODE":
+        if ierror is None:
+            raise Unknown(f"{entry.name}: no IERROR in the Fortran binding")
+        head = f"VMPI_EXPORT void p{fname}_("
+        call = f"{cname}({', '.join(args)})"
+        body = pre + [f"int rc = {call};"] + post + [f"*{ierror} = rc;"]
+    else:
+        rtype = RETURN_TYPES.get(ret)
+        if rtype is None:
+            raise Unknown(f"{entry.name}: return kind {ret} has no rule")
+        head = f"VMPI_EXPORT {rtype} p{fname}_("
+        body = pre + [f"{rtype} r = {cname}({', '.join(args)});"] + post + ["return r;"]
+    params = ", ".join(decls + hidden or ["void"])
+    lines.append(head + params + ")")
+    lines.append("{")
+    lines += ["    " + b for b in body]
+    lines.append("}")
+    lines.append(f"{head.replace('VMPI_EXPORT ', 'VMPI_F77_ALIAS(' + fname + ') ').replace(' p' + fname, ' ' + fname)}"
+                 f"{params});")
+    return "\n".join(lines)
+
+
+def emit(standard, entries, out):
+    out.write("/* SPDX-License-Identifier: BSD-3-Clause */\n")
+    out.write(f"/* Generated by tools/mpistd/gen.py --what f77 from pympistandard {standard.version} (MPI-4.1) and\n"
+              " * the spec files of src/binding/spec: do not edit.  The Fortran glue (tools/mpistd/emit_f77.py). */\n")
+    out.write('#include "fortran/fortran.h"\n\n')
+    out.write("/* mpi_x_, what a program calls, is a weak alias of pmpi_x_ */\n")
+    out.write("#define VMPI_F77_ALIAS(name) VMPI_EXPORT __attribute__((weak, alias(\"p\" #name \"_\")))\n\n")
+    errors = []
+    for e in entries:
+        if not e.generated or e.fortran != "generated":
+            continue
+        proc = standard.procedure(e.name)
+        if proc.express.f90 is None:
+            continue  # C only (MPI_Comm_c2f and the other conversions)
+        try:
+            out.write(glue(standard, e) + "\n\n")
+        except Unknown as x:
+            errors.append(str(x))
+    if errors:
+        sys.exit("mpistd: " + "\nmpistd: ".join(errors))
