@@ -60,6 +60,13 @@ static inline void vmpi_f_status_out(const MPI_Status *c, MPI_Fint *f)
 MPI_Status *vmpi_f_statuses(MPI_Fint *f, int n);
 void vmpi_f_statuses_done(MPI_Status *c, MPI_Fint *f, int n);
 
+/* Indices of requests (MPI_WAITSOME's): Fortran counts from 1. */
+static inline void vmpi_f_indices_out(MPI_Fint *idx, int n)
+{
+    for (int i = 0; i < n; i++)
+        idx[i]++;
+}
+
 /* Strings: a CHARACTER argument in (trailing blanks dropped, NUL-terminated; vmpi_f_str_free after the call),
  * and room for one out, copied blank-padded into the CHARACTER by vmpi_f_str_out (which frees it). */
 char *vmpi_f_str_in(const char *f, size_t len);

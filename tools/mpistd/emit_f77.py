@@ -37,6 +37,7 @@ def glue(standard, entry):
     fparams = {q.name.lower(): q for q in f90.parameters}
     decls, hidden, pre, post, args = [], [], [], [], []
     ierror = None
+    requests = any(q.kind.name == "REQUEST" and q._parseset.get("length") not in (None, "") for q in f90.parameters)
     for q in f90.parameters:
         name, t, k, d = q.name.lower(), ftype(q), q.kind.name, q.direction.value.lower()
         if k == "ERROR_CODE" and name == "ierror":
@@ -95,6 +96,13 @@ def glue(standard, entry):
             pre.append(f"int {name}_c = 0;")
             args.append(f"&{name}_c")
             post.append(f"*{name} = {name}_c != 0;")
+        elif k == "INDEX" and d == "out" and requests:
+            # an index into the requests: Fortran counts from 1 (MPI_UNDEFINED stays)
+            args.append(name)
+            if array:
+                post.append(f"vmpi_f_indices_out({name}, rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS ? *outcount : 0);")
+            else:
+                post.append(f"if (rc == MPI_SUCCESS && *{name} != MPI_UNDEFINED) (*{name})++;")
         elif p.array.endswith("[3]"):
             args.append(f"(int (*)[3]){name}")  # MPI_Group_range_incl's triplets: INTEGER RANGES(3, *)
         elif pointer:

@@ -3,7 +3,7 @@
 argument `mpif`) and the constants the `mpi` module includes (`module`).
 
 The standard's data has no constants, and their values are vmpi's: they are read from include/mpi.h by the C
-compiler itself.  Every object-like macro MPI_UPPER_CASE of the public headers is printed when it is an integer
+compiler itself.  Every object-like macro MPI_UPPER_CASE (and AMPI_UPPER_CASE) of the public headers is printed when it is an integer
 constant expression (C11 _Generic picks it out; pointers such as MPI_BOTTOM and the predefined C callbacks are
 not), so a constant added to mpi.h is in mpif.h with no list to keep.  What Fortran has and C has not is
 written here: the status indices, the KIND parameters, the sentinels' COMMON blocks (src/fortran/fortran.h)
@@ -16,7 +16,7 @@ import glob
 import os
 import re
 
-DEFINE = re.compile(r"^\s*#\s*define\s+(MPI_[A-Z0-9_]+)[ \t]+\S", re.M)
+DEFINE = re.compile(r"^\s*#\s*define\s+(A?MPI_[A-Z0-9_]+)[ \t]+\S", re.M)  # AMPI_: the extensions' constants
 # C macros that are not MPI constants for Fortran (C types' limits the language gives Fortran otherwise)
 SKIP = {"MPI_STATUS_SIZE"}  # printed first: the sentinels' declarations use it
 
