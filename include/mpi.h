@@ -278,6 +278,10 @@ VMPI_DECL(int, Sendrecv, (const void *sbuf, int scount, MPI_Datatype sdt, int de
                           int rcount, MPI_Datatype rdt, int source, int rtag, MPI_Comm comm, MPI_Status *status))
 VMPI_DECL(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype dt, int dest, int stag, int source,
                                   int rtag, MPI_Comm comm, MPI_Status *status))
+VMPI_DECL(int, Isendrecv, (const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
+                           int rcount, MPI_Datatype rdt, int source, int rtag, MPI_Comm comm, MPI_Request *req))
+VMPI_DECL(int, Isendrecv_replace, (void *buf, int count, MPI_Datatype dt, int dest, int stag, int source,
+                                   int rtag, MPI_Comm comm, MPI_Request *req))
 VMPI_DECL(int, Buffer_attach, (void *buffer, int size))
 VMPI_DECL(int, Buffer_detach, (void *buffer_addr, int *size))
 VMPI_DECL(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
@@ -321,6 +325,11 @@ VMPI_DECL(int, Sendrecv_c, (const void *sbuf, MPI_Count scount, MPI_Datatype sdt
                             MPI_Status *status))
 VMPI_DECL(int, Sendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype dt, int dest, int stag, int source,
                                     int rtag, MPI_Comm comm, MPI_Status *status))
+VMPI_DECL(int, Isendrecv_c, (const void *sbuf, MPI_Count scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
+                             MPI_Count rcount, MPI_Datatype rdt, int source, int rtag, MPI_Comm comm,
+                             MPI_Request *req))
+VMPI_DECL(int, Isendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype dt, int dest, int stag, int source,
+                                     int rtag, MPI_Comm comm, MPI_Request *req))
 VMPI_DECL(int, Buffer_attach_c, (void *buffer, MPI_Count size))
 VMPI_DECL(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size))
 VMPI_DECL(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *message, MPI_Status *status))

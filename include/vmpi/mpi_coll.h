@@ -73,6 +73,46 @@ VMPI_DECL(int, Iscan, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
 VMPI_DECL(int, Iexscan, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                          MPI_Request *req))
 
+/* Persistent forms (MPI-4.1 6.13): an inactive request, started with MPI_Start/MPI_Startall. */
+VMPI_DECL(int, Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *req))
+VMPI_DECL(int, Bcast_init, (void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *req))
+VMPI_DECL(int, Gather_init, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                             MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req))
+VMPI_DECL(int, Gatherv_init, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                              const int displs[], MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Info info,
+                              MPI_Request *req))
+VMPI_DECL(int, Scatter_init, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                              MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req))
+VMPI_DECL(int, Scatterv_init, (const void *sbuf, const int scounts[], const int displs[], MPI_Datatype sdt,
+                               void *rbuf, int rcount, MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *req))
+VMPI_DECL(int, Allgather_init, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                                MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req))
+VMPI_DECL(int, Allgatherv_init, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                                 const int displs[], MPI_Datatype rdt, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *req))
+VMPI_DECL(int, Alltoall_init, (const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                               MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req))
+VMPI_DECL(int, Alltoallv_init, (const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype sdt,
+                                void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rdt,
+                                MPI_Comm comm, MPI_Info info, MPI_Request *req))
+VMPI_DECL(int, Alltoallw_init, (const void *sbuf, const int scounts[], const int sdispls[],
+                                const MPI_Datatype sdts[], void *rbuf, const int rcounts[], const int rdispls[],
+                                const MPI_Datatype rdts[], MPI_Comm comm, MPI_Info info, MPI_Request *req))
+VMPI_DECL(int, Reduce_init, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+                             MPI_Comm comm, MPI_Info info, MPI_Request *req))
+VMPI_DECL(int, Allreduce_init, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                                MPI_Comm comm, MPI_Info info, MPI_Request *req))
+VMPI_DECL(int, Reduce_scatter_init, (const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
+                                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *req))
+VMPI_DECL(int, Reduce_scatter_block_init, (const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op,
+                                           MPI_Comm comm, MPI_Info info, MPI_Request *req))
+VMPI_DECL(int, Scan_init, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                           MPI_Info info, MPI_Request *req))
+VMPI_DECL(int, Exscan_init, (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                             MPI_Info info, MPI_Request *req))
+
 /* Operations (MPI-3.1 5.9.5-5.9.7). */
 VMPI_DECL(int, Op_create, (MPI_User_function *fn, int commute, MPI_Op *op))
 VMPI_DECL(int, Op_free, (MPI_Op *op))

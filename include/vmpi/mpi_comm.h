@@ -109,4 +109,24 @@ VMPI_DECL(int, Ineighbor_alltoallw, (const void *sendbuf, const int *sendcounts,
                                     const MPI_Datatype *sendtypes, void *recvbuf, const int *recvcounts,
                                     const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm, MPI_Request *request))
 
+
+/* their persistent forms (MPI-4.1 7.8) */
+VMPI_DECL(int, Neighbor_allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                         MPI_Request *request))
+VMPI_DECL(int, Neighbor_allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                          const int *recvcounts, const int *displs, MPI_Datatype recvtype,
+                                          MPI_Comm comm, MPI_Info info, MPI_Request *request))
+VMPI_DECL(int, Neighbor_alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                        MPI_Request *request))
+VMPI_DECL(int, Neighbor_alltoallv_init, (const void *sendbuf, const int *sendcounts, const int *sdispls,
+                                         MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                                         const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                         MPI_Request *request))
+VMPI_DECL(int, Neighbor_alltoallw_init, (const void *sendbuf, const int *sendcounts, const MPI_Aint *sdispls,
+                                         const MPI_Datatype *sendtypes, void *recvbuf, const int *recvcounts,
+                                         const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm,
+                                         MPI_Info info, MPI_Request *request))
+
 #endif

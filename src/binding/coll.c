@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Collective entry points, blocking and nonblocking: each pair shares one checking function; the blocking
- * form passes no request and waits for the collective's schedule. */
+/* Collective entry points, blocking, nonblocking and persistent: each shares one checking function; the
+ * blocking form passes no request and waits for the collective's schedule, the persistent form is the
+ * nonblocking one with the schedule kept for MPI_Start (persist.h). */
 #include <stdlib.h>
 #include "binding/check.h"
 #include "mpi/coll/coll.h"
 #include "mpi/coll/coll_inter.h"
+#include "binding/persist.h"
 
 /* The nonblocking form's request pointer. */
 static int chk_req_out(vmpi_chk *ck, bool nb, MPI_Request *req)
@@ -497,4 +499,90 @@ int PMPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[], 
 {
     return alltoallvw(sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls, rdts, true, comm, true, req,
                       "MPI_Ialltoallw");
+}
+
+/* ---- persistent forms (MPI-4.1 6.13) ---- */
+
+VMPI_WEAK(Barrier_init)
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Barrier_init", barrier(comm, true, req, "MPI_Barrier_init"));
+}
+VMPI_WEAK(Bcast_init)
+int PMPI_Bcast_init(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Bcast_init", bcast(buf, count, dt, root, comm, true, req, "MPI_Bcast_init"));
+}
+VMPI_WEAK(Gather_init)
+int PMPI_Gather_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                     int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Gather_init",
+                 gather(sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, comm, false, true, req,
+                        "MPI_Gather_init"));
+}
+VMPI_WEAK(Gatherv_init)
+int PMPI_Gatherv_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                      const int displs[], MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Gatherv_init",
+                 gather(sbuf, scount, sdt, rbuf, 0, rcounts, displs, rdt, root, comm, true, true, req,
+                        "MPI_Gatherv_init"));
+}
+VMPI_WEAK(Scatter_init)
+int PMPI_Scatter_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                      int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Scatter_init",
+                 scatter(sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, comm, false, true, req,
+                         "MPI_Scatter_init"));
+}
+VMPI_WEAK(Scatterv_init)
+int PMPI_Scatterv_init(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype sdt, void *rbuf,
+                       int rcount, MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Scatterv_init",
+                 scatter(sbuf, 0, scounts, displs, sdt, rbuf, rcount, rdt, root, comm, true, true, req,
+                         "MPI_Scatterv_init"));
+}
+VMPI_WEAK(Allgather_init)
+int PMPI_Allgather_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Allgather_init",
+                 allgather(sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, comm, false, true, req,
+                           "MPI_Allgather_init"));
+}
+VMPI_WEAK(Allgatherv_init)
+int PMPI_Allgatherv_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                         const int displs[], MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Allgatherv_init",
+                 allgather(sbuf, scount, sdt, rbuf, 0, rcounts, displs, rdt, comm, true, true, req,
+                           "MPI_Allgatherv_init"));
+}
+VMPI_WEAK(Alltoall_init)
+int PMPI_Alltoall_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Alltoall_init",
+                 alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm, true, req, "MPI_Alltoall_init"));
+}
+VMPI_WEAK(Alltoallv_init)
+int PMPI_Alltoallv_init(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype sdt, void *rbuf,
+                        const int rcounts[], const int rdispls[], MPI_Datatype rdt, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Alltoallv_init",
+                 alltoallvw(sbuf, scounts, sdispls, &sdt, rbuf, rcounts, rdispls, &rdt, false, comm, true, req,
+                            "MPI_Alltoallv_init"));
+}
+VMPI_WEAK(Alltoallw_init)
+int PMPI_Alltoallw_init(const void *sbuf, const int scounts[], const int sdispls[], const MPI_Datatype sdts[],
+                        void *rbuf, const int rcounts[], const int rdispls[], const MPI_Datatype rdts[],
+                        MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Alltoallw_init",
+                 alltoallvw(sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls, rdts, true, comm, true, req,
+                            "MPI_Alltoallw_init"));
 }

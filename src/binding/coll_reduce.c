@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Reduction entry points (blocking and nonblocking) and the operation objects. */
+/* Reduction entry points (blocking, nonblocking and persistent: persist.h) and the operation objects. */
 #include <stdlib.h>
 #include "binding/check.h"
+#include "binding/persist.h"
 #include "mpi/coll/coll.h"
 #include "mpi/coll/coll_inter.h"
 #include "mpi/op/op.h"
@@ -190,6 +191,52 @@ int PMPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Dat
 {
     return reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NULL, dt, op, 0, comm, true, req,
                      "MPI_Ireduce_scatter_block");
+}
+
+/* persistent forms (MPI-4.1 6.13) */
+VMPI_WEAK(Reduce_init)
+int PMPI_Reduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Reduce_init",
+                 reduction(RED_REDUCE, sbuf, rbuf, count, NULL, dt, op, root, comm, true, req, "MPI_Reduce_init"));
+}
+VMPI_WEAK(Allreduce_init)
+int PMPI_Allreduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Allreduce_init",
+                 reduction(RED_ALL, sbuf, rbuf, count, NULL, dt, op, 0, comm, true, req, "MPI_Allreduce_init"));
+}
+VMPI_WEAK(Scan_init)
+int PMPI_Scan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                   MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Scan_init",
+                 reduction(RED_SCAN, sbuf, rbuf, count, NULL, dt, op, 0, comm, true, req, "MPI_Scan_init"));
+}
+VMPI_WEAK(Exscan_init)
+int PMPI_Exscan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Exscan_init",
+                 reduction(RED_EXSCAN, sbuf, rbuf, count, NULL, dt, op, 0, comm, true, req, "MPI_Exscan_init"));
+}
+VMPI_WEAK(Reduce_scatter_init)
+int PMPI_Reduce_scatter_init(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt, MPI_Op op,
+                             MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Reduce_scatter_init",
+                 reduction(RED_SCATTER, sbuf, rbuf, 0, rcounts, dt, op, 0, comm, true, req,
+                           "MPI_Reduce_scatter_init"));
+}
+VMPI_WEAK(Reduce_scatter_block_init)
+int PMPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op,
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Reduce_scatter_block_init",
+                 reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NULL, dt, op, 0, comm, true, req,
+                           "MPI_Reduce_scatter_block_init"));
 }
 
 /* ---- operations ---- */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* MPI_Neighbor_allgather(v), MPI_Neighbor_alltoall(v,w) and their nonblocking MPI_Ineighbor_ forms. */
+/* MPI_Neighbor_allgather(v), MPI_Neighbor_alltoall(v,w), their nonblocking MPI_Ineighbor_ forms and their
+ * persistent _init forms (persist.h). */
 #include <stdlib.h>
 #include "binding/check.h"
+#include "binding/persist.h"
 #include "mpi/comm/neighbor.h"
 
 static int nbr_comm(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, int *in, int *out, bool nb, MPI_Request *req)
@@ -223,4 +225,54 @@ int PMPI_Ineighbor_alltoallw(const void *sbuf, const int *scounts, const MPI_Ain
                             MPI_Comm comm, MPI_Request *request)
 {
     return nbr_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, true, request, "MPI_Ineighbor_alltoallw");
+}
+
+/* ---- persistent forms (MPI-4.1 7.8) ---- */
+
+VMPI_WEAK(Neighbor_allgather_init)
+int PMPI_Neighbor_allgather_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                                 MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    VMPI_PERSIST(comm, info, "MPI_Neighbor_allgather_init",
+                 nbr_allgather(sbuf, scount, sdt, rbuf, rcount, rdt, comm, true, request,
+                               "MPI_Neighbor_allgather_init"));
+}
+
+VMPI_WEAK(Neighbor_allgatherv_init)
+int PMPI_Neighbor_allgatherv_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                                  const int *displs, MPI_Datatype rdt, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
+{
+    VMPI_PERSIST(comm, info, "MPI_Neighbor_allgatherv_init",
+                 nbr_allgatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm, true, request,
+                                "MPI_Neighbor_allgatherv_init"));
+}
+
+VMPI_WEAK(Neighbor_alltoall_init)
+int PMPI_Neighbor_alltoall_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                                MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    VMPI_PERSIST(comm, info, "MPI_Neighbor_alltoall_init",
+                 nbr_alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm, true, request,
+                              "MPI_Neighbor_alltoall_init"));
+}
+
+VMPI_WEAK(Neighbor_alltoallv_init)
+int PMPI_Neighbor_alltoallv_init(const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype sdt,
+                                 void *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rdt, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request)
+{
+    VMPI_PERSIST(comm, info, "MPI_Neighbor_alltoallv_init",
+                 nbr_alltoallv(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm, true, request,
+                               "MPI_Neighbor_alltoallv_init"));
+}
+
+VMPI_WEAK(Neighbor_alltoallw_init)
+int PMPI_Neighbor_alltoallw_init(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
+                                 const MPI_Datatype *stypes, void *rbuf, const int *rcounts, const MPI_Aint *rdispls,
+                                 const MPI_Datatype *rtypes, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    VMPI_PERSIST(comm, info, "MPI_Neighbor_alltoallw_init",
+                 nbr_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, true, request,
+                               "MPI_Neighbor_alltoallw_init"));
 }

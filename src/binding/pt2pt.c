@@ -114,6 +114,20 @@ int vmpi_b_Sendrecv_replace(void *buf, MPI_Count count, const vmpi_dtype *dataty
     return vmpi_sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
 }
 
+int vmpi_b_Isendrecv(const void *sendbuf, MPI_Count sendcount, const vmpi_dtype *sendtype, int dest, int sendtag,
+                     void *recvbuf, MPI_Count recvcount, const vmpi_dtype *recvtype, int source, int recvtag,
+                     vmpi_comm *comm, MPI_Request *request)
+{
+    return vmpi_isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
+                          comm, request);
+}
+
+int vmpi_b_Isendrecv_replace(void *buf, MPI_Count count, const vmpi_dtype *datatype, int dest, int sendtag,
+                             int source, int recvtag, vmpi_comm *comm, MPI_Request *request)
+{
+    return vmpi_isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
+}
+
 int vmpi_b_Buffer_attach(void *buffer, MPI_Count size, vmpi_chk *ck)
 {
     int err = vmpi_bsend_attach(buffer, size);

@@ -321,6 +321,11 @@ int PMPI_Cancel(MPI_Request *req)
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, req, "request pointer")) ||
         (err = vmpi_chk_req(&ck, *req, false)))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Cancel", &ck);
+    const vmpi_mreq *m = vmpi_mreq_get(*req);
+    if (m->type == VMPI_MREQ_COLL) { /* MPI-4.1 6.13: erroneous */
+        snprintf(ck.why, sizeof ck.why, "a persistent collective request cannot be cancelled");
+        return vmpi_fail(m->comm, MPI_ERR_REQUEST, "MPI_Cancel", &ck);
+    }
     return vmpi_cancel(*req);
 }
 

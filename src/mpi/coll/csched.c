@@ -46,6 +46,7 @@ struct vmpi_csched {
     vmpi_req *final;         /* completed when the schedule ends */
     vmpi_req own;            /* `final` of a blocking run */
     bool nonblocking;
+    bool persistent;         /* kept after it ends, to run again at the next MPI_Start */
     void **tmps;
     int ntmps;
     vmpi_csched *lnext, **lprev; /* in its rank's list of live schedules (vmpi_cs_each_comm) */
@@ -341,12 +342,42 @@ static void advance(vmpi_csched *s)
     if (s->cur < s->nrounds)
         return;
     vmpi_req *f = s->final;
-    bool nonblocking = s->nonblocking;
-    if (nonblocking) {
+    if (s->nonblocking) {
         f->status.MPI_ERROR = s->err;
-        destroy(s);
+        if (!s->persistent)
+            destroy(s);
     }
-    vmpi_req_complete(f); /* last: a freed request is released by it */
+    vmpi_req_complete(f); /* last: a freed request is released by it (a persistent one destroys `s`) */
+}
+
+bool vmpi_cs_persist(bool on)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    bool was = rk->cs_persist;
+    rk->cs_persist = on;
+    return was;
+}
+
+/* MPI_Start of a persistent collective (the request is marked active): the schedule from its first round. */
+static int restart(vmpi_mreq *m)
+{
+    vmpi_csched *s = m->ptr;
+    for (int i = 0; i < s->nacts; i++)
+        s->acts[i].counted = false;
+    s->cur = 0;
+    s->pending = 0;
+    s->started = false;
+    s->err = MPI_SUCCESS;
+    m->r.complete = false;
+    m->r.status.MPI_ERROR = MPI_SUCCESS;
+    advance(s);
+    return MPI_SUCCESS;
+}
+
+static void release(vmpi_mreq *m)
+{
+    destroy(m->ptr);
+    m->ptr = NULL;
 }
 
 int vmpi_cs_run(vmpi_csched *s, MPI_Request *req, const char *why)
@@ -357,7 +388,10 @@ int vmpi_cs_run(vmpi_csched *s, MPI_Request *req, const char *why)
         return MPI_ERR_NO_MEM;
     }
     if (req) {
-        vmpi_mreq *m = vmpi_mreq_new(VMPI_MREQ_SEND, s->comm.handle);
+        vmpi_rank *rk = vmpi_rank_self();
+        bool persist = rk->cs_persist;
+        rk->cs_persist = false;
+        vmpi_mreq *m = vmpi_mreq_new(persist ? VMPI_MREQ_COLL : VMPI_MREQ_SEND, s->comm.handle);
         m->r.kind = VMPI_REQ_SEND;
         m->r.ctx = s->comm.ctx + 1; /* a deadlock report names the communicator of a wait on it */
         m->r.complete = false;
@@ -367,6 +401,14 @@ int vmpi_cs_run(vmpi_csched *s, MPI_Request *req, const char *why)
         s->final = &m->r;
         s->nonblocking = true;
         *req = vmpi_mreq_handle(m);
+        if (persist) { /* inactive until MPI_Start */
+            m->persistent = true;
+            s->persistent = true;
+            m->ptr = s;
+            m->start = restart;
+            m->release = release;
+            return MPI_SUCCESS;
+        }
         advance(s);
         return MPI_SUCCESS;
     }

@@ -55,6 +55,18 @@ void *vmpi_cs_tmp(vmpi_csched *s, MPI_Count count, const vmpi_dtype *dt);
 /* Marks the schedule out of memory (a builder's own allocation failed): running it frees it and fails. */
 void vmpi_cs_nomem(vmpi_csched *s);
 
+/* Persistent collectives (MPI_Bcast_init...: MPI-4.1 6.13).  While `on`, the calling rank's next run with a
+ * request (vmpi_cs_run) does not start the schedule: *req becomes an inactive persistent request
+ * (VMPI_MREQ_COLL) holding it, which each MPI_Start runs again from its first round and MPI_Wait/Test
+ * complete, and which destroys it when released; the flag is then off.  So every collective with a
+ * nonblocking form gets its persistent form from the same checks and builder, run once, at init.  A
+ * schedule's steps are fixed by the arguments (buffers, counts, types), never by the data, so running it
+ * again is the collective again.  It keeps the tag it took at init: each start may be in a different order
+ * on different ranks (MPI-4.1 allows it; MPICH's coll/p_order), and MPI's non-overtaking order keeps the
+ * messages of successive starts apart, since a rank starts again only once its previous run is complete.
+ * Returns the flag's previous value. */
+bool vmpi_cs_persist(bool on);
+
 /* Runs the schedule: with req == NULL waits for it (blocking collective) and frees it, returning its
  * error; otherwise *req becomes a request completed by MPI_Wait/Test when the schedule ends. */
 int vmpi_cs_run(vmpi_csched *s, MPI_Request *req, const char *why);

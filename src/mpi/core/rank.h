@@ -46,6 +46,7 @@ typedef struct vmpi_rank {
     vmpi_ckpt_line out_ckpt[2]; /* unfinished lines of stdout and stderr while a checkpoint is written */
     struct vmpi_adapt_rank *adapt; /* migration settings and load measurement (mpi/adapt), or NULL */
     struct vmpi_csched *scheds;      /* its collective schedules not yet destroyed (mpi/coll/csched.c) */
+    bool cs_persist;                 /* its next nonblocking schedule is a persistent collective (csched.h) */
     void *ext[VMPI_RANK_EXT_MAX];    /* the upper layers' state, by key (vmpi_rank_ext_key) */
 } vmpi_rank;
 

@@ -77,6 +77,8 @@ void vmpi_mreq_release(vmpi_mreq *m)
     /* the owner's table: completion callbacks may run while another rank of the PE is current */
     vmpi_req_table *t = &vmpi_container_of(m->r.owner, vmpi_rank, vp)->reqs;
     int i = m->next_free;
+    if (m->release)
+        m->release(m);
     if (m->r.dt) { /* the reference its operation held on a derived datatype */
         vmpi_dtype_release(m->r.dt);
         m->r.dt = NULL;
@@ -133,8 +135,8 @@ int vmpi_mreq_finish(MPI_Request *h, MPI_Status *st)
         err = m->r.status.MPI_ERROR;
         vmpi_status_out(st, &m->r.status);
     } else {
-        /* a nonblocking collective's error (a failed persistent buffered send reported it in MPI_Start) */
-        err = m->persistent ? MPI_SUCCESS : m->r.status.MPI_ERROR;
+        /* a collective's error (a failed persistent buffered send reported it in MPI_Start) */
+        err = m->persistent && m->type != VMPI_MREQ_COLL ? MPI_SUCCESS : m->r.status.MPI_ERROR;
         if (st != MPI_STATUS_IGNORE)
             vmpi_status_nomsg(st, MPI_ANY_SOURCE); /* a send's status: only the cancelled flag means anything */
     }

@@ -15,6 +15,8 @@ typedef enum {
     VMPI_MREQ_RECV,
     VMPI_MREQ_PROC_NULL, /* complete at once, empty status */
     VMPI_MREQ_GREQ,      /* generalized request (MPI_Grequest_start): `ptr` is its vmpi_greq */
+    VMPI_MREQ_SENDRECV,  /* MPI_Isendrecv(_replace): `ptr` is its two parts (pt2pt/sendrecv.c) */
+    VMPI_MREQ_COLL,      /* persistent collective (MPI_Bcast_init...): `ptr` is its schedule (coll/csched.c) */
 } vmpi_mreq_type;
 
 /* A generalized request's callbacks (core/greq.c). */
@@ -38,6 +40,12 @@ typedef struct vmpi_mreq {
     MPI_Comm comm;          /* for error handling */
     int dest;               /* send: destination rank in `comm` (buffered sends re-address through it) */
     void *ptr;              /* matched message (MPI_Message) or buffered-send segment */
+    /* Set by the areas whose requests carry more than a message (a persistent collective's schedule, the
+     * parts of an Isendrecv), so that MPI_Start and every release reach it through pt2pt and core, which
+     * are below those areas: `start` starts a persistent request (it is marked active already), `release`
+     * frees what `ptr` holds when the request is released, wherever that happens. */
+    int (*start)(struct vmpi_mreq *m);
+    void (*release)(struct vmpi_mreq *m);
 } vmpi_mreq;
 
 #define VMPI_REQ_CHUNK 32

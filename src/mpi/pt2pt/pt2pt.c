@@ -3,35 +3,8 @@
 #include "mpi/core/greq.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
+#include "mpi/pt2pt/fill.h"
 #include "mpi/pt2pt/pt2pt.h"
-
-static void fill_send(vmpi_req *r, const void *buf, MPI_Count count, const vmpi_dtype *dt, int dest, int tag,
-                      vmpi_comm *c, int ctxoff, vmpi_send_kind k)
-{
-    r->buf = (void *)buf;
-    r->count = count;
-    r->dt = dt;
-    r->ctx = c->ctx + ctxoff;
-    r->rank = c->rank;
-    r->tag = tag;
-    r->peer = vmpi_comm_world_rank(c, dest);
-    r->mode = k == VMPI_SENDK_SYNC ? VMPI_SEND_SYNC : VMPI_SEND_STD;
-    r->owner = &vmpi_rank_self()->vp;
-    r->on_done = NULL;
-}
-
-static void fill_recv(vmpi_req *r, void *buf, MPI_Count count, const vmpi_dtype *dt, int src, int tag,
-                      vmpi_comm *c, int ctxoff)
-{
-    r->buf = buf;
-    r->count = count;
-    r->dt = dt;
-    r->ctx = c->ctx + ctxoff;
-    r->rank = src;
-    r->tag = tag;
-    r->owner = &vmpi_rank_self()->vp;
-    r->on_done = NULL;
-}
 
 int vmpi_send(const void *buf, MPI_Count count, const vmpi_dtype *dt, int dest, int tag, vmpi_comm *c, int ctxoff,
               vmpi_send_kind k)
@@ -40,8 +13,8 @@ int vmpi_send(const void *buf, MPI_Count count, const vmpi_dtype *dt, int dest, 
         return MPI_SUCCESS;
     if (k == VMPI_SENDK_BUFFERED)
         return vmpi_bsend_start(buf, count, dt, dest, tag, c);
-    vmpi_req r; /* every field is set by fill_send and the protocol (zeroing it showed in the latency) */
-    fill_send(&r, buf, count, dt, dest, tag, c, ctxoff, k);
+    vmpi_req r; /* every field is set by vmpi_fill_send and the protocol (zeroing it showed in the latency) */
+    vmpi_fill_send(&r, buf, count, dt, dest, tag, c, ctxoff, k);
     vmpi_msg_isend(&r);
     vmpi_req_wait(&r, k == VMPI_SENDK_SYNC ? "MPI_Ssend" : "MPI_Send");
     return MPI_SUCCESS;
@@ -55,7 +28,7 @@ int vmpi_recv(void *buf, MPI_Count count, const vmpi_dtype *dt, int src, int tag
         return MPI_SUCCESS;
     }
     vmpi_req r; /* as in vmpi_send */
-    fill_recv(&r, buf, count, dt, src, tag, c, ctxoff);
+    vmpi_fill_recv(&r, buf, count, dt, src, tag, c, ctxoff);
     vmpi_msg_irecv(&vmpi_rank_self()->ep, &r);
     vmpi_req_wait(&r, "MPI_Recv");
     vmpi_status_out(st, &r.status);
@@ -71,7 +44,7 @@ int vmpi_isend(const void *buf, MPI_Count count, const vmpi_dtype *dt, int dest,
     m->dest = dest;
     m->r.kind = VMPI_REQ_SEND;
     if (dest != MPI_PROC_NULL) {
-        fill_send(&m->r, buf, count, dt, dest, tag, c, ctxoff, k);
+        vmpi_fill_send(&m->r, buf, count, dt, dest, tag, c, ctxoff, k);
         vmpi_dtype_retain(dt); /* a derived type freed meanwhile lives until the request is released */
     }
     *out = vmpi_mreq_handle(m);
@@ -84,7 +57,7 @@ int vmpi_irecv(void *buf, MPI_Count count, const vmpi_dtype *dt, int src, int ta
     vmpi_mreq *m = vmpi_mreq_new(src == MPI_PROC_NULL ? VMPI_MREQ_PROC_NULL : VMPI_MREQ_RECV, c->handle);
     m->persistent = persistent;
     m->r.kind = VMPI_REQ_RECV;
-    fill_recv(&m->r, buf, count, dt, src, tag, c, ctxoff);
+    vmpi_fill_recv(&m->r, buf, count, dt, src, tag, c, ctxoff);
     vmpi_dtype_retain(dt);
     *out = vmpi_mreq_handle(m);
     return persistent ? MPI_SUCCESS : vmpi_start(m);
@@ -96,6 +69,8 @@ int vmpi_start(vmpi_mreq *m)
         return MPI_ERR_REQUEST;
     m->active = true;
     m->r.status.vmpi_cancelled = 0; /* a persistent send cancelled before is started afresh */
+    if (m->start)
+        return m->start(m);
     if (m->type == VMPI_MREQ_PROC_NULL)
         return MPI_SUCCESS;
     if (m->type == VMPI_MREQ_RECV) {
@@ -227,6 +202,10 @@ int vmpi_cancel(MPI_Request h)
     vmpi_mreq *m = vmpi_mreq_get(h);
     if (m->type == VMPI_MREQ_GREQ)
         return vmpi_greq_cancel(m);
+    if (m->type == VMPI_MREQ_SENDRECV) {
+        vmpi_sendrecv_cancel(m);
+        return MPI_SUCCESS;
+    }
     if (m->type == VMPI_MREQ_RECV && !vmpi_mreq_done(m))
         vmpi_msg_cancel_recv(&vmpi_rank_self()->ep, &m->r);
     /* a send: taken back while its message is an unmatched rendezvous; an eager one has left and stays sent */

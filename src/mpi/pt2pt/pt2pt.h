@@ -20,6 +20,12 @@ int vmpi_irecv(void *buf, MPI_Count count, const vmpi_dtype *dt, int src, int ta
 int vmpi_start(vmpi_mreq *m);
 int vmpi_sendrecv_replace(void *buf, MPI_Count count, const vmpi_dtype *dt, int dest, int stag, int src, int rtag,
                           vmpi_comm *c, MPI_Status *st);
+/* MPI_Isendrecv(_replace) (sendrecv.c): a request completed once both parts are. */
+int vmpi_isendrecv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, int dest, int stag, void *rbuf,
+                   MPI_Count rcount, const vmpi_dtype *rdt, int src, int rtag, vmpi_comm *c, MPI_Request *out);
+int vmpi_isendrecv_replace(void *buf, MPI_Count count, const vmpi_dtype *dt, int dest, int stag, int src, int rtag,
+                           vmpi_comm *c, MPI_Request *out);
+void vmpi_sendrecv_cancel(vmpi_mreq *m);
 int vmpi_probe(int src, int tag, vmpi_comm *c, bool block, bool remove, int *flag, MPI_Message *msg,
                MPI_Status *st);
 int vmpi_mrecv(void *buf, MPI_Count count, const vmpi_dtype *dt, MPI_Message *msg, bool block, MPI_Request *out,
