@@ -2,17 +2,25 @@
 /* Attribute caching entry points: communicator and datatype keyvals and attributes, and the MPI-1 forms
  * (Keyval_create, Attr_put...), which are the communicator ones under other names.  A keyval's errors are
  * raised on the communicator when there is one, else on MPI_COMM_WORLD. */
+#include <stdint.h>
+#include "binding/attr_f.h"
 #include "binding/check.h"
 
-static int keyval_create(int objkind, vmpi_attr_copy_fn *copy, vmpi_attr_delete_fn *del, int *keyval,
-                         void *extra_state, const char *fn)
+static int keyval_create_lang(int objkind, vmpi_attr_copy_fn *copy, vmpi_attr_delete_fn *del, int *keyval,
+                              void *extra_state, bool fortran, const char *fn)
 {
     VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, keyval, "keyval")) ||
-        (err = vmpi_keyval_create(objkind, copy, del, extra_state, keyval)))
+        (err = vmpi_keyval_create(objkind, copy, del, extra_state, fortran, keyval)))
         return vmpi_fail(MPI_COMM_WORLD, err, fn, &ck);
     return MPI_SUCCESS;
+}
+
+static int keyval_create(int objkind, vmpi_attr_copy_fn *copy, vmpi_attr_delete_fn *del, int *keyval,
+                         void *extra_state, const char *fn)
+{
+    return keyval_create_lang(objkind, copy, del, keyval, extra_state, false, fn);
 }
 
 static int keyval_free(int objkind, int *keyval, const char *fn)
@@ -49,7 +57,7 @@ static int check_obj(vmpi_chk *ck, int objkind, int obj, MPI_Comm *raise_on)
     return vmpi_chk_dt_any(ck, obj, &dt);
 }
 
-static int attr_set(int objkind, int obj, int keyval, void *val, const char *fn)
+static int attr_set_lang(int objkind, int obj, int keyval, void *val, bool fortran, const char *fn)
 {
     VMPI_CHK(ck);
     MPI_Comm on = MPI_COMM_WORLD;
@@ -57,22 +65,62 @@ static int attr_set(int objkind, int obj, int keyval, void *val, const char *fn)
     if ((err = vmpi_chk_ranked(&ck)) || (err = check_obj(&ck, objkind, obj, &on)) ||
         (err = vmpi_chk_keyval(&ck, keyval, objkind, false, false)))
         return fail_on(objkind, on, err, fn, &ck);
-    if ((err = vmpi_attr_set(obj, keyval, val))) {
+    if ((err = vmpi_attr_set(obj, keyval, val, fortran))) {
         snprintf(ck.why, sizeof ck.why, "the delete callback of the value replaced returned %d", err);
         return fail_on(objkind, on, err, fn, &ck);
     }
     return MPI_SUCCESS;
 }
 
-static int attr_get(int objkind, int obj, int keyval, void *val, int *flag, const char *fn)
+static int attr_set(int objkind, int obj, int keyval, void *val, const char *fn)
+{
+    return attr_set_lang(objkind, obj, keyval, val, false, fn);
+}
+
+static int attr_get_lang(int objkind, int obj, int keyval, void *val, int *flag, bool *fortran, const char *fn)
 {
     VMPI_CHK(ck);
     MPI_Comm on = MPI_COMM_WORLD;
     int err;
     if ((err = vmpi_chk_ranked(&ck)) || (err = check_obj(&ck, objkind, obj, &on)) ||
         (err = vmpi_chk_keyval(&ck, keyval, objkind, true, true)) || (err = vmpi_chk_ptr(&ck, val, "attribute_val")) ||
-        (err = vmpi_chk_ptr(&ck, flag, "flag")) || (err = vmpi_attr_get(obj, keyval, (void **)val, flag)))
+        (err = vmpi_chk_ptr(&ck, flag, "flag")) || (err = vmpi_attr_get(obj, keyval, (void **)val, flag, fortran)))
         return fail_on(objkind, on, err, fn, &ck);
+    return MPI_SUCCESS;
+}
+
+static int attr_get(int objkind, int obj, int keyval, void *val, int *flag, const char *fn)
+{
+    bool fortran;
+    return attr_get_lang(objkind, obj, keyval, val, flag, &fortran, fn);
+}
+
+/* ---- for the Fortran bindings (src/fortran/, binding/attr_f.h) ---- */
+int vmpi_b_keyval_create_f(int objkind, vmpi_attr_copy_fn *copy, vmpi_attr_delete_fn *del, int *keyval,
+                           void *extra_state, const char *fn)
+{
+    return keyval_create_lang(objkind, copy, del, keyval, extra_state, true, fn);
+}
+
+int vmpi_b_attr_set_f(int objkind, int obj, int keyval, MPI_Aint val, const char *fn)
+{
+    return attr_set_lang(objkind, obj, keyval, (void *)(intptr_t)val, true, fn);
+}
+
+int vmpi_b_attr_get_f(int objkind, int obj, int keyval, MPI_Aint *val, int *flag, const char *fn)
+{
+    void *v = NULL;
+    bool fortran = false;
+    /* a window's predefined attributes are the window's (PMPI_Win_get_attr) */
+    int err = objkind == VMPI_KIND_WIN && keyval >= MPI_WIN_BASE && keyval <= MPI_WIN_MODEL
+                  ? PMPI_Win_get_attr(obj, keyval, &v, flag)
+                  : attr_get_lang(objkind, obj, keyval, &v, flag, &fortran, fn);
+    if (err != MPI_SUCCESS || !*flag)
+        return err;
+    /* the predefined attributes are C pointers to their values, but MPI_WIN_BASE, which is the address */
+    bool predef = keyval >= MPI_TAG_UB && keyval <= AMPI_NUM_PROCESSES && keyval != MPI_WIN_BASE;
+    *val = fortran ? *(MPI_Aint *)v : !predef ? (MPI_Aint)(intptr_t)v : keyval == MPI_WIN_SIZE ? *(MPI_Aint *)v
+                                                                                            : *(int *)v;
     return MPI_SUCCESS;
 }
 

@@ -2,11 +2,13 @@
 /* Fortran glue of the functions that take a procedure: keyvals (their copy and delete subroutines get every
  * argument by reference, the attribute value as an INTEGER(KIND=MPI_ADDRESS_KIND), an INTEGER for MPI-1's
  * MPI_KEYVAL_CREATE, so C trampolines call them, with the Fortran procedures and extra state in a record
- * that is the C keyval's extra state), user operations and error handlers (whose Fortran and C forms take
+ * that is the C keyval's extra state; the keyval is a Fortran one, whose callbacks get values), user operations and error handlers (whose Fortran and C forms take
  * the same pointers: passed as they are), and the predefined copy and delete procedures Fortran names. */
 #include <stdint.h>
 #include <stdlib.h>
+#include "binding/attr_f.h"
 #include "fortran/f77.h"
+#include "mpi/core/handle.h"
 
 typedef void fcopy_fn(MPI_Fint *old, MPI_Fint *keyval, MPI_Aint *extra, MPI_Aint *in, MPI_Aint *out,
                       MPI_Fint *flag, MPI_Fint *ierror);
@@ -63,26 +65,24 @@ static fkey *new_key(void (*copy)(void), void (*del)(void), MPI_Aint extra, int 
     return k;
 }
 
-#define CREATE_KEYVAL(fname, cname, ctype, dtype)                                                          \
+#define CREATE_KEYVAL(fname, kind, cname)                                                                  \
     F77(fname, (fcopy_fn * copy, fdelete_fn * del, MPI_Fint * keyval, MPI_Aint * extra, MPI_Fint * ierror)) \
     {                                                                                                      \
         fkey *k = new_key((void (*)(void))copy, (void (*)(void))del, *extra, 0);                           \
-        *ierror = k ? cname((ctype *)copy_tramp, (dtype *)delete_tramp, keyval, k) : MPI_ERR_NO_MEM;       \
+        *ierror = k ? vmpi_b_keyval_create_f(kind, copy_tramp, delete_tramp, keyval, k, cname) : MPI_ERR_NO_MEM; \
         if (*ierror != MPI_SUCCESS)                                                                        \
             free(k);                                                                                       \
     }
 
-CREATE_KEYVAL(mpi_comm_create_keyval, PMPI_Comm_create_keyval, MPI_Comm_copy_attr_function,
-              MPI_Comm_delete_attr_function)
-CREATE_KEYVAL(mpi_type_create_keyval, PMPI_Type_create_keyval, MPI_Type_copy_attr_function,
-              MPI_Type_delete_attr_function)
-CREATE_KEYVAL(mpi_win_create_keyval, PMPI_Win_create_keyval, MPI_Win_copy_attr_function,
-              MPI_Win_delete_attr_function)
+CREATE_KEYVAL(mpi_comm_create_keyval, VMPI_KIND_COMM, "MPI_Comm_create_keyval")
+CREATE_KEYVAL(mpi_type_create_keyval, VMPI_KIND_DATATYPE, "MPI_Type_create_keyval")
+CREATE_KEYVAL(mpi_win_create_keyval, VMPI_KIND_WIN, "MPI_Win_create_keyval")
 
 F77(mpi_keyval_create, (fcopy1_fn * copy, fdelete1_fn *del, MPI_Fint *keyval, MPI_Fint *extra, MPI_Fint *ierror))
 {
     fkey *k = new_key((void (*)(void))copy, (void (*)(void))del, *extra, 1);
-    *ierror = k ? PMPI_Keyval_create(copy_tramp, delete_tramp, keyval, k) : MPI_ERR_NO_MEM;
+    *ierror = k ? vmpi_b_keyval_create_f(VMPI_KIND_COMM, copy_tramp, delete_tramp, keyval, k, "MPI_Keyval_create")
+                : MPI_ERR_NO_MEM;
     if (*ierror != MPI_SUCCESS)
         free(k);
 }
@@ -152,3 +152,59 @@ ALIAS(mpi_win_null_delete_fn, mpi_comm_null_delete_fn, delete_fn)
 /* MPI-1's: their arguments are INTEGERs, which NULL_COPY and NULL_DELETE never touch */
 ALIAS(mpi_null_copy_fn, mpi_comm_null_copy_fn, copy_fn)
 ALIAS(mpi_null_delete_fn, mpi_comm_null_delete_fn, delete_fn)
+
+/* Generalized requests: the Fortran query, free and cancel subroutines get the extra state, an
+ * INTEGER(KIND=MPI_ADDRESS_KIND), and the status as MPI_STATUS_SIZE INTEGERs, by reference; a record holds
+ * them for the C trampolines, freed after the free subroutine ran.  The extra state they get is the program's
+ * variable itself, as MPICH passes it (f77/pt2pt/greqf's free subroutine decrements it, and the program checks
+ * its own variable). */
+typedef void fquery_fn(MPI_Aint *extra, MPI_Fint *status, MPI_Fint *ierror);
+typedef void ffree_fn(MPI_Aint *extra, MPI_Fint *ierror);
+typedef void fcancel_fn(MPI_Aint *extra, MPI_Fint *complete, MPI_Fint *ierror);
+typedef struct fgreq {
+    fquery_fn *query;
+    ffree_fn *free;
+    fcancel_fn *cancel;
+    MPI_Aint *extra;
+} fgreq;
+
+static int greq_query(void *extra, MPI_Status *status)
+{
+    fgreq *g = extra;
+    MPI_Fint f[MPI_STATUS_SIZE], ierror = MPI_SUCCESS;
+    memcpy(f, status, sizeof *status);
+    g->query(g->extra, f, &ierror);
+    memcpy(status, f, sizeof *status);
+    return ierror;
+}
+
+static int greq_free(void *extra)
+{
+    fgreq *g = extra;
+    MPI_Fint ierror = MPI_SUCCESS;
+    g->free(g->extra, &ierror);
+    free(g);
+    return ierror;
+}
+
+static int greq_cancel(void *extra, int complete)
+{
+    fgreq *g = extra;
+    MPI_Fint c = complete != 0, ierror = MPI_SUCCESS;
+    g->cancel(g->extra, &c, &ierror);
+    return ierror;
+}
+
+F77(mpi_grequest_start, (fquery_fn * query, ffree_fn *freefn, fcancel_fn *cancel, MPI_Aint *extra,
+                         MPI_Fint *request, MPI_Fint *ierror))
+{
+    fgreq *g = malloc(sizeof *g);
+    if (g == NULL) {
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    *g = (fgreq){query, freefn, cancel, extra};
+    *ierror = PMPI_Grequest_start(greq_query, greq_free, greq_cancel, g, request);
+    if (*ierror != MPI_SUCCESS)
+        free(g);
+}

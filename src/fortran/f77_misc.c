@@ -13,7 +13,7 @@ F77(mpi_pcontrol, (MPI_Fint * level, MPI_Fint *ierror))
 F77(mpi_info_get, (MPI_Fint * info, char *key, MPI_Fint *valuelen, char *value, MPI_Fint *flag, MPI_Fint *ierror,
                    size_t key_len, size_t value_len))
 {
-    char *k = vmpi_f_str_in(key, key_len), *v = vmpi_f_str_room(value_len);
+    char *k = vmpi_f_str_in_info(key, key_len), *v = vmpi_f_str_room(value_len);
     int len = *valuelen < 0 || (size_t)*valuelen <= value_len ? *valuelen : (int)value_len;
     int found = 0;
     int rc = PMPI_Info_get(*info, k, len, v, &found);
@@ -25,21 +25,28 @@ F77(mpi_info_get, (MPI_Fint * info, char *key, MPI_Fint *valuelen, char *value, 
     *ierror = rc;
 }
 
-/* BUFLEN: in, how much of VALUE to fill (0: nothing); out, the value's length (Fortran has no terminator) */
+/* BUFLEN: in, how many characters of VALUE to fill (0: VALUE untouched), the rest blank; out, the value's
+ * length (Fortran has no terminator) */
 F77(mpi_info_get_string, (MPI_Fint * info, char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag,
                           MPI_Fint *ierror, size_t key_len, size_t value_len))
 {
-    char *k = vmpi_f_str_in(key, key_len);
+    char *k = vmpi_f_str_in_info(key, key_len);
     int need = 0, found = 0;
     int rc = PMPI_Info_get_string(*info, k, &need, NULL, &found);
     if (rc == MPI_SUCCESS && found && *buflen > 0) {
         char *v = malloc((size_t)need);
         if (v == NULL)
             rc = MPI_ERR_NO_MEM;
-        else
-            rc = PMPI_Info_get_string(*info, k, &need, v, &found);
-        size_t n = (size_t)*buflen < value_len ? (size_t)*buflen : value_len;
-        vmpi_f_str_out(v, value, n, rc);
+        else if ((rc = PMPI_Info_get_string(*info, k, &need, v, &found)) == MPI_SUCCESS) {
+            size_t n = strlen(v);
+            if (n > (size_t)*buflen)
+                n = (size_t)*buflen;
+            if (n > value_len)
+                n = value_len;
+            memcpy(value, v, n);
+            memset(value + n, ' ', value_len - n);
+        }
+        free(v);
     }
     if (rc == MPI_SUCCESS && found)
         *buflen = need - 1;

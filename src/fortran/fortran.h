@@ -70,6 +70,7 @@ static inline void vmpi_f_indices_out(MPI_Fint *idx, int n)
 /* Strings: a CHARACTER argument in (trailing blanks dropped, NUL-terminated; vmpi_f_str_free after the call),
  * and room for one out, copied blank-padded into the CHARACTER by vmpi_f_str_out (which frees it). */
 char *vmpi_f_str_in(const char *f, size_t len);
+char *vmpi_f_str_in_info(const char *f, size_t len); /* leading blanks dropped too: info keys and values */
 char *vmpi_f_str_room(size_t len);
 void vmpi_f_str_out(char *c, char *f, size_t len, int rc);
 void vmpi_f_str_free(char *c);

@@ -42,6 +42,13 @@ char *vmpi_f_str_in(const char *f, size_t len)
     return c;
 }
 
+char *vmpi_f_str_in_info(const char *f, size_t len)
+{
+    while (len > 0 && f[0] == ' ')
+        f++, len--;
+    return vmpi_f_str_in(f, len);
+}
+
 /* the C functions write up to their MPI_MAX_* bound (MPI_MAX_LIBRARY_VERSION_STRING the largest) whatever the
  * CHARACTER's length: the room covers both */
 char *vmpi_f_str_room(size_t len)

@@ -25,6 +25,7 @@ typedef struct cb_state {
     int peek_key; /* delete callback: read this key of the object (its value lands in peeked) */
     void *peeked;
     int peek_flag;
+    bool peek_fortran;
 } cb_state;
 
 static int copy_fn(MPI_Comm obj, int keyval, void *extra, void *in, void *out, int *flag)
@@ -51,7 +52,7 @@ static int del_fn(MPI_Comm obj, int keyval, void *val, void *extra)
     if (s->nlog < MAXLOG)
         s->log[s->nlog++] = (int)(intptr_t)val;
     if (s->peek_key != MPI_KEYVAL_INVALID)
-        vmpi_attr_get(obj, s->peek_key, &s->peeked, &s->peek_flag);
+        vmpi_attr_get(obj, s->peek_key, &s->peeked, &s->peek_flag, &s->peek_fortran);
     return s->fail_delete;
 }
 
@@ -61,7 +62,9 @@ static int has(int obj, int key, void *want, const char *what)
 {
     int errs = 0, flag = -1;
     void *v = NULL;
-    MT_CHECK_RC(errs, vmpi_attr_get(obj, key, &v, &flag));
+    bool fortran = true;
+    MT_CHECK_RC(errs, vmpi_attr_get(obj, key, &v, &flag, &fortran));
+    MT_CHECK(errs, !fortran, "%s: a C attribute reads as a Fortran one", what);
     if (want == NULL)
         MT_CHECK(errs, !flag, "%s: attribute present (%p), expected none", what, v);
     else
@@ -87,9 +90,9 @@ int main(int argc, char **argv)
     MT_CHECK_RC(errs, MPI_Type_create_keyval(copy_fn, (MPI_Type_delete_attr_function *)del_fn, &ktype, &st));
 
     /* copy_all */
-    MT_CHECK_RC(errs, vmpi_attr_set(OLD, kdup, V(r + 1)));
-    MT_CHECK_RC(errs, vmpi_attr_set(OLD, knull, V(r + 2)));
-    MT_CHECK_RC(errs, vmpi_attr_set(OLD, kpre, V(r + 3)));
+    MT_CHECK_RC(errs, vmpi_attr_set(OLD, kdup, V(r + 1), false));
+    MT_CHECK_RC(errs, vmpi_attr_set(OLD, knull, V(r + 2), false));
+    MT_CHECK_RC(errs, vmpi_attr_set(OLD, kpre, V(r + 3), false));
     MPI_Barrier(MPI_COMM_WORLD);
     MT_CHECK_RC(errs, vmpi_attr_copy_all(OLD, NEW));
     MT_CHECK(errs, sd.copies == 1 && sd.obj == OLD && sd.keyval == kdup && sd.val == V(r + 1),
@@ -114,7 +117,7 @@ int main(int argc, char **argv)
     MT_CHECK_INT(errs, "delete calls of an empty delete_all", 1, sd.deletes);
 
     /* a failing copy: its code, and NEW2 is left with nothing (the copies made before were deleted) */
-    MT_CHECK_RC(errs, vmpi_attr_set(OLD, kfail, V(r + 4)));
+    MT_CHECK_RC(errs, vmpi_attr_set(OLD, kfail, V(r + 4), false));
     sf.fail_copy = MPI_ERR_OTHER;
     MT_CHECK_INT(errs, "copy_all with a failing callback", MPI_ERR_OTHER, vmpi_attr_copy_all(OLD, NEW2));
     MT_CHECK(errs, sd.copies == 2 && sd.deletes == 2 && sd.val == V(r + 1001) && sd.obj == NEW2,
@@ -146,7 +149,7 @@ int main(int argc, char **argv)
              sd.val);
 
     /* datatypes */
-    MT_CHECK_RC(errs, vmpi_attr_set(TOLD, ktype, V(r + 7)));
+    MT_CHECK_RC(errs, vmpi_attr_set(TOLD, ktype, V(r + 7), false));
     MT_CHECK_RC(errs, vmpi_attr_copy_all(TOLD, TNEW));
     MT_CHECK(errs, st.copies == 1 && st.obj == TOLD && st.keyval == ktype, "type copy: %d, (0x%x, 0x%x)", st.copies,
              st.obj, st.keyval);

@@ -13,6 +13,8 @@ generator refuses one that does not.
 """
 import sys
 
+import emit_fmod
+
 SUPPRESSED = ("argc", "argv")  # C parameters the Fortran binding has not: NULL
 RETURN_TYPES = {"WALL_TIME": "double", "TICK_RESOLUTION": "double", "DISPLACEMENT": "MPI_Aint",
                 "LOCATION_SMALL": "MPI_Aint"}
@@ -67,15 +69,17 @@ def glue(standard, entry):
         if t == "<type>":
             args.append(f"vmpi_f_buf({name})")
         elif t == "CHARACTER*(*)":
-            pre.append(f"char *{name}_c = vmpi_f_str_{'in' if d == 'in' else 'room'}({name}"
-                       f"{', ' + name + '_len' if d == 'in' else '_len'});")
+            # an info key or value loses its leading blanks too (MPI-4.1 10: "stripped")
+            strip = "vmpi_f_str_in_info" if entry.name.startswith("MPI_Info_") else "vmpi_f_str_in"
+            pre.append(f"char *{name}_c = {strip + '(' + name + ', ' if d == 'in' else 'vmpi_f_str_room('}"
+                       f"{name}_len);")
             post.append(f"vmpi_f_str_free({name}_c);" if d == "in" else
                         f"vmpi_f_str_out({name}_c, {name}, {name}_len, rc);")
             args.append(f"{name}_c")
         elif k == "STATUS" and not array:
+            # in first, also for an out status: a field the call does not set (MPI_ERROR) keeps its value
             pre.append(f"MPI_Status {name}_c;")
-            if d in ("in", "inout"):
-                pre.append(f"vmpi_f_status_in({name}, &{name}_c);")
+            pre.append(f"vmpi_f_status_in({name}, &{name}_c);")
             if d == "in":
                 args.append(f"&{name}_c")
             else:
@@ -154,3 +158,8 @@ def emit(standard, entries, out):
             errors.append(str(x))
     if errors:
         sys.exit("mpistd: " + "\nmpistd: ".join(errors))
+    # MPI_SIZEOF's specifics (the mpi module's generic, emit_fmod.py): X, of any rank, is a descriptor
+    out.write("/* MPI_SIZEOF's specifics (tools/mpistd/emit_fmod.py's SIZEOF) */\n")
+    for _, name, size in emit_fmod.SIZEOF:
+        out.write(f"VMPI_EXPORT void vmpi_sizeof_{name}_(const void *x, MPI_Fint *size, MPI_Fint *ierror)\n"
+                  f"{{\n    (void)x;\n    *size = {size};\n    *ierror = MPI_SUCCESS;\n}}\n")

@@ -59,15 +59,13 @@ PROCEDURES = ["MPI_COMM_NULL_COPY_FN", "MPI_COMM_NULL_DELETE_FN", "MPI_COMM_DUP_
               "MPI_WIN_NULL_COPY_FN", "MPI_WIN_NULL_DELETE_FN", "MPI_WIN_DUP_FN",
               "MPI_NULL_COPY_FN", "MPI_NULL_DELETE_FN", "MPI_DUP_FN"]
 
-# mpif.h only: the functions (the mpi module gives them interfaces instead)
+# mpif.h only: the functions' result types (the mpi module gives them interfaces instead).  Not
+# MPI_AINT_ADD and MPI_AINT_DIFF, as MPICH's mpif.h: programs declare them (f77/rma/aintf does; a second
+# declaration would not compile).
 FUNCTIONS = """\
       DOUBLE PRECISION MPI_WTIME, MPI_WTICK
       DOUBLE PRECISION PMPI_WTIME, PMPI_WTICK
       EXTERNAL MPI_WTIME, MPI_WTICK, PMPI_WTIME, PMPI_WTICK
-      INTEGER(KIND=MPI_ADDRESS_KIND) MPI_AINT_ADD, MPI_AINT_DIFF
-      INTEGER(KIND=MPI_ADDRESS_KIND) PMPI_AINT_ADD, PMPI_AINT_DIFF
-      EXTERNAL MPI_AINT_ADD, MPI_AINT_DIFF
-      EXTERNAL PMPI_AINT_ADD, PMPI_AINT_DIFF
 """
 
 

@@ -4,10 +4,11 @@ an explicit interface for every procedure vmpi has a Fortran binding of, so that
 or kinds of arguments fails to compile.
 
 Each interface is the standard's Fortran binding (its declarations, with their types and array bounds, and
-the directions of the parameters as INTENT).  A choice buffer (<type>) is `TYPE(*), DIMENSION(*)` with
-gfortran's NO_ARG_CHECK, which takes an argument of any type, kind and rank: the module's procedures are the
-same external procedures mpif.h programs call (src/fortran/, emit_f77.py), and MPI_SUBARRAYS_SUPPORTED is
-.FALSE. (a noncontiguous section is passed through a contiguous copy).
+the directions of the parameters as INTENT): the module's procedures are the same external procedures mpif.h
+programs call (src/fortran/, emit_f77.py).  The procedures with a choice buffer (MPI_SEND...) have no
+interface, as in MPICH's mpi module: a profiling tool's own MPI_SEND that uses the module would clash with
+one (MPICH's f90/profile tests), and programs written for MPICH pass arrays where a scalar is declared
+(f90/coll/alltoallvf90).  MPI_SUBARRAYS_SUPPORTED is .FALSE.
 """
 import re
 
@@ -15,6 +16,14 @@ DECL = re.compile(r"(<type>|CHARACTER\*\(\*\)|EXTERNAL|LOGICAL|DOUBLE PRECISION|
 TYPES = {"CHARACTER*(*)": "character(len=*)", "LOGICAL": "logical", "DOUBLE PRECISION": "double precision",
          "INTEGER": "integer"}
 KIND_NAMES = ("MPI_ADDRESS_KIND", "MPI_COUNT_KIND", "MPI_OFFSET_KIND", "MPI_STATUS_SIZE")
+
+# MPI_SIZEOF (a Fortran-only generic): one specific per intrinsic type and kind, of any rank, named
+# vmpi_sizeof_<name>; emit_f77.py writes their C side (the bytes of one element) from the same table.
+SIZEOF = [(f"integer(kind={k})", f"integer{k}", k) for k in (1, 2, 4, 8, 16)] + \
+         [(f"real(kind={k})", f"real{k}", k) for k in (4, 8, 16)] + \
+         [(f"complex(kind={k})", f"complex{k}", 2 * k) for k in (4, 8, 16)] + \
+         [(f"logical(kind={k})", f"logical{k}", k) for k in (1, 2, 4, 8)] + \
+         [("character(len=1)", "character", 1)]
 
 
 def split_names(text):
@@ -117,10 +126,19 @@ def emit(standard, entries, out):
         if not e.generated or e.fortran == "none":
             continue
         proc = standard.procedure(e.name)
-        if proc.express.f90 is None:
+        if proc.express.f90 is None or any(str(q.kind.express.f90) == "<type>" for q in proc.express.f90.parameters):
             continue
         for line in interface(proc):
             for part in wrap(line, 4):
                 w(part + "\n")
         w("\n")
-    w("  end interface\nend module mpi\n")
+    w("  end interface\n\n")
+    w("  ! MPI_SIZEOF(X, SIZE, IERROR): the bytes of one element of X\n  interface MPI_Sizeof\n")
+    for ftype, name, _ in SIZEOF:
+        w(f"    subroutine vmpi_sizeof_{name}(x, size, ierror)\n      implicit none\n"
+          f"      {ftype}, dimension(..) :: x\n      integer, intent(out) :: size, ierror\n    end subroutine\n")
+    w("  end interface\n\n")
+    w("  ! the profiling interface's functions (PMPI_WTIME...): no interface, their result types\n")
+    w("  double precision, external :: PMPI_Wtime, PMPI_Wtick\n")
+    w("  integer(kind=MPI_ADDRESS_KIND), external :: PMPI_Aint_add, PMPI_Aint_diff\n")
+    w("end module mpi\n")

@@ -3,6 +3,7 @@
  * were set, so "last set first" is a backward scan.  Callbacks may change the tables (even grow them), so no
  * pointer into them is kept across a callback: entries are found again by (object, keyval) afterwards. */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mpi/core/attr.h"
@@ -22,14 +23,22 @@ typedef struct keyval {
     void *extra;
     int refs;        /* 1 until the user frees it, plus one per attribute */
     bool user_freed; /* the user's handle is gone; attributes may still use it */
+    bool fortran;    /* its callbacks take values (attr.h) */
 } keyval;
 
 typedef struct attr {
     int obj;    /* object handle */
     int keyval; /* keyval handle */
-    void *val;
+    void *val;  /* a Fortran attribute's: its cell, an MPI_Aint */
     bool dying; /* its delete callback is running: set and delete no longer see it */
+    bool fortran;
 } attr;
+
+/* What a keyval's callbacks get of attribute `a`: a Fortran keyval's, the value */
+static void *callback_val(const keyval *k, const attr *a)
+{
+    return k->fortran && a->fortran ? (void *)(intptr_t) * (MPI_Aint *)a->val : a->val;
+}
 
 typedef struct vmpi_attr_state {
     keyval *kv; /* user keyval with handle index FIRST_USER + i is kv[i] */
@@ -97,12 +106,25 @@ static int find(const vmpi_attr_state *s, int obj, int keyval, int which)
 static void remove_at(vmpi_attr_state *s, int i)
 {
     int h = s->a[i].keyval;
+    if (s->a[i].fortran)
+        free(s->a[i].val);
     memmove(s->a + i, s->a + i + 1, sizeof *s->a * (size_t)(s->na - i - 1));
     s->na--;
     kv_unref(s, h);
 }
 
-static int append(vmpi_attr_state *s, int obj, int keyval, void *val)
+/* The stored form of a value: a Fortran value goes into a new cell (NULL: out of memory) */
+static void *stored(void *val, bool fortran)
+{
+    if (!fortran)
+        return val;
+    MPI_Aint *cell = malloc(sizeof *cell);
+    if (cell)
+        *cell = (MPI_Aint)(intptr_t)val;
+    return cell;
+}
+
+static int append(vmpi_attr_state *s, int obj, int keyval, void *val, bool fortran)
 {
     if (s->na == s->cap) {
         int cap = s->cap ? 2 * s->cap : 16;
@@ -112,7 +134,9 @@ static int append(vmpi_attr_state *s, int obj, int keyval, void *val)
         s->a = a;
         s->cap = cap;
     }
-    s->a[s->na++] = (attr){obj, keyval, val, false};
+    if ((val = stored(val, fortran)) == NULL && fortran)
+        return MPI_ERR_NO_MEM;
+    s->a[s->na++] = (attr){obj, keyval, val, false, fortran};
     kv_get(s, keyval)->refs++;
     return MPI_SUCCESS;
 }
@@ -126,7 +150,7 @@ static int delete_one(vmpi_attr_state *s, int i, bool force)
     keyval *k = kv_get(s, a.keyval);
     vmpi_attr_delete_fn *del = k->del;
     s->a[i].dying = true;
-    int err = del ? del(a.obj, a.keyval, a.val, k->extra) : MPI_SUCCESS;
+    int err = del ? del(a.obj, a.keyval, callback_val(k, &a), k->extra) : MPI_SUCCESS;
     i = find(s, a.obj, a.keyval, DYING);
     if (err != MPI_SUCCESS && !force)
         s->a[i].dying = false;
@@ -153,7 +177,7 @@ int vmpi_attr_dup_fn(int oldobj, int keyval, void *extra_state, void *attribute_
 int vmpi_attr_null_delete_fn(int obj, int keyval, void *attribute_val, void *extra_state) { return MPI_SUCCESS; }
 
 int vmpi_keyval_create(int objkind, vmpi_attr_copy_fn *copy, vmpi_attr_delete_fn *del, void *extra_state,
-                       int *out)
+                       bool fortran, int *out)
 {
     vmpi_attr_state *s = state();
     if (s == NULL)
@@ -170,7 +194,7 @@ int vmpi_keyval_create(int objkind, vmpi_attr_copy_fn *copy, vmpi_attr_delete_fn
         s->kv = n;
         s->nkv++;
     }
-    s->kv[i] = (keyval){objkind, copy, del, extra_state, 1, false};
+    s->kv[i] = (keyval){objkind, copy, del, extra_state, 1, false, fortran};
     *out = VMPI_HANDLE(VMPI_KIND_KEYVAL, FIRST_USER + i);
     return MPI_SUCCESS;
 }
@@ -197,7 +221,7 @@ int vmpi_keyval_free(int *h)
     return MPI_SUCCESS;
 }
 
-int vmpi_attr_set(int obj, int keyval, void *val)
+int vmpi_attr_set(int obj, int keyval, void *val, bool fortran)
 {
     vmpi_attr_state *s = state();
     if (s == NULL)
@@ -208,18 +232,25 @@ int vmpi_attr_set(int obj, int keyval, void *val)
         if (err != MPI_SUCCESS)
             return err;
         if ((i = find(s, obj, keyval, LIVE)) >= 0) { /* the callback set a value itself: ours replaces it */
-            s->a[i].val = val;
+            void *v = stored(val, fortran);
+            if (v == NULL && fortran)
+                return MPI_ERR_NO_MEM;
+            if (s->a[i].fortran)
+                free(s->a[i].val);
+            s->a[i].val = v;
+            s->a[i].fortran = fortran;
             return MPI_SUCCESS;
         }
     }
-    return append(s, obj, keyval, val);
+    return append(s, obj, keyval, val, fortran);
 }
 
-int vmpi_attr_get(int obj, int keyval, void **val, int *flag)
+int vmpi_attr_get(int obj, int keyval, void **val, int *flag, bool *fortran)
 {
     vmpi_attr_state *s = state();
     if (s == NULL)
         return MPI_ERR_NO_MEM;
+    *fortran = false;
     if (is_predef(keyval)) {
         *flag = 1;
         /* AMPI's placement attributes change with migration: refreshed at every read */
@@ -232,8 +263,10 @@ int vmpi_attr_get(int obj, int keyval, void **val, int *flag)
     }
     int i = find(s, obj, keyval, ANY); /* a delete callback may still read its own attribute */
     *flag = i >= 0;
-    if (i >= 0)
+    if (i >= 0) {
         *val = s->a[i].val;
+        *fortran = s->a[i].fortran;
+    }
     return MPI_SUCCESS;
 }
 
@@ -288,12 +321,19 @@ int vmpi_attr_copy_all(int oldobj, int newobj)
             continue; /* deleted by an earlier callback */
         keyval *k = kv_get(s, keys[j]);
         vmpi_attr_copy_fn *copy = k->copy;
-        void *in = s->a[i].val, *out = NULL;
+        void *in = callback_val(k, &s->a[i]), *out = NULL;
+        bool fortran = k->fortran; /* a Fortran copy callback's result is a value */
+        bool was_fortran = s->a[i].fortran;
+        MPI_Aint fval = was_fortran ? *(MPI_Aint *)s->a[i].val : 0;
         int flag = 0;
         if (copy)
             err = copy(oldobj, keys[j], k->extra, in, &out, &flag);
+        if (err == MPI_SUCCESS && flag && !fortran && out == in && was_fortran) {
+            out = (void *)(intptr_t)fval; /* a C callback duplicated a Fortran value's cell: the value */
+            fortran = true;
+        }
         if (err == MPI_SUCCESS && flag)
-            err = vmpi_attr_set(newobj, keys[j], out);
+            err = vmpi_attr_set(newobj, keys[j], out, fortran);
     }
     free(keys);
     if (err != MPI_SUCCESS)

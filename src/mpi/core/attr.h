@@ -46,8 +46,10 @@ int vmpi_attr_finalize(void);
  * callbacks act as the predefined null ones.  The function types are the MPI ones (all take int handles). */
 typedef int vmpi_attr_copy_fn(int oldobj, int keyval, void *extra_state, void *val_in, void *val_out, int *flag);
 typedef int vmpi_attr_delete_fn(int obj, int keyval, void *val, void *extra_state);
+/* `fortran`: a keyval made from Fortran, whose callbacks take attribute values as integers (the value passed
+ * as void *, and the copy's result read so), whichever language set the attribute. */
 int vmpi_keyval_create(int objkind, vmpi_attr_copy_fn *copy, vmpi_attr_delete_fn *del, void *extra_state,
-                       int *keyval);
+                       bool fortran, int *keyval);
 /* MPI_SUCCESS when `keyval` is a live keyval for objects of `objkind`; predefined keys pass only when
  * `predef_ok`; a keyval the program freed while attributes still use it only when `freed_ok` (getting and
  * deleting those attributes, freeing it again: its handle stays valid while it lives, as in MPICH and Open
@@ -58,9 +60,14 @@ int vmpi_keyval_check(int keyval, int objkind, bool predef_ok, bool freed_ok);
 int vmpi_keyval_free(int *keyval);
 
 /* Sets (running the delete callback of a value it replaces), gets, deletes (running the delete callback; no
- * attribute: nothing happens) one attribute of object `obj`.  The keyval has been checked. */
-int vmpi_attr_set(int obj, int keyval, void *val);
-int vmpi_attr_get(int obj, int keyval, void **val, int *flag);
+ * attribute: nothing happens) one attribute of object `obj`.  The keyval has been checked.
+ *
+ * Languages (MPI-4.1 19.3.7): C sets and gets a pointer; Fortran sets an integer (`fortran`: val is the
+ * value, kept in a cell of the attribute's own).  C reads a Fortran attribute as the address of its cell;
+ * vmpi_attr_get's *fortran says which kind an attribute is, so that Fortran reads the value of its own
+ * attributes and the address of C's. */
+int vmpi_attr_set(int obj, int keyval, void *val, bool fortran);
+int vmpi_attr_get(int obj, int keyval, void **val, int *flag, bool *fortran);
 int vmpi_attr_delete(int obj, int keyval);
 
 struct vmpi_rank;

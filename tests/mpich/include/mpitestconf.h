@@ -55,6 +55,8 @@
 #ifdef MPI_INTEGER16
 #define HAVE_MPI_INTEGER16 1
 #endif
+/* gfortran's names: lower case, one trailing underscore (the mixed C and Fortran tests) */
+#define F77_NAME_LOWER_USCORE 1
 /* USE_STRICT_MPI stays undefined, as in MPICH's default (non-strict) configuration: the tests then also
  * check what MPICH and Open MPI accept beyond the standard (logical and bitwise operations on MPI_CHAR,
  * ...) and the removed MPI-1 functions (the strict=false lines). */
