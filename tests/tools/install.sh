@@ -9,6 +9,7 @@
 #   - a CMake project with find_package(MPI), configured with the wrappers as its compilers: C and C++
 #     targets, check_function_exists right both ways, MPIEXEC_EXECUTABLE is DIR's, the programs run;
 #   - pkg-config vmpi and find_package(vmpi) (target vmpi::mpi) from DIR build privatized programs too;
+#   - Fortran: mpifort builds programs with the mpi module and with mpif.h;
 #   - the tree still works once moved elsewhere.
 # Every program checks that its globals are per rank (the default privatization) and prints a line.
 # Usage: install.sh BUILD_DIR.
@@ -152,6 +153,31 @@ target_link_libraries(app PRIVATE vmpi::mpi)
 CM
 check "find_package(vmpi) from the prefix" 'cmake -S "$tmp/fv" -B "$tmp/fv/b" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/fv.log" 2>&1 && cmake --build "$tmp/fv/b" >>"$tmp/fv.log" 2>&1 || { tail -20 "$tmp/fv.log"; false; }'
 check "and its program runs" '"$prefix/bin/vmpirun" -n 4 "$tmp/fv/b/app" | grep -q "size=4 sum=6 wrong=0"'
+
+# Fortran (when the build has it): mpifort with the mpi module and with mpif.h, globals per rank
+if [ -x "$prefix/bin/vmpifort" ]; then
+    cat > "$tmp/appf.f90" <<'F'
+program appf
+  use mpi
+  implicit none
+  integer :: ierr, rank, np, total
+  integer :: mine
+  common /c/ mine
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+  mine = rank
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  call MPI_Allreduce(mine, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  if (rank == 0) print '(A,I0,A,I0)', 'size=', np, ' sum=', total
+  call MPI_Finalize(ierr)
+end program
+F
+    sed "s/  use mpi/  include 'mpif.h'/; s/  implicit none//" "$tmp/appf.f90" > "$tmp/appf77.f90"
+    check "mpifort resolves into the prefix" 'case $(readlink -f "$prefix/bin/mpi/mpifort") in "$prefix"/bin/vmpifort) true ;; *) false ;; esac'
+    check "mpifort builds a program that uses the mpi module, and it runs" 'mpifort -o "$tmp/appf" "$tmp/appf.f90" -J"$tmp" && mpirun -n 4 -p 2 "$tmp/appf" | grep -q "size=4 sum=6"'
+    check "mpifort builds a program that includes mpif.h, and it runs" 'mpifort -o "$tmp/appf77" "$tmp/appf77.f90" && mpirun -n 3 "$tmp/appf77" | grep -q "size=3 sum=3"'
+fi
 
 # the tree, moved: the wrappers find their parts relative to themselves
 mv "$prefix" "$tmp/moved"

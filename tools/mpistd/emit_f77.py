@@ -162,4 +162,5 @@ def emit(standard, entries, out):
     out.write("/* MPI_SIZEOF's specifics (tools/mpistd/emit_fmod.py's SIZEOF) */\n")
     for _, name, size in emit_fmod.SIZEOF:
         out.write(f"VMPI_EXPORT void vmpi_sizeof_{name}_(const void *x, MPI_Fint *size, MPI_Fint *ierror)\n"
-                  f"{{\n    (void)x;\n    *size = {size};\n    *ierror = MPI_SUCCESS;\n}}\n")
+                  f"{{\n    (void)x;\n    *size = {size};\n    if (ierror) /* optional in mpi_f08 */\n"
+                  f"        *ierror = MPI_SUCCESS;\n}}\n")

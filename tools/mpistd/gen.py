@@ -21,7 +21,7 @@ import spec  # noqa: E402
 import std  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-WHAT = {"proto": "emit_proto", "impl": "emit_impl", "c": "emit_c", "f77": "emit_f77", "fconst": "emit_fconst", "fmod": "emit_fmod"}
+WHAT = {"proto": "emit_proto", "impl": "emit_impl", "c": "emit_c", "f77": "emit_f77", "fconst": "emit_fconst", "fmod": "emit_fmod", "f08": "emit_f08"}
 PER_AREA = {"c"}
 
 

@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""--what f08: the `mpi_f08` module (mpi_f08.f90, compiled into libvmpifort): the handle types
+(TYPE(MPI_Comm)... with their MPI_VAL, == and /=), TYPE(MPI_Status), the constants as those types
+(mpi_f08_consts.h, printed from mpi.h by the fconst program), the sentinels, and for every procedure of the
+standard's mpi_f08 binding a module procedure MPI_X_f08 behind the generic MPI_X.
+
+Each procedure is the standard's binding (its declarations as the data writes them; IERROR optional) that
+calls the same external glue as mpif.h and the mpi module (pmpi_x_, src/fortran/, emit_f77.py) through an
+interface declaring the handles as their types: a handle type is one default INTEGER (BIND(C)), so it passes
+by reference as the glue's INTEGER does and arrays of handles and statuses pass without a copy.  A choice
+buffer is `TYPE(*), DIMENSION(*)` with gfortran's NO_ARG_CHECK (MPI_SUBARRAYS_SUPPORTED is .FALSE.).  Not
+yet: the procedures that take a procedure argument (their mpi_f08 callbacks have other arguments than the
+glue's trampolines call) and the large-count (_c) forms.
+"""
+import re
+
+import emit_fmod
+
+HANDLES = ["MPI_Comm", "MPI_Datatype", "MPI_Group", "MPI_Request", "MPI_Op", "MPI_Errhandler", "MPI_Info",
+           "MPI_Win", "MPI_Message", "MPI_File", "MPI_Session"]
+SENTINELS = [("integer", "MPI_BOTTOM", "", "vmpi_f_bottom_"), ("integer", "MPI_IN_PLACE", "", "vmpi_f_in_place_"),
+             ("type(MPI_Status)", "MPI_STATUS_IGNORE", "", "vmpi_f_status_ignore_"),
+             ("type(MPI_Status)", "MPI_STATUSES_IGNORE", "(1)", "vmpi_f_statuses_ignore_"),
+             ("integer", "MPI_UNWEIGHTED", "(1)", "vmpi_f_unweighted_"),
+             ("integer", "MPI_WEIGHTS_EMPTY", "(1)", "vmpi_f_weights_empty_")]
+
+
+class Skip(Exception):
+    pass
+
+
+def split_top(text, sep=","):
+    """Splits at `sep` outside parentheses."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == sep and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def declarations(f08):
+    """[(attributes, [(name, dims)])] of the binding's declaration lines, `USE` lines left out."""
+    out = []
+    for line in str(f08).split("\n")[1:]:
+        line = line.strip()
+        if line.upper().startswith("USE"):
+            continue
+        attrs, names = line.split("::")
+        parsed = []
+        for n in split_top(names):
+            m = re.match(r"(\w+)\s*(?:\((.*)\))?$", n)
+            parsed.append((m.group(1), m.group(2)))
+        out.append((split_top(attrs), parsed))
+    return out
+
+
+def dummy(attrs, name, dims, glue):
+    """The declaration of one dummy argument, for the module procedure or (`glue`) the glue's interface."""
+    lines = []
+    attrs = list(attrs)
+    base = attrs[0]
+    if base.upper().startswith("PROCEDURE"):
+        raise Skip("a procedure argument")
+    if base.upper() == "TYPE(*)":
+        lines.append(f"!GCC$ ATTRIBUTES NO_ARG_CHECK :: {name}")
+        return lines + [f"type(*), dimension(*) :: {name}"]
+    rest = [a for a in attrs[1:] if not (glue and a.upper() in ("OPTIONAL",)) and
+            not (glue and a.upper().startswith("INTENT"))]
+    if glue and base.upper().startswith("CHARACTER"):
+        base = "CHARACTER(LEN=*)"
+    shape = f"({dims})" if dims else ""
+    if glue and dims:
+        shape = "(" + ",".join("*" if i == len(split_top(dims)) - 1 else d
+                               for i, d in enumerate(split_top(dims))) + ")"
+    return lines + [", ".join([base] + rest) + f" :: {name}{shape}"]
+
+
+def procedure(proc):
+    f08 = proc.express.f08
+    name = proc.express.iso_c.name
+    head = str(f08).split("\n")[0]
+    params = [q.name for q in f08.parameters]
+    decls = declarations(f08)
+    spec, glue = [], []
+    for attrs, names in decls:
+        for n, dims in names:
+            spec += dummy(attrs, n, dims, False)
+            glue += dummy(attrs, n, dims, True) if n != "ierror" else ["integer :: ierror"]
+    types = sorted({h for h in HANDLES + ["MPI_Status"] if any(h + ")" in " ".join(a) for a, _ in decls)})
+    kinds = sorted({k for k in ("MPI_ADDRESS_KIND", "MPI_COUNT_KIND", "MPI_OFFSET_KIND", "MPI_MAX_OBJECT_NAME",
+                                "MPI_MAX_ERROR_STRING", "MPI_MAX_PROCESSOR_NAME", "MPI_MAX_LIBRARY_VERSION_STRING",
+                                "MPI_MAX_INFO_KEY", "MPI_MAX_INFO_VAL", "MPI_MAX_PORT_NAME", "MPI_MAX_PSET_NAME_LEN",
+                                "MPI_MAX_STRINGTAG_LEN")
+                     if any(k in " ".join(a) for a, _ in decls)})
+    c_ptr = any("C_PTR" in " ".join(a).upper() for a, _ in decls)
+    imports = types + kinds + (["c_ptr"] if c_ptr else [])
+    gname = "p" + name.lower()
+    args = ", ".join(params)
+    is_function = not head.startswith("MPI_")
+    lines = []
+    if is_function:
+        rtype = head[:head.index(" MPI_")]
+        rtype = "double precision" if rtype == "DOUBLE PRECISION" else rtype.lower().replace("mpi_address_kind",
+                                                                                               "MPI_ADDRESS_KIND")
+        lines.append(f"{rtype} function {name}_f08({args})")
+    else:
+        lines.append(f"subroutine {name}_f08({args})")
+    lines += ["  " + x for x in spec]
+    lines.append("  interface")
+    if is_function:
+        lines.append(f"    {rtype} function {gname}({args})")
+    else:
+        gargs = args
+        lines.append(f"    subroutine {gname}({gargs})")
+    if imports:
+        lines.append(f"      import :: {', '.join(imports)}")
+    lines += ["      " + x for x in glue]
+    lines.append("    end function" if is_function else "    end subroutine")
+    lines.append("  end interface")
+    if is_function:
+        lines.append(f"  {name}_f08 = {gname}({args})")
+        lines.append("end function")
+    else:
+        call_args = ", ".join("ierror_c" if p == "ierror" else p for p in params)
+        if "ierror" in params:
+            lines.append("  integer :: ierror_c")
+        lines.append(f"  call {gname}({call_args})")
+        if "ierror" in params:
+            lines.append("  if (present(ierror)) ierror = ierror_c")
+        lines.append("end subroutine")
+    return lines
+
+
+def emit(standard, entries, out):
+    w = out.write
+    w("! SPDX-License-Identifier: BSD-3-Clause\n")
+    w(f"! Generated by tools/mpistd/gen.py --what f08 from pympistandard {standard.version} (MPI-4.1) and the spec\n"
+      "! files of src/binding/spec: do not edit.  The mpi_f08 module (tools/mpistd/emit_f08.py).\n")
+    w("module mpi_f08\n  use, intrinsic :: iso_c_binding, only: c_int, c_ptr\n  implicit none\n\n")
+    for h in HANDLES:
+        w(f"  type, bind(C) :: {h}\n    integer(c_int) :: MPI_VAL\n  end type\n")
+    w("  type, bind(C) :: MPI_Status\n    integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR\n"
+      "    integer(c_int), private :: vmpi_cancelled, vmpi_count_lo, vmpi_count_hi\n  end type\n\n")
+    w("  include 'mpi_f08_consts.h'\n\n")
+    w("  ! the sentinels: the variables mpif.h's COMMON blocks are (src/fortran/fortran.h)\n")
+    for t, n, dims, sym in SENTINELS:
+        w(f"  {t}, bind(C, name=\"{sym}\") :: {n}{dims}\n")
+    w("\n  interface operator(==)\n")
+    for h in HANDLES:
+        w(f"    module procedure vmpi_eq_{h[4:].lower()}\n")
+    w("  end interface\n  interface operator(/=)\n")
+    for h in HANDLES:
+        w(f"    module procedure vmpi_ne_{h[4:].lower()}\n")
+    w("  end interface\n\n")
+    bodies, generics = [], []
+    for e in entries:
+        if not e.generated or e.fortran == "none":
+            continue
+        proc = standard.procedure(e.name)
+        if proc.express.f08 is None:
+            continue
+        try:
+            bodies.append(procedure(proc))
+        except Skip:
+            continue
+        generics.append(proc.express.iso_c.name)
+    for g in generics:
+        w(f"  interface {g}\n    module procedure {g}_f08\n  end interface\n")
+    w("\n  ! MPI_SIZEOF(X, SIZE, IERROR): the bytes of one element of X\n  interface MPI_Sizeof\n")
+    for ftype, name, _ in emit_fmod.SIZEOF:
+        w(f"    subroutine vmpi_sizeof_{name}(x, size, ierror)\n      implicit none\n"
+          f"      {ftype}, dimension(..) :: x\n      integer, intent(out) :: size\n"
+          f"      integer, optional, intent(out) :: ierror\n    end subroutine\n")
+    w("  end interface\n\ncontains\n\n")
+    for h in HANDLES:
+        s = h[4:].lower()
+        for op, rel in (("eq", "=="), ("ne", "/=")):
+            w(f"  elemental logical function vmpi_{op}_{s}(a, b)\n    type({h}), intent(in) :: a, b\n"
+              f"    vmpi_{op}_{s} = a%MPI_VAL {rel} b%MPI_VAL\n  end function\n")
+    w("\n")
+    for b in bodies:
+        for line in b:
+            for part in emit_fmod.wrap(line, 2):
+                w(part + "\n")
+        w("\n")
+    w("end module mpi_f08\n")
