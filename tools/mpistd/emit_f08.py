@@ -14,6 +14,7 @@ glue's trampolines call) and the large-count (_c) forms.
 """
 import re
 
+import emit_fconst
 import emit_fmod
 
 HANDLES = ["MPI_Comm", "MPI_Datatype", "MPI_Group", "MPI_Request", "MPI_Op", "MPI_Errhandler", "MPI_Info",
@@ -23,10 +24,6 @@ SENTINELS = [("integer", "MPI_BOTTOM", "", "vmpi_f_bottom_"), ("integer", "MPI_I
              ("type(MPI_Status)", "MPI_STATUSES_IGNORE", "(1)", "vmpi_f_statuses_ignore_"),
              ("integer", "MPI_UNWEIGHTED", "(1)", "vmpi_f_unweighted_"),
              ("integer", "MPI_WEIGHTS_EMPTY", "(1)", "vmpi_f_weights_empty_")]
-
-
-class Skip(Exception):
-    pass
 
 
 def split_top(text, sep=","):
@@ -67,7 +64,9 @@ def dummy(attrs, name, dims, glue):
     attrs = list(attrs)
     base = attrs[0]
     if base.upper().startswith("PROCEDURE"):
-        raise Skip("a procedure argument")
+        # mpi_f08's callbacks take what the glue's do, by reference (a TYPE(MPI_Comm) as an INTEGER), but
+        # MPI_User_function's two TYPE(C_PTR), VALUE buffers, which are C's void *: any procedure passes
+        return [f"external :: {name}"]
     if base.upper() == "TYPE(*)":
         lines.append(f"!GCC$ ATTRIBUTES NO_ARG_CHECK :: {name}")
         return lines + [f"type(*), dimension(*) :: {name}"]
@@ -152,6 +151,10 @@ def emit(standard, entries, out):
     w("  ! the sentinels: the variables mpif.h's COMMON blocks are (src/fortran/fortran.h)\n")
     for t, n, dims, sym in SENTINELS:
         w(f"  {t}, bind(C, name=\"{sym}\") :: {n}{dims}\n")
+    w("\n  ! the predefined callbacks (src/fortran/f77_callbacks.c) and the profiling interface's functions\n")
+    for i in range(0, len(emit_fconst.PROCEDURES), 3):
+        w(f"  external :: {', '.join(emit_fconst.PROCEDURES[i:i + 3])}\n")
+    w("  double precision, external :: PMPI_Wtime, PMPI_Wtick\n")
     w("\n  interface operator(==)\n")
     for h in HANDLES:
         w(f"    module procedure vmpi_eq_{h[4:].lower()}\n")
@@ -166,10 +169,7 @@ def emit(standard, entries, out):
         proc = standard.procedure(e.name)
         if proc.express.f08 is None:
             continue
-        try:
-            bodies.append(procedure(proc))
-        except Skip:
-            continue
+        bodies.append(procedure(proc))
         generics.append(proc.express.iso_c.name)
     for g in generics:
         w(f"  interface {g}\n    module procedure {g}_f08\n  end interface\n")

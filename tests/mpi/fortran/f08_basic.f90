@@ -1,0 +1,107 @@
+! SPDX-License-Identifier: BSD-3-Clause
+! mpi_f08: handles as types (==, /=), TYPE(MPI_Status) fields, optional IERROR, MPI_STATUS_IGNORE and
+! MPI_IN_PLACE, a user operation with mpi_f08's interface (TYPE(C_PTR), VALUE buffers), a keyval whose
+! callbacks take TYPE(MPI_Comm), names, MPI_SIZEOF, requests across migration points, and module
+! variables per rank.
+module f08_basic_state
+  use, intrinsic :: iso_c_binding
+  implicit none
+  integer :: me = -1, copies = 0
+contains
+  ! inoutvec(i) = max(invec(i), inoutvec(i)) on integers
+  subroutine imax(invec, inoutvec, len, datatype)
+    use mpi_f08
+    type(c_ptr), value :: invec, inoutvec
+    integer :: len
+    type(MPI_Datatype) :: datatype
+    integer, pointer :: a(:), b(:)
+    call c_f_pointer(invec, a, [len])
+    call c_f_pointer(inoutvec, b, [len])
+    b = max(a, b)
+  end subroutine
+
+  subroutine copy_fn(oldcomm, keyval, extra, valin, valout, flag, ierror)
+    use mpi_f08
+    type(MPI_Comm) :: oldcomm
+    integer :: keyval, ierror
+    integer(kind=MPI_ADDRESS_KIND) :: extra, valin, valout
+    logical :: flag
+    copies = copies + 1
+    valout = valin * extra
+    flag = .true.
+    ierror = MPI_SUCCESS
+  end subroutine
+end module
+
+program f08_basic
+  use mpi_f08
+  use f08_basic_state
+  implicit none
+  integer :: rank, np, left, right, got, val, errs, n, step, key, ierr
+  type(MPI_Status) :: st, sts(2)
+  type(MPI_Request) :: reqs(2)
+  type(MPI_Comm) :: dup, dup2
+  type(MPI_Op) :: op
+  character(len=MPI_MAX_OBJECT_NAME) :: name
+  double precision :: d(3)
+  integer(kind=MPI_ADDRESS_KIND) :: aval, extra
+  logical :: flag
+  errs = 0
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+  if (ierr /= MPI_SUCCESS) errs = errs + 1
+  me = rank
+  left = mod(rank + np - 1, np)
+  right = mod(rank + 1, np)
+  do step = 1, 4
+    call MPI_Sendrecv(rank * 10 + step, 1, MPI_INTEGER, right, step, got, 1, MPI_INTEGER, left, step, &
+                      MPI_COMM_WORLD, st)
+    if (got /= left * 10 + step .or. st%MPI_SOURCE /= left .or. st%MPI_TAG /= step) errs = errs + 1
+    d = [1d0, dble(step), dble(rank)]
+    call MPI_Irecv(d, 3, MPI_DOUBLE_PRECISION, left, 4, MPI_COMM_WORLD, reqs(1))
+    call MPI_Isend([1d0, dble(step), dble(rank)], 3, MPI_DOUBLE_PRECISION, right, 4, MPI_COMM_WORLD, reqs(2))
+    call AMPI_Migrate(MPI_INFO_NULL, ierr)   ! both requests in flight
+    call MPI_Waitall(2, reqs, sts)
+    if (d(2) /= step .or. d(3) /= left .or. reqs(1) /= MPI_REQUEST_NULL .or. sts(1)%MPI_TAG /= 4) errs = errs + 1
+    if (me /= rank) errs = errs + 1
+  end do
+  call MPI_Recv(got, 0, MPI_INTEGER, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+  val = rank
+  call MPI_Allreduce(MPI_IN_PLACE, val, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+  if (val /= np * (np - 1) / 2) errs = errs + 1
+  call MPI_Op_create(imax, .true., op)
+  val = np - 1 - rank
+  call MPI_Allreduce(MPI_IN_PLACE, val, 1, MPI_INTEGER, op, MPI_COMM_WORLD)
+  if (val /= np - 1 .and. np > 1) errs = errs + 1
+  call MPI_Op_free(op)
+  if (op /= MPI_OP_NULL) errs = errs + 1
+  call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+  if (dup == MPI_COMM_WORLD .or. dup == MPI_COMM_NULL) errs = errs + 1
+  call MPI_Comm_set_name(dup, 'f08 dup')
+  call MPI_Comm_get_name(dup, name, n)
+  if (name /= 'f08 dup' .or. n /= 7) errs = errs + 1
+  extra = 3
+  call MPI_Comm_create_keyval(copy_fn, MPI_COMM_NULL_DELETE_FN, key, extra)
+  aval = rank + 1
+  call MPI_Comm_set_attr(dup, key, aval)
+  call MPI_Comm_dup(dup, dup2)
+  call MPI_Comm_get_attr(dup2, key, aval, flag)
+  if (.not. flag .or. aval /= 3 * (rank + 1) .or. copies /= 1) errs = errs + 1
+  call MPI_Comm_free(dup2)
+  call MPI_Comm_free(dup)
+  call MPI_Comm_free_keyval(key)
+  if (dup /= MPI_COMM_NULL) errs = errs + 1
+  call MPI_Sizeof(d, n)
+  if (n /= 8) errs = errs + 1
+  if (MPI_Wtime() <= 0d0) errs = errs + 1
+  call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+  if (rank == 0) then
+    if (errs == 0) then
+      print '(A)', ' No Errors'
+    else
+      print '(A,I0,A)', ' Found ', errs, ' errors'
+    end if
+  end if
+  call MPI_Finalize()
+end program
