@@ -150,7 +150,7 @@ static int peek_status(MPI_Request req, int *flag, MPI_Status *st, bool *active)
         else if (m->r.kind == VMPI_REQ_RECV)
             vmpi_status_out(st, &m->r.status);
         else
-            vmpi_status_nomsg(st, MPI_ANY_SOURCE); /* a send */
+            vmpi_status_send(st);
     }
     return MPI_SUCCESS;
 }

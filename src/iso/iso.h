@@ -125,6 +125,13 @@ size_t vmpi_iso_heap_limit(const vmpi_iso_heap *h);
 /* The malloc family as the start object calls it (malloc.c): the current rank's heap, else the system's.
  * Exported from libvmpi; nothing else calls them. */
 VMPI_EXPORT void *vmpi_iso_malloc(size_t n);
+/* The same, called from `caller` (the start object's malloc, calloc and realloc pass their return address):
+ * a call from a library whose allocations are process-wide state (libgfortran) goes to the system allocator. */
+VMPI_EXPORT void *vmpi_iso_malloc_from(size_t n, const void *caller);
+VMPI_EXPORT void *vmpi_iso_calloc_from(size_t n, size_t size, const void *caller);
+VMPI_EXPORT void *vmpi_iso_realloc_from(void *p, size_t n, const void *caller);
+/* At start-up: finds those libraries. */
+void vmpi_iso_malloc_init(void);
 VMPI_EXPORT void vmpi_iso_free(void *p);
 VMPI_EXPORT void *vmpi_iso_calloc(size_t n, size_t size);
 VMPI_EXPORT void *vmpi_iso_realloc(void *p, size_t n);

@@ -11,6 +11,9 @@
  * nothing is interposed (the sanitizer's malloc must see every block) and the system allocator is plain
  * malloc. */
 #include <dlfcn.h>
+#include <link.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
@@ -39,10 +42,61 @@ static size_t sys_usable_size(void *p)
 }
 #endif
 
+/* Libraries whose allocations are process-wide state, not the calling rank's: libgfortran caches the units
+ * of internal WRITEs for any later statement of any rank (a block in a rank's slot would leave the process
+ * with the rank, and libgfortran would write into whatever is there next).  Their code's range, found at
+ * start-up; a call from there goes to the system allocator. */
+static uintptr_t proc_lib_lo, proc_lib_len;
+
+static int find_proc_lib(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size, (void)arg;
+    if (info->dlpi_name == NULL || strstr(info->dlpi_name, "/libgfortran.so") == NULL)
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+            proc_lib_lo = info->dlpi_addr + ph->p_vaddr;
+            proc_lib_len = ph->p_memsz;
+        }
+    }
+    return 1;
+}
+
+void vmpi_iso_malloc_init(void) { dl_iterate_phdr(find_proc_lib, NULL); }
+
+/* whether a call from `caller` allocates for the process (a process-wide library's, or outside any rank) */
+static inline bool for_process(const void *caller)
+{
+    return (uintptr_t)caller - proc_lib_lo < proc_lib_len;
+}
+
 void *vmpi_iso_malloc(size_t n)
 {
     vmpi_iso_heap *h = vmpi_iso_cur_;
     return VMPI_LIKELY(h != NULL) ? vmpi_iso_heap_malloc(h, n) : vmpi_sys_malloc(n);
+}
+
+void *vmpi_iso_malloc_from(size_t n, const void *caller)
+{
+    vmpi_iso_heap *h = vmpi_iso_cur_;
+    return VMPI_LIKELY(h != NULL && !for_process(caller)) ? vmpi_iso_heap_malloc(h, n) : vmpi_sys_malloc(n);
+}
+
+void *vmpi_iso_calloc_from(size_t n, size_t size, const void *caller)
+{
+    return for_process(caller) ? vmpi_sys_calloc(n, size) : vmpi_iso_calloc(n, size);
+}
+
+void *vmpi_iso_realloc_from(void *p, size_t n, const void *caller)
+{
+    if (!for_process(caller))
+        return vmpi_iso_realloc(p, n);
+    if (p == NULL)
+        return vmpi_sys_malloc(n);
+    if (!iso_in_range(p) || n == 0)
+        return vmpi_iso_realloc(p, n); /* a system block stays one; 0 frees */
+    return vmpi_iso_move(p, vmpi_sys_malloc(n), n); /* a rank's block the library keeps: the process's now */
 }
 
 void vmpi_iso_free(void *p)

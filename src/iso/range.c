@@ -92,6 +92,7 @@ static size_t job_slots(size_t slot_size) { return slot_size >= JOB_MIN ? 1 : JO
 
 void vmpi_iso_init(int nslots, size_t stack_size, uintptr_t base, size_t slot_size)
 {
+    vmpi_iso_malloc_init();
     char sz[32], st[32];
     L.page = (size_t)sysconf(_SC_PAGESIZE);
     L.pshift = (unsigned)__builtin_ctzll(L.page);

@@ -37,10 +37,10 @@ extern int vmpi_stdio_fflush(FILE *f);
 int fflush(FILE *f) { return vmpi_stdio_fflush(f); }
 
 #if !VMPI_ASAN && !VMPI_TSAN
-extern void *vmpi_iso_malloc(size_t n);
+extern void *vmpi_iso_malloc_from(size_t n, const void *caller);
+extern void *vmpi_iso_calloc_from(size_t n, size_t size, const void *caller);
+extern void *vmpi_iso_realloc_from(void *p, size_t n, const void *caller);
 extern void vmpi_iso_free(void *p);
-extern void *vmpi_iso_calloc(size_t n, size_t size);
-extern void *vmpi_iso_realloc(void *p, size_t n);
 extern void *vmpi_iso_reallocarray(void *p, size_t n, size_t size);
 extern int vmpi_iso_posix_memalign(void **out, size_t align, size_t n);
 extern void *vmpi_iso_aligned_alloc(size_t align, size_t n);
@@ -49,10 +49,11 @@ extern void *vmpi_iso_valloc(size_t n);
 extern void *vmpi_iso_pvalloc(size_t n);
 extern size_t vmpi_iso_malloc_usable_size(void *p);
 
-void *malloc(size_t n) { return vmpi_iso_malloc(n); }
+/* the caller's address: a library whose allocations are process-wide state gets the system's (iso.h) */
+void *malloc(size_t n) { return vmpi_iso_malloc_from(n, __builtin_return_address(0)); }
 void free(void *p) { vmpi_iso_free(p); }
-void *calloc(size_t n, size_t size) { return vmpi_iso_calloc(n, size); }
-void *realloc(void *p, size_t n) { return vmpi_iso_realloc(p, n); }
+void *calloc(size_t n, size_t size) { return vmpi_iso_calloc_from(n, size, __builtin_return_address(0)); }
+void *realloc(void *p, size_t n) { return vmpi_iso_realloc_from(p, n, __builtin_return_address(0)); }
 void *reallocarray(void *p, size_t n, size_t size) { return vmpi_iso_reallocarray(p, n, size); }
 int posix_memalign(void **out, size_t align, size_t n) { return vmpi_iso_posix_memalign(out, align, n); }
 void *aligned_alloc(size_t align, size_t n) { return vmpi_iso_aligned_alloc(align, n); }

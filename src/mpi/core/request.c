@@ -137,8 +137,7 @@ int vmpi_mreq_finish(MPI_Request *h, MPI_Status *st)
     } else {
         /* a collective's error (a failed persistent buffered send reported it in MPI_Start) */
         err = m->persistent && m->type != VMPI_MREQ_COLL ? MPI_SUCCESS : m->r.status.MPI_ERROR;
-        if (st != MPI_STATUS_IGNORE)
-            vmpi_status_nomsg(st, MPI_ANY_SOURCE); /* a send's status: only the cancelled flag means anything */
+        vmpi_status_send(st); /* a send's status: only the cancelled flag means anything */
     }
     if (m->persistent) {
         m->active = false;

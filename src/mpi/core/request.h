@@ -99,6 +99,17 @@ static inline void vmpi_status_nomsg(MPI_Status *st, int source)
     st->vmpi_count = 0;
 }
 
+/* A completed send's status: not cancelled, no data; its source and tag are undefined (MPI-4.1 3.2.5) and
+ * stay as they were, as MPICH leaves them (MPICH's f77/pt2pt/irsendf reads, after MPI_WAITANY completed a
+ * receive then a send into one status, the receive's source). */
+static inline void vmpi_status_send(MPI_Status *st)
+{
+    if (st == MPI_STATUS_IGNORE)
+        return;
+    st->vmpi_cancelled = 0;
+    st->vmpi_count = 0;
+}
+
 /* An empty status: MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, count 0. */
 static inline void vmpi_status_empty(MPI_Status *st)
 {
