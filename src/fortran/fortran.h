@@ -10,14 +10,15 @@
  *
  * The sentinels MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS(ES)_IGNORE, MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are
  * variables in COMMON blocks of mpif.h, told apart by their address.  A COMMON block belongs to the program,
- * whose globals are per rank (-privatize=auto): libvmpi's weak reference finds the process's copy, and the
- * running rank's copy is at the same offset in its copy of the image (vmpi_img_rank_addr). */
+ * whose globals are per rank (-privatize=auto): libvmpi's weak reference finds the process's copy, which the
+ * running rank's copy of an address is compared with (vmpi_img_proc_addr). */
 #ifndef VMPI_FORTRAN_FORTRAN_H
 #define VMPI_FORTRAN_FORTRAN_H
 
 #include <stddef.h>
 #include <string.h>
 #include "base/compiler.h"
+#include "img/img.h"
 #include "mpi.h"
 
 /* the sentinels' COMMON blocks (mpif.h): absent (0) in a program without Fortran */
@@ -29,14 +30,13 @@ extern MPI_Fint vmpi_f_unweighted_ __attribute__((weak));
 extern MPI_Fint vmpi_f_weights_empty_ __attribute__((weak));
 
 /* whether `p` is the running rank's copy of the sentinel whose process copy is `s` */
-int vmpi_f_is(const void *p, const MPI_Fint *s);
+static inline int vmpi_f_is(const void *p, const MPI_Fint *s) { return s != NULL && vmpi_img_proc_addr(p) == s; }
 
 /* A choice buffer: MPI_BOTTOM and MPI_IN_PLACE become C's. */
 static inline void *vmpi_f_buf(void *p)
 {
-    if (&vmpi_f_bottom_ == NULL)
-        return p;
-    return vmpi_f_is(p, &vmpi_f_bottom_) ? MPI_BOTTOM : vmpi_f_is(p, &vmpi_f_in_place_) ? MPI_IN_PLACE : p;
+    const void *q = vmpi_img_proc_addr(p);
+    return q == &vmpi_f_bottom_ && q ? MPI_BOTTOM : q == &vmpi_f_in_place_ && q ? MPI_IN_PLACE : p;
 }
 
 /* A weights array: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY become C's. */
@@ -50,11 +50,7 @@ static inline MPI_Fint *vmpi_f_weights(MPI_Fint *p)
 /* Statuses: one in or out (NULL when the program passed MPI_STATUS_IGNORE), and arrays of n. */
 static inline int vmpi_f_status_ignored(const MPI_Fint *f) { return vmpi_f_is(f, &vmpi_f_status_ignore_); }
 static inline void vmpi_f_status_in(const MPI_Fint *f, MPI_Status *c) { memcpy(c, f, sizeof *c); }
-static inline void vmpi_f_status_out(const MPI_Status *c, MPI_Fint *f)
-{
-    if (!vmpi_f_status_ignored(f))
-        memcpy(f, c, sizeof *c);
-}
+static inline void vmpi_f_status_out(const MPI_Status *c, MPI_Fint *f) { memcpy(f, c, sizeof *c); }
 /* The C array for Fortran statuses f of n: MPI_STATUSES_IGNORE, f itself when aligned, else a copy (NULL when
  * out of memory); vmpi_f_statuses_done copies a copy back and frees it. */
 MPI_Status *vmpi_f_statuses(MPI_Fint *f, int n);

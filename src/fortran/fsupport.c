@@ -5,11 +5,6 @@
 #include "fortran/fortran.h"
 #include "img/img.h"
 
-int vmpi_f_is(const void *p, const MPI_Fint *s)
-{
-    return s != NULL && p == vmpi_img_rank_addr(s);
-}
-
 MPI_Status *vmpi_f_statuses(MPI_Fint *f, int n)
 {
     if (vmpi_f_is(f, &vmpi_f_statuses_ignore_))

@@ -115,16 +115,6 @@ static img_rank *copy_in(const vmpi_iso_heap *h)
     return I.method == VMPI_PRIV_TLS && !VMPI_SANITIZER && h == vmpi_iso_job_heap() ? &I.shared : NULL;
 }
 
-void *vmpi_img_rank_addr(const void *p)
-{
-    uintptr_t a = (uintptr_t)p;
-    if (I.method == VMPI_PRIV_NONE || a < I.proc_base || a - I.proc_base >= I.span)
-        return (void *)p;
-    const vmpi_iso_heap *h = vmpi_iso_cur_;
-    const img_rank *r = h && h->img ? h->img : I.method == VMPI_PRIV_TLS ? &I.shared : NULL;
-    return r ? (void *)(r->base + (a - I.proc_base)) : (void *)p;
-}
-
 int vmpi_img_file_ranges(const vmpi_iso_heap *h, vmpi_iso_extent *out, int max)
 {
     const img_rank *r = copy_in(h);

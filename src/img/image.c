@@ -18,6 +18,8 @@
 
 img_image vmpi_img_;
 #define I vmpi_img_
+uintptr_t vmpi_img_proc_base_;
+size_t vmpi_img_span_;
 
 vmpi_priv_method vmpi_img_method(void) { return I.method; }
 
@@ -242,6 +244,8 @@ void vmpi_img_open(vmpi_priv_method m, vmpi_img_main_fn main, int nranks, int ar
         }
     }
     I.span = (I.span + 4095) & ~(size_t)4095;
+    vmpi_img_proc_base_ = I.proc_base;
+    vmpi_img_span_ = I.span;
     if (dynph == NULL)
         refuse("it has no dynamic section (not linked by vmpicc as an image)", NULL);
     /* the file's dynamic section: ld.so has rewritten some entries of the copy in memory */

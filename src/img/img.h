@@ -23,6 +23,7 @@
 
 #include <link.h>
 #include <stdbool.h>
+#include "iso/heap.h"
 #include "iso/iso.h"
 
 typedef int (*vmpi_img_main_fn)(int, char **, char **);
@@ -46,10 +47,20 @@ const char *vmpi_img_method_name(vmpi_priv_method m);
 vmpi_img_main_fn vmpi_img_rank_start(vmpi_iso_heap *h, int argc, char **argv, char **envp);
 /* On the rank, when it exits: its destructors, last registered first, then the copy's fini array.  Once. */
 void vmpi_img_rank_exit(vmpi_iso_heap *h);
-/* The running rank's copy of `p`, an address in the process's copy of the image (ld.so's, where the dynamic
- * linker resolves a library's reference to one of the program's symbols: the Fortran sentinels' COMMON
- * blocks); `p` itself outside the image, without privatization or outside a rank. */
-void *vmpi_img_rank_addr(const void *p);
+/* The process's copy of `p`, an address in the running rank's copy of the image: where ld.so resolved a
+ * library's reference to the symbol there (the Fortran sentinels' COMMON blocks, which the Fortran glue
+ * compares with); `p` itself outside the copy, without privatization or outside a rank.  Inline: a few loads
+ * in every Fortran call.  (A copy's img record begins with its base: image.h.) */
+extern uintptr_t vmpi_img_proc_base_;
+extern size_t vmpi_img_span_;
+static inline const void *vmpi_img_proc_addr(const void *p)
+{
+    const vmpi_iso_heap *h = vmpi_iso_cur_;
+    if (h == NULL || h->img == NULL)
+        return p;
+    uintptr_t off = (uintptr_t)p - *(const uintptr_t *)h->img;
+    return off < vmpi_img_span_ ? (const void *)(vmpi_img_proc_base_ + off) : p;
+}
 /* Checkpoints: the parts of the rank's copy (slot `h`) mapped read-only from the program file (its code and
  * constants), which a checkpoint need not write: at most `max` ranges in `out`, in address order; their
  * number. */

@@ -81,7 +81,7 @@ def dummy(attrs, name, dims, glue):
     return lines + [", ".join([base] + rest) + f" :: {name}{shape}"]
 
 
-def procedure(proc):
+def procedure(proc, glue_generated=True):
     f08 = proc.express.f08
     name = proc.express.iso_c.name
     head = str(f08).split("\n")[0]
@@ -103,6 +103,17 @@ def procedure(proc):
     gname = "p" + name.lower()
     args = ", ".join(params)
     is_function = not head.startswith("MPI_")
+    text = " ".join(" ".join(a) for a, _ in decls).upper()
+    if glue_generated and not is_function and "CHARACTER" not in text and "PROCEDURE" not in text:
+        # the glue itself is the specific: a BIND(C) interface (IERROR absent is a null pointer, which the glue
+        # checks), so that a call costs what mpif.h's does.  Not with a CHARACTER (BIND(C) would pass a
+        # descriptor) nor a procedure argument, and only over generated glue (which checks IERROR).
+        direct = [f"subroutine {name}_f08({args}) bind(C, name=\"{gname}_\")"]
+        if imports:
+            direct.append(f"  import :: {', '.join(imports)}")
+        direct += ["  " + x for x in spec]
+        direct.append("end subroutine")
+        return "interface", direct
     lines = []
     if is_function:
         rtype = head[:head.index(" MPI_")]
@@ -134,7 +145,7 @@ def procedure(proc):
         if "ierror" in params:
             lines.append("  if (present(ierror)) ierror = ierror_c")
         lines.append("end subroutine")
-    return lines
+    return "module", lines
 
 
 def emit(standard, entries, out):
@@ -169,10 +180,17 @@ def emit(standard, entries, out):
         proc = standard.procedure(e.name)
         if proc.express.f08 is None:
             continue
-        bodies.append(procedure(proc))
-        generics.append(proc.express.iso_c.name)
-    for g in generics:
-        w(f"  interface {g}\n    module procedure {g}_f08\n  end interface\n")
+        kind, lines = procedure(proc, e.fortran == "generated")
+        g = proc.express.iso_c.name
+        if kind == "module":
+            bodies.append(lines)
+            w(f"  interface {g}\n    module procedure {g}_f08\n  end interface\n")
+        else:
+            w(f"  interface {g}\n")
+            for line in lines:
+                for part in emit_fmod.wrap(line, 4):
+                    w(part + "\n")
+            w("  end interface\n")
     w("\n  ! MPI_SIZEOF(X, SIZE, IERROR): the bytes of one element of X\n  interface MPI_Sizeof\n")
     for ftype, name, _ in emit_fmod.SIZEOF:
         w(f"    subroutine vmpi_sizeof_{name}(x, size, ierror)\n      implicit none\n"

@@ -79,12 +79,16 @@ def glue(standard, entry):
         elif k == "STATUS" and not array:
             # in first, also for an out status: a field the call does not set (MPI_ERROR) keeps its value
             pre.append(f"MPI_Status {name}_c;")
-            pre.append(f"vmpi_f_status_in({name}, &{name}_c);")
             if d == "in":
+                pre.append(f"vmpi_f_status_in({name}, &{name}_c);")
                 args.append(f"&{name}_c")
             else:
-                args.append(f"vmpi_f_status_ignored({name}) ? MPI_STATUS_IGNORE : &{name}_c")
-                post.append(f"vmpi_f_status_out(&{name}_c, {name});")
+                pre.append(f"MPI_Status *{name}_p = vmpi_f_status_ignored({name}) ? MPI_STATUS_IGNORE : &{name}_c;")
+                pre.append(f"if ({name}_p != MPI_STATUS_IGNORE)")
+                pre.append(f"    vmpi_f_status_in({name}, &{name}_c);")
+                args.append(f"{name}_p")
+                post.append(f"if ({name}_p != MPI_STATUS_IGNORE)")
+                post.append(f"    vmpi_f_status_out(&{name}_c, {name});")
         elif k == "STATUS":
             n = next((s for s in STATUS_COUNTS if s in fparams), None)
             if n is None:
@@ -121,7 +125,8 @@ def glue(standard, entry):
             raise Unknown(f"{entry.name}: no IERROR in the Fortran binding")
         head = f"VMPI_EXPORT void p{fname}_("
         call = f"{cname}({', '.join(args)})"
-        body = pre + [f"int rc = {call};"] + post + [f"*{ierror} = rc;"]
+        body = pre + [f"int rc = {call};"] + post + [f"if ({ierror}) /* absent in a call through mpi_f08 */",
+                                                        f"    *{ierror} = rc;"]
     else:
         rtype = RETURN_TYPES.get(ret)
         if rtype is None:
