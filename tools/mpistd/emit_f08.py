@@ -10,7 +10,7 @@ interface declaring the handles as their types: a handle type is one default INT
 by reference as the glue's INTEGER does and arrays of handles and statuses pass without a copy.  A choice
 buffer is `TYPE(*), DIMENSION(*)` with gfortran's NO_ARG_CHECK (MPI_SUBARRAYS_SUPPORTED is .FALSE.).  Not
 yet: the procedures that take a procedure argument (their mpi_f08 callbacks have other arguments than the
-glue's trampolines call) and the large-count (_c) forms.
+glue's trampolines call).
 """
 import re
 
@@ -81,8 +81,11 @@ def dummy(attrs, name, dims, glue):
     return lines + [", ".join([base] + rest) + f" :: {name}{shape}"]
 
 
-def procedure(proc, glue_generated=True):
-    f08 = proc.express.f08
+def procedure(proc, glue_generated=True, large=False):
+    """("interface", lines) of a specific that is the glue itself, or ("module", lines) of a module procedure;
+    `large`: the large-count specific (MPI_X_f08c over pmpi_x_c_), always the glue itself; None when it cannot
+    be."""
+    f08 = proc.express.embiggen.f08 if large else proc.express.f08
     name = proc.express.iso_c.name
     head = str(f08).split("\n")[0]
     params = [q.name for q in f08.parameters]
@@ -100,7 +103,8 @@ def procedure(proc, glue_generated=True):
                      if any(k in " ".join(a) for a, _ in decls)})
     c_ptr = any("C_PTR" in " ".join(a).upper() for a, _ in decls)
     imports = types + kinds + (["c_ptr"] if c_ptr else [])
-    gname = "p" + name.lower()
+    gname = "p" + name.lower() + ("_c" if large else "")
+    suffix = "_f08c" if large else "_f08"
     args = ", ".join(params)
     is_function = not head.startswith("MPI_")
     text = " ".join(" ".join(a) for a, _ in decls).upper()
@@ -108,12 +112,14 @@ def procedure(proc, glue_generated=True):
         # the glue itself is the specific: a BIND(C) interface (IERROR absent is a null pointer, which the glue
         # checks), so that a call costs what mpif.h's does.  Not with a CHARACTER (BIND(C) would pass a
         # descriptor) nor a procedure argument, and only over generated glue (which checks IERROR).
-        direct = [f"subroutine {name}_f08({args}) bind(C, name=\"{gname}_\")"]
+        direct = [f"subroutine {name}{suffix}({args}) bind(C, name=\"{gname}_\")"]
         if imports:
             direct.append(f"  import :: {', '.join(imports)}")
         direct += ["  " + x for x in spec]
         direct.append("end subroutine")
         return "interface", direct
+    if large:
+        return None
     lines = []
     if is_function:
         rtype = head[:head.index(" MPI_")]
@@ -182,21 +188,17 @@ def emit(standard, entries, out):
             continue
         kind, lines = procedure(proc, e.fortran == "generated")
         g = proc.express.iso_c.name
+        large = procedure(proc, e.fortran == "generated", True) if standard.has_large(e) else None
+        w(f"  interface {g}\n")
         if kind == "module":
             bodies.append(lines)
-            w(f"  interface {g}\n    module procedure {g}_f08\n  end interface\n")
-        else:
-            w(f"  interface {g}\n")
-            for line in lines:
+            w(f"    module procedure {g}_f08\n")
+        for kind_lines in [lines if kind == "interface" else None, large[1] if large else None]:
+            for line in kind_lines or []:
                 for part in emit_fmod.wrap(line, 4):
                     w(part + "\n")
-            w("  end interface\n")
-    w("\n  ! MPI_SIZEOF(X, SIZE, IERROR): the bytes of one element of X\n  interface MPI_Sizeof\n")
-    for ftype, name, _ in emit_fmod.SIZEOF:
-        w(f"    subroutine vmpi_sizeof_{name}(x, size, ierror)\n      implicit none\n"
-          f"      {ftype}, dimension(..) :: x\n      integer, intent(out) :: size\n"
-          f"      integer, optional, intent(out) :: ierror\n    end subroutine\n")
-    w("  end interface\n\ncontains\n\n")
+        w("  end interface\n")
+    w("\n" + emit_fmod.sizeof_interface(", optional") + "contains\n\n")
     for h in HANDLES:
         s = h[4:].lower()
         for op, rel in (("eq", "=="), ("ne", "/=")):

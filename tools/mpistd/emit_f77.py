@@ -13,6 +13,7 @@ generator refuses one that does not.
 """
 import sys
 
+import emit_f08
 import emit_fmod
 
 SUPPRESSED = ("argc", "argv")  # C parameters the Fortran binding has not: NULL
@@ -32,16 +33,38 @@ def ftype(q):
     return str(q.kind.express.f90)
 
 
-def glue(standard, entry):
-    """The C text of pmpi_x_ (and its alias) for `entry`."""
+def f08_type(attrs):
+    """The Fortran type of an mpi_f08 declaration (emit_f08.declarations) as the f90 binding writes it: the
+    glue of a large-count form is made from its mpi_f08 binding (the only one it has)."""
+    base = attrs[0].upper()
+    if base == "TYPE(*)":
+        return "<type>"
+    if base == "TYPE(C_PTR)":
+        return "INTEGER(KIND=MPI_ADDRESS_KIND)"
+    if base.startswith("TYPE(MPI_"):
+        return "INTEGER"  # a handle is one INTEGER; a status is its kind, STATUS
+    if base.startswith("CHARACTER"):
+        return "CHARACTER*(*)"
+    return "EXTERNAL" if base.startswith("PROCEDURE") else base
+
+
+def glue(standard, entry, large=False):
+    """The C text of pmpi_x_ (and its alias) for `entry`; `large`: of its large-count form, pmpi_x_c_ (called
+    through mpi_f08 only, the one binding that has it)."""
     proc = standard.procedure(entry.name)
-    f90, c = proc.express.f90, proc.express.iso_c
+    if large:
+        f90, c = proc.express.embiggen.f08, proc.express.embiggen.iso_c
+        types = {n.lower(): f08_type(attrs) for attrs, names in emit_f08.declarations(f90) for n, _ in names}
+    else:
+        f90, c = proc.express.f90, proc.express.iso_c
+        types = {q.name.lower(): ftype(q) for q in f90.parameters}
     fparams = {q.name.lower(): q for q in f90.parameters}
     decls, hidden, pre, post, args = [], [], [], [], []
     ierror = None
     requests = any(q.kind.name == "REQUEST" and q._parseset.get("length") not in (None, "") for q in f90.parameters)
     for q in f90.parameters:
-        name, t, k, d = q.name.lower(), ftype(q), q.kind.name, q.direction.value.lower()
+        name, k, d = q.name.lower(), q.kind.name, q.direction.value.lower()
+        t = types[name]
         if k == "ERROR_CODE" and name == "ierror":
             ierror = name
             decls.append(f"MPI_Fint *{name}")
@@ -63,7 +86,7 @@ def glue(standard, entry):
                 args.append("NULL" if p.pointer_level or p.array else "0")
                 continue
             raise Unknown(f"{entry.name}: C parameter {name} ({k}) is not in the Fortran binding")
-        t, d = ftype(q), q.direction.value.lower()
+        t, d = types[name], q.direction.value.lower()
         array = q._parseset.get("length") not in (None, "") or bool(p.array)
         pointer = array or p.pointer_level > 0
         if t == "<type>":
@@ -118,7 +141,7 @@ def glue(standard, entry):
         else:
             args.append(f"*{name}")
     ret = c.return_kind.name
-    fname, cname = entry.name.lower(), "P" + entry.name
+    fname, cname = c.name.lower(), "P" + c.name
     lines = []
     if ret == "ERROR_CODE":
         if ierror is None:
@@ -159,6 +182,8 @@ def emit(standard, entries, out):
             continue  # C only (MPI_Comm_c2f and the other conversions)
         try:
             out.write(glue(standard, e) + "\n\n")
+            if standard.has_large(e):
+                out.write(glue(standard, e, True) + "\n\n")
         except Unknown as x:
             errors.append(str(x))
     if errors:

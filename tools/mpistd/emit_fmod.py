@@ -105,6 +105,16 @@ def interface(proc):
     return lines
 
 
+def sizeof_interface(ierror_attr):
+    """The generic MPI_SIZEOF (SIZEOF's specifics); `ierror_attr`: ", optional" in mpi_f08."""
+    out = "  ! MPI_SIZEOF(X, SIZE, IERROR): the bytes of one element of X\n  interface MPI_Sizeof\n"
+    for ftype, name, _ in SIZEOF:
+        out += (f"    subroutine vmpi_sizeof_{name}(x, size, ierror)\n      implicit none\n"
+                f"      {ftype}, dimension(..) :: x\n      integer, intent(out) :: size\n"
+                f"      integer{ierror_attr}, intent(out) :: ierror\n    end subroutine\n")
+    return out + "  end interface\n\n"
+
+
 def wrap(line, indent):
     """Free form lines of at most 132 columns: continued with &."""
     out, cur = [], " " * indent + line
@@ -133,11 +143,7 @@ def emit(standard, entries, out):
                 w(part + "\n")
         w("\n")
     w("  end interface\n\n")
-    w("  ! MPI_SIZEOF(X, SIZE, IERROR): the bytes of one element of X\n  interface MPI_Sizeof\n")
-    for ftype, name, _ in SIZEOF:
-        w(f"    subroutine vmpi_sizeof_{name}(x, size, ierror)\n      implicit none\n"
-          f"      {ftype}, dimension(..) :: x\n      integer, intent(out) :: size, ierror\n    end subroutine\n")
-    w("  end interface\n\n")
+    w(sizeof_interface(""))
     w("  ! the profiling interface's functions (PMPI_WTIME...): no interface, their result types\n")
     w("  double precision, external :: PMPI_Wtime, PMPI_Wtick\n")
     w("  integer(kind=MPI_ADDRESS_KIND), external :: PMPI_Aint_add, PMPI_Aint_diff\n")

@@ -1,6 +1,6 @@
 ! SPDX-License-Identifier: BSD-3-Clause
 ! mpi_f08: handles as types (==, /=), TYPE(MPI_Status) fields, optional IERROR, MPI_STATUS_IGNORE and
-! MPI_IN_PLACE, a user operation with mpi_f08's interface (TYPE(C_PTR), VALUE buffers), a keyval whose
+! MPI_IN_PLACE, a large-count specific, a user operation with mpi_f08's interface (TYPE(C_PTR), VALUE buffers), a keyval whose
 ! callbacks take TYPE(MPI_Comm), names, MPI_SIZEOF, requests across migration points, and module
 ! variables per rank.
 module f08_basic_state
@@ -67,6 +67,11 @@ program f08_basic
     if (me /= rank) errs = errs + 1
   end do
   call MPI_Recv(got, 0, MPI_INTEGER, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+  ! the large-count specifics: counts of kind MPI_COUNT_KIND pick MPI_Sendrecv_f08c (MPI_Sendrecv_c)
+  d = dble(rank)
+  call MPI_Sendrecv_replace(d, 3_MPI_COUNT_KIND, MPI_DOUBLE_PRECISION, right, 9, left, 9, MPI_COMM_WORLD, st)
+  call MPI_Get_count(st, MPI_DOUBLE_PRECISION, n)
+  if (any(d /= left) .or. n /= 3 .or. st%MPI_SOURCE /= left) errs = errs + 1
   val = rank
   call MPI_Allreduce(MPI_IN_PLACE, val, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   if (val /= np * (np - 1) / 2) errs = errs + 1
@@ -95,13 +100,6 @@ program f08_basic
   call MPI_Sizeof(d, n)
   if (n /= 8) errs = errs + 1
   if (MPI_Wtime() <= 0d0) errs = errs + 1
-  call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
-  if (rank == 0) then
-    if (errs == 0) then
-      print '(A)', ' No Errors'
-    else
-      print '(A,I0,A)', ' Found ', errs, ' errors'
-    end if
-  end if
+  include 'mt_finish.inc'
   call MPI_Finalize()
 end program

@@ -161,13 +161,6 @@ program f90_coll
   call MPI_Scan(rank, i, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (i /= rank * (rank + 1) / 2) call fail(errs, 'scan', i)
 
-  call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-  if (rank == 0) then
-    if (errs == 0) then
-      print '(A)', ' No Errors'
-    else
-      print '(A,I0,A)', ' Found ', errs, ' errors'
-    end if
-  end if
+  include 'mt_finish.inc'
   call MPI_Finalize(ierr)
 end program

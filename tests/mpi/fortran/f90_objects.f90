@@ -184,13 +184,6 @@ program f90_objects
   t1 = MPI_Wtime()
   if (t1 < t0 .or. MPI_Wtick() <= 0d0) call fail(errs, 'wtime', 0)
 
-  call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-  if (rank == 0) then
-    if (errs == 0) then
-      print '(A)', ' No Errors'
-    else
-      print '(A,I0,A)', ' Found ', errs, ' errors'
-    end if
-  end if
+  include 'mt_finish.inc'
   call MPI_Finalize(ierr)
 end program
