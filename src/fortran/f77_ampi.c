@@ -17,3 +17,10 @@ F77(ampi_load_stop_measure, (MPI_Fint * ierror)) { *ierror = AMPI_Load_stop_meas
 F77(ampi_load_reset_measure, (MPI_Fint * ierror)) { *ierror = AMPI_Load_reset_measure(); }
 F77(ampi_load_set_value, (double *value, MPI_Fint *ierror)) { *ierror = AMPI_Load_set_value(*value); }
 F77(ampi_yield, (MPI_Fint * ierror)) { *ierror = AMPI_Yield(); }
+/* vmpi's: FLAG (an INTEGER, as C's int) is 1 in a job restarted from the checkpoint the last AMPI_MIGRATE took */
+F77(vmpix_restarted, (MPI_Fint * flag, MPI_Fint *ierror))
+{
+    int f = 0;
+    *ierror = VMPIX_Restarted(&f);
+    *flag = f;
+}

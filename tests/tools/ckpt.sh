@@ -5,6 +5,7 @@
 #   - for several (ranks, PEs), some under VMPI_BALANCER=Rotate: a run killed (SIGKILL) right after a
 #     checkpoint, restarted with -p 1 and -p 2, prints exactly the digests of an uninterrupted run;
 #   - ckpt_objects killed after its checkpoint and restarted on 1, 2 and 3 PEs finds its objects working
+#   - a Fortran program's state (fortran/f90_ckpt) restarted on 1, 2 and 3 PEs gives the uninterrupted digests
 #     (and the killed run's output has the lines its ranks printed before the checkpoint, flushed or not,
 #     and the restarted run finishes every rank's line started before it);
 #     ckpt_adapt (send counts a graph balancer measured, a placement request) restarted on 4 and 1 PEs likewise;
@@ -127,6 +128,24 @@ for cfg in "1 1" "8 2" "64 2"; do
             -eq "$1" ] || fail "ckpt_objects, $1 ranks on $rp PEs: a line started before the checkpoint not finished"
     done
 done
+
+# ---- a Fortran program: module variables, COMMON, SAVE, ALLOCATABLE, an attribute and a Fortran user op ----
+fck=$build/tests/mpi/fortran/f90_ckpt
+if [ -x "$fck" ]; then
+    run 60 VMPI_BALANCER=Rotate "$vmpirun" -n 8 -p 2 "$fck"
+    check_ok "" "f90_ckpt, 8 ranks on 2 PEs: uninterrupted run" && digests "$tmp/out" >"$tmp/fref"
+    d=$tmp/fortran
+    run 60 VMPI_BALANCER=Rotate "$vmpirun" -n 8 -p 2 "$fck" "$d" kill
+    if [ "$rc" -ne 137 ]; then
+        fail "f90_ckpt, 8 ranks on 2 PEs: killed run: exit status $rc, expected 137"
+    else
+        for rp in 1 2 3; do
+            run 60 VMPI_BALANCER=Rotate "$vmpirun" --restart "$d" -p $rp "$fck" "$d" kill
+            check_ok "$tmp/fref" "f90_ckpt, 8 ranks: restart on $rp PEs" &&
+                { grep -q '^f90_ckpt: restarted$' "$tmp/out" || fail "f90_ckpt, 8 ranks on $rp PEs: not restarted"; }
+        done
+    fi
+fi
 
 # ---- adaptivity state: send counts grown outside any rank (Metis measures them), a placement request ----
 adapt=$build/tests/mpi/ckpt/ckpt_adapt
