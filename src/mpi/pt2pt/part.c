@@ -143,8 +143,10 @@ static void on_data(vmpi_req *r)
     vmpi_mreq *m = q->m;
     if (q->h.send)
         m->r.status.MPI_ERROR = r->status.MPI_ERROR;
-    else
+    else {
         m->r.status = r->status;
+        m->r.status.MPI_TAG = q->tag; /* the program's tag, not the message's internal one */
+    }
     vmpi_req_complete(&m->r); /* last: a request freed while active is released here, and `q` with it */
 }
 

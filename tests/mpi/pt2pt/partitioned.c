@@ -192,6 +192,8 @@ int main(int argc, char **argv)
             MPI_Get_count(&st[0], MPI_INT, &cnt);
             MT_CHECK_INT(errs, "A's count", NA * CA, cnt);
             MT_CHECK_INT(errs, "A's source", partner, st[0].MPI_SOURCE);
+            MT_CHECK_INT(errs, "A's tag", 5, st[0].MPI_TAG);
+            MT_CHECK_INT(errs, "B's tag", 5, st[1].MPI_TAG);
             MPI_Get_count(&st[1], MPI_INT, &cnt);
             MT_CHECK_INT(errs, "B's count", NB * CB, cnt);
             flag = 0;
