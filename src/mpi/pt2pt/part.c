@@ -59,6 +59,7 @@ typedef struct preq {
 
 typedef struct vmpi_part_rank {
     preq *wait;             /* unmatched receive requests, in init order */
+    int nblocks;            /* receive blocks alive: the state is freed with the last when no hello waits */
     int nstash, cap;
     struct {
         int ctx, peer, tag, id;
@@ -67,6 +68,12 @@ typedef struct vmpi_part_rank {
 
 static void free_block(preq *q)
 {
+    vmpi_part_rank *pr = q->rk->part;
+    if (!q->h.send && q->peer != MPI_PROC_NULL && --pr->nblocks == 0 && pr->nstash == 0) {
+        free(pr->stash);
+        free(pr);
+        q->rk->part = NULL;
+    }
     vmpi_dtype_release(q->dt);
     free(q);
 }
@@ -210,10 +217,11 @@ static void release(vmpi_mreq *m)
     q->want = false;
     if (!q->h.send && q->rk->part)
         unwait(q->rk->part, q);
-    if (q->hpending && !q->h.send && vmpi_msg_cancel_recv(&q->rk->ep, &q->hreq))
-        q->hpending = false;
     if (!q->hpending)
         free_block(q);
+    else if (!q->h.send) /* taken back (its callback frees the block) or matched (its callback will) */
+        vmpi_msg_cancel_recv(&q->rk->ep, &q->hreq);
+    /* a hello still being sent: its callback frees the block */
 }
 
 static preq *new_preq(bool send, void *buf, int partitions, MPI_Count count, const vmpi_dtype *dt, int peer, int tag,
@@ -275,7 +283,7 @@ int vmpi_precv_init(void *buf, int partitions, MPI_Count count, const vmpi_dtype
                     MPI_Request *out)
 {
     vmpi_rank *rk = vmpi_rank_self();
-    if (rk->part == NULL && (rk->part = calloc(1, sizeof *rk->part)) == NULL)
+    if (src != MPI_PROC_NULL && rk->part == NULL && (rk->part = calloc(1, sizeof *rk->part)) == NULL)
         return MPI_ERR_NO_MEM;
     preq *q = new_preq(false, buf, partitions, count, dt, src, tag, c, out);
     if (q == NULL)
@@ -283,6 +291,7 @@ int vmpi_precv_init(void *buf, int partitions, MPI_Count count, const vmpi_dtype
     if (src == MPI_PROC_NULL)
         return MPI_SUCCESS;
     vmpi_part_rank *pr = rk->part;
+    pr->nblocks++;
     int i = 0;
     while (i < pr->nstash && !(pr->stash[i].ctx == q->ctx && pr->stash[i].peer == src && pr->stash[i].tag == tag))
         i++;

@@ -81,6 +81,11 @@ static int errors(int rank)
     MT_CHECK_INT(errs, "source", MPI_PROC_NULL, st.MPI_SOURCE);
     MT_CHECK_RC(errs, MPI_Request_free(&r));
 
+    /* freed before its start and before any sender's: its wait for a matching send is taken back */
+    MT_CALL(MPI_Precv_init(buf, 2, 4, MPI_INT, rank, 77, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+    MT_CHECK_RC(errs, MPI_Request_free(&r));
+    MT_CHECK(errs, r == MPI_REQUEST_NULL, "Request_free: request not MPI_REQUEST_NULL");
+
     /* an ordinary persistent request is not a partitioned one */
     MT_CALL(MPI_Send_init(buf, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &p));
     MT_CHECK_RC(errs, MPI_Start(&p));
