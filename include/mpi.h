@@ -303,6 +303,15 @@ VMPI_DECL(int, Recv_init, (void *buf, int count, MPI_Datatype dt, int source, in
                            MPI_Request *req))
 VMPI_DECL(int, Start, (MPI_Request *req))
 VMPI_DECL(int, Startall, (int count, MPI_Request *reqs))
+/* partitioned communication (MPI-4.0): `count` elements per partition */
+VMPI_DECL(int, Psend_init, (const void *buf, int partitions, MPI_Count count, MPI_Datatype dt, int dest, int tag,
+                            MPI_Comm comm, MPI_Info info, MPI_Request *req))
+VMPI_DECL(int, Precv_init, (void *buf, int partitions, MPI_Count count, MPI_Datatype dt, int source, int tag,
+                            MPI_Comm comm, MPI_Info info, MPI_Request *req))
+VMPI_DECL(int, Pready, (int partition, MPI_Request req))
+VMPI_DECL(int, Pready_range, (int partition_low, int partition_high, MPI_Request req))
+VMPI_DECL(int, Pready_list, (int length, const int partitions[], MPI_Request req))
+VMPI_DECL(int, Parrived, (MPI_Request req, int partition, int *flag))
 /* the large-count forms (MPI-4.0): the same functions with MPI_Count counts and sizes */
 VMPI_DECL(int, Send_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm))
 VMPI_DECL(int, Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm))

@@ -194,6 +194,27 @@ static inline int vmpi_chk_startable(vmpi_chk *ck, MPI_Request h, MPI_Comm *comm
     return MPI_ERR_REQUEST;
 }
 
+/* A partitioned request of the calling rank (MPI_Pready*: a send, MPI_Parrived: a receive); *comm becomes its
+ * communicator, whose error handler reports what is wrong with the call. */
+static inline int vmpi_chk_part(vmpi_chk *ck, MPI_Request h, bool send, MPI_Comm *comm)
+{
+    const vmpi_mreq *m = vmpi_mreq_get(h);
+    *comm = m->comm;
+    if (m->type == VMPI_MREQ_PART && ((const vmpi_mreq_part_head *)m->ptr)->send == send)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "not a partitioned %s request", send ? "send" : "receive");
+    return MPI_ERR_REQUEST;
+}
+
+/* A partitioned receive's source: a rank or MPI_PROC_NULL, not MPI_ANY_SOURCE (MPI-4.1 4.2.2). */
+static inline int vmpi_chk_part_source(vmpi_chk *ck, int source)
+{
+    if (source != MPI_ANY_SOURCE)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "MPI_ANY_SOURCE is not allowed in partitioned communication");
+    return MPI_ERR_RANK;
+}
+
 /* The buffer MPI_Buffer_attach is given: `size` bytes, not negative, at `buf` (NULL only with 0 bytes). */
 static inline int vmpi_chk_bsend_buf(vmpi_chk *ck, const void *buf, MPI_Count size)
 {

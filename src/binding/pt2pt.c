@@ -187,3 +187,39 @@ int vmpi_b_Startall(int count, MPI_Request array_of_requests[])
     }
     return MPI_SUCCESS;
 }
+
+/* ---- partitioned communication (MPI-4.1 4: mpi/pt2pt/part.c); the info holds no hint vmpi uses ---- */
+
+int vmpi_b_Psend_init(const void *buf, int partitions, MPI_Count count, const vmpi_dtype *datatype, int dest, int tag,
+                      vmpi_comm *comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return vmpi_psend_init(buf, partitions, count, datatype, dest, tag, comm, request);
+}
+
+int vmpi_b_Precv_init(void *buf, int partitions, MPI_Count count, const vmpi_dtype *datatype, int source, int tag,
+                      vmpi_comm *comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return vmpi_precv_init(buf, partitions, count, datatype, source, tag, comm, request);
+}
+
+int vmpi_b_Pready(int partition, MPI_Request request, vmpi_chk *ck)
+{
+    return vmpi_pready(vmpi_mreq_get(request), partition, partition, NULL, -1, ck->why);
+}
+
+int vmpi_b_Pready_range(int partition_low, int partition_high, MPI_Request request, vmpi_chk *ck)
+{
+    return vmpi_pready(vmpi_mreq_get(request), partition_low, partition_high, NULL, -1, ck->why);
+}
+
+int vmpi_b_Pready_list(int length, const int array_of_partitions[], MPI_Request request, vmpi_chk *ck)
+{
+    return vmpi_pready(vmpi_mreq_get(request), 0, 0, array_of_partitions, length, ck->why);
+}
+
+int vmpi_b_Parrived(MPI_Request request, int partition, int *flag, vmpi_chk *ck)
+{
+    return vmpi_parrived(vmpi_mreq_get(request), partition, flag, ck->why);
+}

@@ -123,5 +123,19 @@ def use(entry, params, i, large):
                    f"*{name} = vmpi_count_int({name}_large);")
     if k == "C_BUFFER2" and d == "out" and p.pointer_level == 1 and not array:
         return Use([_ptr(p, "buffer address")], arg=name, impl=c_decl(p))
+    if k == "INFO" and d == "in" and not array:  # MPI_INFO_NULL or an info object
+        return Use([(f"{name} != MPI_INFO_NULL", f"vmpi_chk_info(&ck, {name})")], arg=name, impl=c_decl(p))
+    if k == "PARTITION" and d == "in":
+        if array:  # partition numbers: the implementation checks them against its request
+            length = p._parseset.get("length")
+            return Use([(f"{length} > 0", f'vmpi_chk_ptr(&ck, {name}, "{name}")')], arg=name, impl=c_decl(p))
+        if name == "partitions":  # a number of partitions (MPI_Psend_init)
+            return Use([(None, f'vmpi_chk_nonneg_cls(&ck, {name}, "{name}", MPI_ERR_ARG)')], arg=name,
+                       impl=c_decl(p))
+        return passthrough  # a partition of a request: the implementation checks its range
+    if k == "ARRAY_LENGTH" and d == "in" and not array:
+        return Use([(None, f'vmpi_chk_nonneg_cls(&ck, {name}, "{name}", MPI_ERR_ARG)')], arg=name, impl=c_decl(p))
+    if k == "REQUEST" and d == "in" and not array and p.pointer_level == 0:  # an existing request, by value
+        return Use([(None, f"vmpi_chk_req(&ck, {name}, false)")], arg=name, impl=c_decl(p))
     raise Unknown(f"no rule for parameter {name} (kind {k}, {d}{', array' if array else ''}) in tools/mpistd/kinds.py:"
                   f" add one, or give its check in the spec (checks.{name})")

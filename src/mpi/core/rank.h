@@ -47,6 +47,7 @@ typedef struct vmpi_rank {
     struct vmpi_adapt_rank *adapt; /* migration settings and load measurement (mpi/adapt), or NULL */
     struct vmpi_csched *scheds;      /* its collective schedules not yet destroyed (mpi/coll/csched.c) */
     bool cs_persist;                 /* its next nonblocking schedule is a persistent collective (csched.h) */
+    struct vmpi_part_rank *part;     /* partitioned receives not yet matched (mpi/pt2pt/part.c), or NULL */
     void *ext[VMPI_RANK_EXT_MAX];    /* the upper layers' state, by key (vmpi_rank_ext_key) */
 } vmpi_rank;
 

@@ -17,6 +17,7 @@ typedef enum {
     VMPI_MREQ_GREQ,      /* generalized request (MPI_Grequest_start): `ptr` is its vmpi_greq */
     VMPI_MREQ_SENDRECV,  /* MPI_Isendrecv(_replace): `ptr` is its two parts (pt2pt/sendrecv.c) */
     VMPI_MREQ_COLL,      /* persistent collective (MPI_Bcast_init...): `ptr` is its schedule (coll/csched.c) */
+    VMPI_MREQ_PART,      /* partitioned send or receive (MPI_Psend_init...): `ptr` is its state (pt2pt/part.c) */
 } vmpi_mreq_type;
 
 /* A generalized request's callbacks (core/greq.c). */
@@ -26,6 +27,11 @@ typedef struct vmpi_greq {
     MPI_Grequest_cancel_function *cancel;
     void *extra_state;
 } vmpi_greq;
+
+/* The head of a partitioned request's state (pt2pt/part.c), for the binding's checks. */
+typedef struct vmpi_mreq_part_head {
+    bool send;
+} vmpi_mreq_part_head;
 
 typedef enum { VMPI_SENDK_STD, VMPI_SENDK_SYNC, VMPI_SENDK_READY, VMPI_SENDK_BUFFERED } vmpi_send_kind;
 

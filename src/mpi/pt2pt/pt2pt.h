@@ -31,6 +31,17 @@ int vmpi_probe(int src, int tag, vmpi_comm *c, bool block, bool remove, int *fla
 int vmpi_mrecv(void *buf, MPI_Count count, const vmpi_dtype *dt, MPI_Message *msg, bool block, MPI_Request *out,
                MPI_Status *st);
 int vmpi_request_free(MPI_Request *h);
+
+/* Partitioned communication (part.c, MPI-4.1 4): persistent requests of `partitions` x `count` elements.
+ * `send`: the calling rank's partitioned send request (else receive).  The checks that need the request
+ * write ck_why (160 bytes). */
+int vmpi_psend_init(const void *buf, int partitions, MPI_Count count, const vmpi_dtype *dt, int dest, int tag,
+                    vmpi_comm *c, MPI_Request *out);
+int vmpi_precv_init(void *buf, int partitions, MPI_Count count, const vmpi_dtype *dt, int src, int tag, vmpi_comm *c,
+                    MPI_Request *out);
+bool vmpi_part_is(const vmpi_mreq *m, bool send);
+int vmpi_pready(vmpi_mreq *m, int lo, int hi, const int *list, int n, char *why);
+int vmpi_parrived(vmpi_mreq *m, int partition, int *flag, char *why);
 int vmpi_cancel(MPI_Request h);
 
 /* Buffered sends (bsend.c). */
