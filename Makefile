@@ -61,6 +61,9 @@ demo: build
 	$(BUILD)/bin/vmpirun -n 10000 -p 2 $(BUILD)/ring
 	@echo "the same program as a job of 2 OS processes (UCX between them, vmpirun their PMIx server):"
 	$(BUILD)/bin/vmpirun --procs 2 -n 64 -p 1 $(BUILD)/ring
+	@echo "a Fortran program (the mpi module), 64 ranks on 2 PEs, moved at every migration point:"
+	$(BUILD)/bin/vmpifort -O2 -o $(BUILD)/ring_f examples/ring.f90
+	$(BUILD)/bin/vmpirun -n 64 -p 2 --balancer Rotate $(BUILD)/ring_f
 	$(BUILD)/bin/vmpicc -O2 -o $(BUILD)/am_search examples/am_search.c
 	$(BUILD)/bin/vmpirun -n 1000 -p 2 $(BUILD)/am_search
 	@echo "ARMCI: a load-imbalanced LU (lu-block.c's distribution) on 64 ARMCI processes, balanced by ARMCI_Migrate"
