@@ -112,15 +112,20 @@ int vmpi_b_attr_get_f(int objkind, int obj, int keyval, MPI_Aint *val, int *flag
     void *v = NULL;
     bool fortran = false;
     /* a window's predefined attributes are the window's (PMPI_Win_get_attr) */
-    int err = objkind == VMPI_KIND_WIN && keyval >= MPI_WIN_BASE && keyval <= MPI_WIN_MODEL
-                  ? PMPI_Win_get_attr(obj, keyval, &v, flag)
-                  : attr_get_lang(objkind, obj, keyval, &v, flag, &fortran, fn);
+    bool win = objkind == VMPI_KIND_WIN && keyval >= MPI_WIN_BASE && keyval <= MPI_WIN_MODEL;
+    int err = win ? PMPI_Win_get_attr(obj, keyval, &v, flag) : attr_get_lang(objkind, obj, keyval, &v, flag, &fortran, fn);
     if (err != MPI_SUCCESS || !*flag)
         return err;
-    /* the predefined attributes are C pointers to their values, but MPI_WIN_BASE, which is the address */
-    bool predef = keyval >= MPI_TAG_UB && keyval <= AMPI_NUM_PROCESSES && keyval != MPI_WIN_BASE;
-    *val = fortran ? *(MPI_Aint *)v : !predef ? (MPI_Aint)(intptr_t)v : keyval == MPI_WIN_SIZE ? *(MPI_Aint *)v
-                                                                                            : *(int *)v;
+    /* the predefined attributes are C pointers to their values (ints, MPI_WIN_SIZE's an MPI_Aint), but
+     * MPI_WIN_BASE, which is the address */
+    if (fortran)
+        *val = *(MPI_Aint *)v;
+    else if (keyval == MPI_WIN_SIZE && win)
+        *val = *(MPI_Aint *)v;
+    else if ((win && keyval != MPI_WIN_BASE) || vmpi_keyval_predefined(keyval))
+        *val = *(int *)v;
+    else
+        *val = (MPI_Aint)(intptr_t)v;
     return MPI_SUCCESS;
 }
 

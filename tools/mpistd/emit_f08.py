@@ -179,7 +179,7 @@ def emit(standard, entries, out):
     for h in HANDLES:
         w(f"    module procedure vmpi_ne_{h[4:].lower()}\n")
     w("  end interface\n\n")
-    bodies, generics = [], []
+    bodies = []
     for e in entries:
         if not e.generated or e.fortran == "none":
             continue

@@ -89,9 +89,19 @@ def c_string(text):
 INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "include")
 
 
-# mpi_f08: a handle constant is of its kind's type (the kind is the handle's top bits: src/mpi/core/handle.h)
-HANDLE_KINDS = {1: "MPI_Comm", 2: "MPI_Group", 3: "MPI_Datatype", 4: "MPI_Request", 5: "MPI_Op",
-                6: "MPI_Errhandler", 7: "MPI_Info", 8: "MPI_Message", 10: "MPI_Win"}
+# mpi_f08: a handle constant is of its kind's type; the kind is the handle's top bits, numbered in
+# src/mpi/core/handle.h (read from there)
+HANDLE_TYPES = {"COMM": "MPI_Comm", "GROUP": "MPI_Group", "DATATYPE": "MPI_Datatype", "REQUEST": "MPI_Request",
+                "OP": "MPI_Op", "ERRHANDLER": "MPI_Errhandler", "INFO": "MPI_Info", "MESSAGE": "MPI_Message",
+                "WIN": "MPI_Win"}
+HANDLE_H = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "mpi", "core", "handle.h")
+
+
+def handle_kinds():
+    """{kind number: mpi_f08 type} of the handle kinds mpi_f08 has a type for."""
+    with open(HANDLE_H) as f:
+        kinds = dict(re.findall(r"VMPI_KIND_(\w+) = (\d+)", f.read()))
+    return {int(kinds[k]): t for k, t in HANDLE_TYPES.items()}
 
 
 def emit(standard, entries, out):
@@ -103,7 +113,7 @@ def emit(standard, entries, out):
     w("#include <stdio.h>\n#include <string.h>\n#include <mpi.h>\n\n")
     w("static int f08; /* mpi_f08's constants: handles of their kinds' types */\n")
     w("static const char *const kinds[16] = {")
-    w(", ".join(f'[{k}] = "{v}"' for k, v in sorted(HANDLE_KINDS.items())) + "};\n")
+    w(", ".join(f'[{k}] = "{v}"' for k, v in sorted(handle_kinds().items())) + "};\n")
     w("static void decl(const char *name, long long v, const char *type)\n{\n"
       "    const char *h = f08 && v >= (1LL << 26) && v < (16LL << 26) ? kinds[v >> 26] : NULL;\n"
       "    if (h) {\n"

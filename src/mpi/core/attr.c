@@ -79,7 +79,7 @@ static keyval *kv_get(vmpi_attr_state *s, int h)
     return &s->kv[i];
 }
 
-static bool is_predef(int h)
+bool vmpi_keyval_predefined(int h)
 {
     int i = VMPI_HANDLE_INDEX(h);
     return VMPI_HANDLE_KIND(h) == VMPI_KIND_KEYVAL && ((i >= PREDEF_FIRST && i <= 7) || (i >= 17 && i <= PREDEF_LAST));
@@ -201,7 +201,7 @@ int vmpi_keyval_create(int objkind, vmpi_attr_copy_fn *copy, vmpi_attr_delete_fn
 
 int vmpi_keyval_check(int h, int objkind, bool predef_ok, bool freed_ok)
 {
-    if (is_predef(h))
+    if (vmpi_keyval_predefined(h))
         return predef_ok && objkind == VMPI_KIND_COMM ? MPI_SUCCESS : MPI_ERR_KEYVAL;
     keyval *k = kv_get(state(), h);
     return k && (freed_ok || !k->user_freed) && k->objkind == objkind ? MPI_SUCCESS : MPI_ERR_KEYVAL;
@@ -251,7 +251,7 @@ int vmpi_attr_get(int obj, int keyval, void **val, int *flag, bool *fortran)
     if (s == NULL)
         return MPI_ERR_NO_MEM;
     *fortran = false;
-    if (is_predef(keyval)) {
+    if (vmpi_keyval_predefined(keyval)) {
         *flag = 1;
         /* AMPI's placement attributes change with migration: refreshed at every read */
         s->predef[AMPI_MY_WTH & 0xff] = vmpi_pe_self()->id;

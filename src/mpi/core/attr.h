@@ -55,6 +55,9 @@ int vmpi_keyval_create(int objkind, vmpi_attr_copy_fn *copy, vmpi_attr_delete_fn
  * deleting those attributes, freeing it again: its handle stays valid while it lives, as in MPICH and Open
  * MPI).  Otherwise MPI_ERR_KEYVAL. */
 int vmpi_keyval_check(int keyval, int objkind, bool predef_ok, bool freed_ok);
+/* Whether `keyval` is one of the predefined communicator keys (MPI_TAG_UB..., AMPI's), whose values are int *;
+ * the window keys (MPI_WIN_BASE...) are the window layer's. */
+bool vmpi_keyval_predefined(int keyval);
 /* Marks the keyval freed (it lives on while attributes use it; freeing it again then does nothing) and sets
  * *keyval to MPI_KEYVAL_INVALID. */
 int vmpi_keyval_free(int *keyval);
