@@ -80,7 +80,8 @@ test: build
 # The suite again in the emulated multi-process mode (--emulate-procs K: every operation between the K process
 # groups goes through the remote transport): 2 groups of each test's PEs (ranks move within a group), then 3
 # groups on at least 3 PEs (tests/run-test.sh).  MPICH's suite, the tools' scripts and the unit tests run once,
-# above.
+# above.  In every multi-process stage (here, test-procs, the sanitizers') tools/run-tests leaves out the runs
+# with fewer ranks than processes: they would be one-process jobs again.
 EMUL_EXCLUDE ?= mpich|^tools/|^unit/|scale/
 test-emul: build
 	MT_EMULATE_PROCS=2 MT_EMULATE_PES=each tools/run-tests $(BUILD) $(JOBS) -E '$(EMUL_EXCLUDE)'
