@@ -160,6 +160,7 @@ typedef struct MPI_Status {
 #define MPI_KEYVAL_INVALID 0x24000000
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)-1)
+#define MPI_BUFFER_AUTOMATIC ((void *)-2)
 #define MPI_STATUS_IGNORE ((MPI_Status *)1)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
 #define MPI_BSEND_OVERHEAD 96
@@ -284,6 +285,12 @@ VMPI_DECL(int, Isendrecv_replace, (void *buf, int count, MPI_Datatype dt, int de
                                    int rtag, MPI_Comm comm, MPI_Request *req))
 VMPI_DECL(int, Buffer_attach, (void *buffer, int size))
 VMPI_DECL(int, Buffer_detach, (void *buffer_addr, int *size))
+VMPI_DECL(int, Buffer_flush, (void))
+VMPI_DECL(int, Buffer_iflush, (MPI_Request *request))
+VMPI_DECL(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size))
+VMPI_DECL(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr, int *size))
+VMPI_DECL(int, Comm_flush_buffer, (MPI_Comm comm))
+VMPI_DECL(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request))
 VMPI_DECL(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 VMPI_DECL(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
 VMPI_DECL(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status))
@@ -341,6 +348,8 @@ VMPI_DECL(int, Isendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype dt
                                      int rtag, MPI_Comm comm, MPI_Request *req))
 VMPI_DECL(int, Buffer_attach_c, (void *buffer, MPI_Count size))
 VMPI_DECL(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size))
+VMPI_DECL(int, Comm_attach_buffer_c, (MPI_Comm comm, void *buffer, MPI_Count size))
+VMPI_DECL(int, Comm_detach_buffer_c, (MPI_Comm comm, void *buffer_addr, MPI_Count *size))
 VMPI_DECL(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *message, MPI_Status *status))
 VMPI_DECL(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *message, MPI_Request *req))
 VMPI_DECL(int, Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,

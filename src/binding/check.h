@@ -215,10 +215,11 @@ static inline int vmpi_chk_part_source(vmpi_chk *ck, int source)
     return MPI_ERR_RANK;
 }
 
-/* The buffer MPI_Buffer_attach is given: `size` bytes, not negative, at `buf` (NULL only with 0 bytes). */
+/* The buffer MPI_Buffer_attach is given: `size` bytes, not negative, at `buf` (NULL only with 0 bytes), or
+ * MPI_BUFFER_AUTOMATIC (whose size is ignored). */
 static inline int vmpi_chk_bsend_buf(vmpi_chk *ck, const void *buf, MPI_Count size)
 {
-    if (size >= 0 && (buf != NULL || size == 0))
+    if (buf == MPI_BUFFER_AUTOMATIC || (size >= 0 && (buf != NULL || size == 0)))
         return MPI_SUCCESS;
     snprintf(ck->why, sizeof ck->why, "invalid buffer %p of size %lld", buf, (long long)size);
     return MPI_ERR_BUFFER;

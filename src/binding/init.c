@@ -7,6 +7,7 @@
 #include "binding/check.h"
 #include "mpi/adapt/adapt.h"
 #include "mpi/coll/coll.h"
+#include "mpi/pt2pt/pt2pt.h"
 #include "xport/netjob.h"
 
 VMPI_WEAK(Init_thread)
@@ -68,11 +69,7 @@ int PMPI_Finalize(void)
     int attr_err = vmpi_attr_finalize();
     /* everybody reaches Finalize before anybody leaves: no rank disappears under a pending message */
     vmpi_coll_barrier(&rk->world, NULL);
-    if (rk->bsend.buf) {
-        void *b;
-        MPI_Count s;
-        PMPI_Buffer_detach_c(&b, &s); /* pending buffered messages are delivered before we leave */
-    }
+    vmpi_bsend_finalize(); /* pending buffered messages are delivered before we leave */
     rk->finalized = true;
     rk->live = false;
     if (attr_err != MPI_SUCCESS) {

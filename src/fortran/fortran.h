@@ -28,15 +28,19 @@ extern MPI_Fint vmpi_f_status_ignore_ __attribute__((weak));
 extern MPI_Fint vmpi_f_statuses_ignore_ __attribute__((weak));
 extern MPI_Fint vmpi_f_unweighted_ __attribute__((weak));
 extern MPI_Fint vmpi_f_weights_empty_ __attribute__((weak));
+extern MPI_Fint vmpi_f_buffer_automatic_ __attribute__((weak));
 
 /* whether `p` is the running rank's copy of the sentinel whose process copy is `s` */
 static inline int vmpi_f_is(const void *p, const MPI_Fint *s) { return s != NULL && vmpi_img_proc_addr(p) == s; }
 
-/* A choice buffer: MPI_BOTTOM and MPI_IN_PLACE become C's. */
+/* A choice buffer: MPI_BOTTOM, MPI_IN_PLACE and MPI_BUFFER_AUTOMATIC become C's. */
 static inline void *vmpi_f_buf(void *p)
 {
     const void *q = vmpi_img_proc_addr(p);
-    return q == &vmpi_f_bottom_ && q ? MPI_BOTTOM : q == &vmpi_f_in_place_ && q ? MPI_IN_PLACE : p;
+    return q == &vmpi_f_bottom_ && q                ? MPI_BOTTOM
+           : q == &vmpi_f_in_place_ && q            ? MPI_IN_PLACE
+           : q == &vmpi_f_buffer_automatic_ && q    ? MPI_BUFFER_AUTOMATIC
+                                                    : p;
 }
 
 /* A weights array: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY become C's. */

@@ -23,7 +23,8 @@ SENTINELS = [("integer", "MPI_BOTTOM", "", "vmpi_f_bottom_"), ("integer", "MPI_I
              ("type(MPI_Status)", "MPI_STATUS_IGNORE", "", "vmpi_f_status_ignore_"),
              ("type(MPI_Status)", "MPI_STATUSES_IGNORE", "(1)", "vmpi_f_statuses_ignore_"),
              ("integer", "MPI_UNWEIGHTED", "(1)", "vmpi_f_unweighted_"),
-             ("integer", "MPI_WEIGHTS_EMPTY", "(1)", "vmpi_f_weights_empty_")]
+             ("integer", "MPI_WEIGHTS_EMPTY", "(1)", "vmpi_f_weights_empty_"),
+             ("integer", "MPI_BUFFER_AUTOMATIC", "", "vmpi_f_buffer_automatic_")]
 
 
 def split_top(text, sep=","):

@@ -20,6 +20,7 @@
 #include "mpi/core/group.h"
 #include "mpi/core/rank.h"
 #include "mpi/core/waits.h"
+#include "mpi/pt2pt/pt2pt.h"
 #include "mpi/rma/am.h"
 #include "mpi/rma/remote.h"
 #include "mpi/rma/win.h"
@@ -280,6 +281,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
     vmpi_group_init((int)n);
     vmpi_coll_init();
     vmpi_topo_init();
+    vmpi_bsend_init();
     vmpi_adapt_init();
     R.ranks = calloc((size_t)n, sizeof *R.ranks);
     if (R.ranks == NULL)

@@ -29,6 +29,7 @@ typedef struct vmpi_comm {
     void *coll_shm;        /* cache of its shared collective state (coll area, mpi/coll/shm.c) */
     signed char coll_span; /* whether its ranks live in several processes: 0 not known yet (mpi/coll/span.h) */
     void *coll_hier;       /* if they do: its ranks in this process, and their leaders (mpi/coll/hier.c) */
+    struct vmpi_bsend_state *bsend; /* the buffer attached to it (MPI_Comm_attach_buffer), or NULL */
 } vmpi_comm;
 
 static inline int vmpi_comm_world_rank(const vmpi_comm *c, int r)

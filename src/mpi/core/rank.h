@@ -16,11 +16,16 @@
  * saved and moved with the rank (as the rank itself is). */
 #define VMPI_RANK_EXT_MAX 4
 
+/* A buffer for buffered sends (mpi/pt2pt/bsend.c): the rank's (MPI_Buffer_attach) or a communicator's. */
 typedef struct vmpi_bsend_state {
     char *buf;
     MPI_Count size; /* bytes (MPI_Buffer_attach_c: above INT_MAX too) */
+    bool automatic; /* MPI_BUFFER_AUTOMATIC: each message gets a block of the rank's heap */
+    bool orphan;    /* its communicator is freed: the last delivery frees it */
     struct vmpi_bsend_seg *segs; /* segments in use, by address */
     int pending;
+    struct vmpi_mreq **flushes; /* MPI_*_iflush_buffer requests, completed when `pending` drops to 0 */
+    int nflushes, cap_flushes;
 } vmpi_bsend_state;
 
 typedef struct vmpi_rank {

@@ -18,6 +18,7 @@ typedef enum {
     VMPI_MREQ_SENDRECV,  /* MPI_Isendrecv(_replace): `ptr` is its two parts (pt2pt/sendrecv.c) */
     VMPI_MREQ_COLL,      /* persistent collective (MPI_Bcast_init...): `ptr` is its schedule (coll/csched.c) */
     VMPI_MREQ_PART,      /* partitioned send or receive (MPI_Psend_init...): `ptr` is its state (pt2pt/part.c) */
+    VMPI_MREQ_FLUSH,     /* MPI_*_iflush_buffer: completed by the buffer's last delivery (pt2pt/bsend.c) */
 } vmpi_mreq_type;
 
 /* A generalized request's callbacks (core/greq.c). */

@@ -44,9 +44,16 @@ int vmpi_pready(vmpi_mreq *m, int lo, int hi, const int *list, int n, char *why)
 int vmpi_parrived(vmpi_mreq *m, int partition, int *flag, char *why);
 int vmpi_cancel(MPI_Request h);
 
-/* Buffered sends (bsend.c). */
-int vmpi_bsend_attach(void *buf, MPI_Count size);
-int vmpi_bsend_detach(void *buf_addr, MPI_Count *size);
+/* Buffered sends (bsend.c).  `c`: the communicator whose buffer MPI_Comm_*_buffer names, NULL for the rank's
+ * (MPI_Buffer_*).  Attaching a second buffer gives MPI_ERR_BUFFER; detaching and flushing wait until the
+ * buffer's messages are delivered; detaching none gives NULL and 0. */
+int vmpi_bsend_attach(vmpi_comm *c, void *buf, MPI_Count size);
+int vmpi_bsend_detach(vmpi_comm *c, void *buf_addr, MPI_Count *size);
+int vmpi_bsend_flush(vmpi_comm *c);
+int vmpi_bsend_iflush(vmpi_comm *c, MPI_Request *req);
+/* At boot: communicators' buffers go with them.  At MPI_Finalize: every buffer's messages are delivered. */
+void vmpi_bsend_init(void);
+void vmpi_bsend_finalize(void);
 /* Copies the message into the attached buffer and sends it from there; completes on its own. */
 int vmpi_bsend_start(const void *buf, MPI_Count count, const vmpi_dtype *dt, int dest, int tag, vmpi_comm *c);
 

@@ -59,7 +59,7 @@ program f90_objects
   character(len=MPI_MAX_ERROR_STRING) :: estr
   character(len=MPI_MAX_INFO_VAL) :: val
   character(len=MPI_MAX_INFO_KEY) :: k
-  integer :: info, vec
+  integer :: info, vec, big(1000)
   integer(kind=MPI_ADDRESS_KIND) :: aval, extra, a1, a2, aints(2)
   double precision :: t0, t1, d(2)
   external :: copy_fn, delete_fn, handler
@@ -170,6 +170,19 @@ program f90_objects
   if (ints(1) /= 3 .or. ints(2) /= 2 .or. ints(3) /= 5 .or. types(1) /= MPI_DOUBLE_PRECISION) &
       call fail(errs, 'contents', ints(1))
   call MPI_Type_free(vec, ierr)
+
+  ! MPI_BUFFER_AUTOMATIC (a sentinel: passed as the buffer, it is not one): buffered sends of any size
+  call MPI_Comm_attach_buffer(MPI_COMM_SELF, MPI_BUFFER_AUTOMATIC, 0, ierr)
+  do i = 1, 1000
+    big(i) = i + rank
+  end do
+  call MPI_Bsend(big, 1000, MPI_INTEGER, 0, 3, MPI_COMM_SELF, ierr)
+  if (ierr /= MPI_SUCCESS) call fail(errs, 'Bsend into MPI_BUFFER_AUTOMATIC', ierr)
+  big = 0
+  call MPI_Recv(big, 1000, MPI_INTEGER, 0, 3, MPI_COMM_SELF, MPI_STATUS_IGNORE, ierr)
+  if (big(1000) /= 1000 + rank) call fail(errs, 'automatic buffer message', big(1000))
+  call MPI_Comm_flush_buffer(MPI_COMM_SELF, ierr)
+  if (ierr /= MPI_SUCCESS) call fail(errs, 'Comm_flush_buffer', ierr)
 
   ! MPI_SIZEOF, addresses, time
   call MPI_Sizeof(d, n, ierr)
