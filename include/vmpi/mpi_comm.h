@@ -7,9 +7,11 @@
 #define MPI_CART 2
 #define MPI_DIST_GRAPH 3
 #define MPI_COMM_TYPE_SHARED 1
-/* MPI-4's, offered ahead: the split given by the info key "mpi_hw_resource_type" ("mpi_shared_memory":
- * the process, as MPI_COMM_TYPE_SHARED; "host" or "machine": the node) */
+/* MPI-4's: the split given by the info key "mpi_hw_resource_type" ("mpi_shared_memory": the process, as
+ * MPI_COMM_TYPE_SHARED; "machine" or "host": the node; hwloc's levels: "package", "numanode", "l3cache",
+ * "core", "pu"...), and the largest resource that splits the group (MPI_Get_hw_resource_info lists them) */
 #define MPI_COMM_TYPE_HW_GUIDED 2
+#define MPI_COMM_TYPE_HW_UNGUIDED 3
 #define MPI_UNWEIGHTED ((int *)2)
 #define MPI_WEIGHTS_EMPTY ((int *)3)
 

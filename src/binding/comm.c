@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 #include "binding/check.h"
+#include "binding/hwres.h"
 #include "mpi/comm/comm_create.h"
 #include "xport/netjob.h"
 #include "xport/procs.h"
@@ -137,9 +138,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 /* The color of the calling rank for a split type: its process for MPI_COMM_TYPE_SHARED (the ranks of one
  * process share memory, those of two do not, nor do the emulated mode's process groups: a shared-memory
  * window spans one process); for MPI-4's MPI_COMM_TYPE_HW_GUIDED, the resource the info key
- * mpi_hw_resource_type names: "mpi_shared_memory" (MPI-4's, the same as MPI_COMM_TYPE_SHARED) or the node,
- * as Open MPI ("host") and hwloc, which MPICH follows ("machine"), name it; another or none: MPI_UNDEFINED
- * (MPI_COMM_NULL, as MPI-4 says for a resource the implementation does not know). */
+ * mpi_hw_resource_type names (binding/hwres.c: "mpi_shared_memory", the node, hwloc's levels); another or
+ * none: MPI_UNDEFINED (MPI_COMM_NULL, as MPI-4 says for a resource the implementation does not know). */
 static int split_color(int split_type, MPI_Info info)
 {
     if (split_type == MPI_COMM_TYPE_SHARED)
@@ -149,25 +149,18 @@ static int split_color(int split_type, MPI_Info info)
     if (split_type != MPI_COMM_TYPE_HW_GUIDED || info == MPI_INFO_NULL ||
         vmpi_info_get(info, "mpi_hw_resource_type", sizeof v, v, &flag) != MPI_SUCCESS || !flag)
         return MPI_UNDEFINED;
-    if (!strcmp(v, "mpi_shared_memory"))
-        return vmpi_xport_self_proc();
-    if (!strcasecmp(v, "host") || !strcasecmp(v, "machine"))
-        return vmpi_xport_net_node_of(vmpi_xport_self_proc()) & INT_MAX; /* node ids: non-negative colors */
-    return MPI_UNDEFINED;
+    return vmpi_hwres_color(v);
 }
 
-/* MPI-4: a communicator made by MPI_COMM_TYPE_HW_GUIDED has the resource it spans in its info. */
-static int note_resource(MPI_Comm comm, MPI_Info info)
+/* MPI-4: a communicator made by MPI_COMM_TYPE_HW_GUIDED or _UNGUIDED has the resource it spans in its info. */
+static int note_resource(MPI_Comm comm, const char *type)
 {
     vmpi_chk ck = {0};
     vmpi_comm *c;
-    char v[MPI_MAX_INFO_VAL];
-    int flag = 0, err = comm_arg(&ck, comm, &c, false);
-    if (!err)
-        err = vmpi_info_get(info, "mpi_hw_resource_type", sizeof v, v, &flag);
+    int err = comm_arg(&ck, comm, &c, false);
     if (!err && c->info == MPI_INFO_NULL)
         err = vmpi_info_create(&c->info);
-    return err ? err : vmpi_info_set(c->info, "mpi_hw_resource_type", v);
+    return err ? err : vmpi_info_set(c->info, "mpi_hw_resource_type", type);
 }
 
 /* On an intercommunicator (MPICH and Open MPI accept it too): an intercommunicator between the two groups'
@@ -184,15 +177,25 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     if (!err && info != MPI_INFO_NULL)
         err = vmpi_chk_info(&ck, info);
     if (!err && split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_COMM_TYPE_HW_GUIDED &&
-        split_type != MPI_UNDEFINED) {
+        split_type != MPI_COMM_TYPE_HW_UNGUIDED && split_type != MPI_UNDEFINED) {
         snprintf(ck.why, sizeof ck.why, "unknown split type %d", split_type);
         err = MPI_ERR_ARG;
     }
+    char type[MPI_MAX_INFO_VAL] = "";
+    int color = MPI_UNDEFINED, flag = 0;
+    if (!err && split_type == MPI_COMM_TYPE_HW_UNGUIDED)
+        err = vmpi_hwres_unguided(c, &color, type, sizeof type);
+    else if (!err && split_type != MPI_UNDEFINED)
+        color = split_color(split_type, info);
+    if (!err && split_type == MPI_COMM_TYPE_HW_GUIDED && info != MPI_INFO_NULL)
+        err = vmpi_info_get(info, "mpi_hw_resource_type", sizeof type, type, &flag);
     if (!err)
-        err = vmpi_comm_split(c, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : split_color(split_type, info), key,
-                              newcomm);
-    if (!err && split_type == MPI_COMM_TYPE_HW_GUIDED && *newcomm != MPI_COMM_NULL)
-        err = note_resource(*newcomm, info);
+        err = vmpi_comm_split(c, color, key, newcomm);
+    if (!err && type[0] && *newcomm != MPI_COMM_NULL)
+        err = note_resource(*newcomm, type);
+    /* the resource also into the program's info, where MPICH puts it (its test suite reads it there) */
+    if (!err && split_type == MPI_COMM_TYPE_HW_UNGUIDED && type[0] && info != MPI_INFO_NULL)
+        err = vmpi_info_set(info, "mpi_hw_resource_type", type);
     return err ? vmpi_fail(comm, err, "MPI_Comm_split_type", &ck) : MPI_SUCCESS;
 }
 

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <ctype.h>
 #include <hwloc.h>
+#include <sched.h>
+#include <stdio.h>
 #include <pthread.h>
 #include "base/log.h"
 #include "sched/pin.h"
@@ -73,4 +76,40 @@ void vmpi_pin_thread(int i, int n, int node_first, int node_threads)
     if (hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD) != 0)
         vmpi_warn("could not pin PE thread %d of this process to core %u", i, core->logical_index);
     hwloc_bitmap_free(set);
+}
+
+static int put_level(vmpi_pin_level *out, int n, int max, hwloc_obj_t o)
+{
+    if (n >= max)
+        return n;
+    snprintf(out[n].type, sizeof out[n].type, "%s", hwloc_obj_type_string(o->type)); /* "L3Cache", "Core" */
+    for (char *c = out[n].type; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    out[n].index = (int)o->logical_index;
+    out[n].count = hwloc_get_nbobjs_by_depth(topo, o->depth);
+    return n + 1;
+}
+
+int vmpi_pin_levels(vmpi_pin_level *out, int max)
+{
+    pthread_once(&topo_once, load_topology);
+    int cpu = sched_getcpu();
+    hwloc_obj_t pu = topo && cpu >= 0 ? hwloc_get_pu_obj_by_os_index(topo, (unsigned)cpu) : NULL;
+    if (pu == NULL)
+        return 0;
+    hwloc_obj_t chain[64];
+    int depth = 0;
+    for (hwloc_obj_t o = pu; o && depth < 64; o = o->parent)
+        if (o->type != HWLOC_OBJ_GROUP)
+            chain[depth++] = o;
+    int n = 0;
+    for (int i = depth - 1; i >= 0; i--) {
+        if (chain[i]->type != HWLOC_OBJ_MACHINE) /* the node: the MPI layer names it */
+            n = put_level(out, n, max, chain[i]);
+        /* NUMA nodes hang beside the CPU's ancestors (hwloc 2), under the machine or a package */
+        for (hwloc_obj_t m = chain[i]->memory_first_child; m; m = m->next_sibling)
+            if (m->type == HWLOC_OBJ_NUMANODE && hwloc_bitmap_isset(m->cpuset, (unsigned)cpu))
+                n = put_level(out, n, max, m);
+    }
+    return n;
 }

@@ -15,4 +15,14 @@ size_t vmpi_pin_llc_bytes(void);
  * `node_threads` PE threads, when they fit the machine.  Otherwise nothing is pinned. */
 void vmpi_pin_thread(int i, int n, int node_first, int node_threads);
 
+/* The hardware resources holding the CPU the calling thread runs on now, from the largest (a package) to the
+ * PU: for each, its hwloc type name in lower case ("package", "numanode", "l3cache", "core", "pu"...), the
+ * logical index of the one holding the CPU and how many the machine has.  Returns how many were written (at
+ * most `max`); 0 when hwloc knows no topology or not the CPU. */
+typedef struct vmpi_pin_level {
+    char type[24];
+    int index, count;
+} vmpi_pin_level;
+int vmpi_pin_levels(vmpi_pin_level *out, int max);
+
 #endif
