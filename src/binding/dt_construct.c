@@ -164,7 +164,8 @@ int PMPI_Type_indexed(int count, const int blocklens[], const int disps[], MPI_D
 {
     bool oom = false;
     MPI_Count *bl = widen(blocklens, count, &oom), *dp = widen(disps, count, &oom);
-    int err = oom ? no_mem("MPI_Type_indexed") : indexed(count, bl, dp, NULL, false, old, newtype, false, "MPI_Type_indexed");
+    int err = oom ? no_mem("MPI_Type_indexed")
+                  : indexed(count, bl, dp, NULL, false, old, newtype, false, "MPI_Type_indexed");
     free(bl);
     free(dp);
     return err;

@@ -21,8 +21,8 @@ static int side(vmpi_chk *ck, const void *buf, MPI_Count count, MPI_Datatype h, 
 typedef enum { PUT, GET } xfer_kind;
 
 static int xfer(xfer_kind k, const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-                int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
-                bool rform, MPI_Request *request, const char *fn)
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                MPI_Win win, bool rform, MPI_Request *request, const char *fn)
 {
     VMPI_CHK(ck);
     vmpi_win *w;
@@ -50,7 +50,7 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
 
 VMPI_WEAK(Put_c)
 int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
     return xfer(PUT, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
                 target_datatype, win, false, NULL, "MPI_Put_c");
@@ -65,8 +65,8 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
 }
 
 VMPI_WEAK(Get_c)
-int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-             MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
     return xfer(GET, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
                 target_datatype, win, false, NULL, "MPI_Get_c");
@@ -82,7 +82,8 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
 
 VMPI_WEAK(Rput_c)
 int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
-              MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request *request)
 {
     return xfer(PUT, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
                 target_datatype, win, true, request, "MPI_Rput_c");
@@ -97,8 +98,9 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 }
 
 VMPI_WEAK(Rget_c)
-int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-              MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request *request)
 {
     return xfer(GET, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
                 target_datatype, win, true, request, "MPI_Rget_c");
@@ -143,7 +145,8 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
 
 VMPI_WEAK(Accumulate_c)
 int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
-                    MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+                      MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                      MPI_Win win)
 {
     return acc(origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL, false, target_rank,
                target_disp, target_count, target_datatype, op, win, false, NULL, "MPI_Accumulate_c");
@@ -160,8 +163,8 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
 
 VMPI_WEAK(Raccumulate_c)
 int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
-                     MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                     MPI_Request *request)
+                       MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                       MPI_Win win, MPI_Request *request)
 {
     return acc(origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL, false, target_rank,
                target_disp, target_count, target_datatype, op, win, true, request, "MPI_Raccumulate_c");
@@ -178,9 +181,10 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
 }
 
 VMPI_WEAK(Get_accumulate_c)
-int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr,
-                        MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                        MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                          void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                          MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                          MPI_Win win)
 {
     return acc(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, true,
                target_rank, target_disp, target_count, target_datatype, op, win, false, NULL,
@@ -198,9 +202,10 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
 }
 
 VMPI_WEAK(Rget_accumulate_c)
-int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr,
-                         MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                         MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                           void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                           MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                           MPI_Win win, MPI_Request *request)
 {
     return acc(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, true,
                target_rank, target_disp, target_count, target_datatype, op, win, true, request,
