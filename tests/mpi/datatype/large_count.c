@@ -269,6 +269,35 @@ static int beyond_int(void)
     MT_CHECK_RC(errs, MPI_Type_size_c(blk, &sz));
     MT_CHECK_INT(errs, "size of the indexed block", 2, sz);
 
+    /* subarray and darray of arrays beyond an int: 8 Gi chars, 4 Gi of them from 2 Gi on; 6 Gi chars in blocks
+     * over 2 processes, the second's */
+    MPI_Datatype sa, da;
+    const MPI_Count asz[1] = {(MPI_Count)1 << 33}, asub[1] = {(MPI_Count)1 << 32}, ast[1] = {(MPI_Count)1 << 31};
+    MT_CALL(MPI_Type_create_subarray_c(1, asz, asub, ast, MPI_ORDER_C, MPI_CHAR, &sa));
+    MT_CHECK_RC(errs, MPI_Type_size_c(sa, &sz));
+    MT_CHECK_RC(errs, MPI_Type_get_extent_c(sa, &lb, &ext));
+    MT_CHECK(errs, sz == (MPI_Count)1 << 32 && lb == 0 && ext == (MPI_Count)1 << 33,
+             "subarray_c of 8 Gi: size %lld, extent [%lld +%lld]", (long long)sz, (long long)lb, (long long)ext);
+    MT_CHECK_RC(errs, MPI_Type_get_true_extent_c(sa, &lb, &ext));
+    MT_CHECK(errs, lb == (MPI_Count)1 << 31 && ext == (MPI_Count)1 << 32, "subarray_c's true extent [%lld +%lld]",
+             (long long)lb, (long long)ext);
+    errs += check_env("subarray_c of 8 Gi", sa,
+                      &(want){2, 0, 3, 1, MPI_COMBINER_SUBARRAY, {1, MPI_ORDER_C},
+                              {(MPI_Count)1 << 33, (MPI_Count)1 << 32, (MPI_Count)1 << 31}, {MPI_CHAR}});
+    const MPI_Count dgs[1] = {BIG};
+    const int ddist[1] = {MPI_DISTRIBUTE_BLOCK}, ddarg[1] = {MPI_DISTRIBUTE_DFLT_DARG}, dps[1] = {2};
+    MT_CALL(MPI_Type_create_darray_c(2, 1, 1, dgs, ddist, ddarg, dps, MPI_ORDER_C, MPI_CHAR, &da));
+    MT_CHECK_RC(errs, MPI_Type_size_c(da, &sz));
+    MT_CHECK_RC(errs, MPI_Type_get_true_extent_c(da, &lb, &ext));
+    MT_CHECK(errs, sz == BIG / 2 && lb == BIG / 2 && ext == BIG / 2,
+             "darray_c of 6 Gi, the second block: size %lld, true extent [%lld +%lld]", (long long)sz, (long long)lb,
+             (long long)ext);
+    errs += check_env("darray_c of 6 Gi", da,
+                      &(want){7, 0, 1, 1, MPI_COMBINER_DARRAY,
+                              {2, 1, 1, MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_DFLT_DARG, 2, MPI_ORDER_C}, {BIG},
+                              {MPI_CHAR}});
+    MPI_Type_free(&sa), MPI_Type_free(&da);
+
     /* packing sizes */
     MT_CHECK_RC(errs, MPI_Pack_size_c(2, big, MPI_COMM_WORLD, &sz));
     MT_CHECK_INT(errs, "Pack_size_c of 2 x 6 GiB", 2 * BIG, sz);
