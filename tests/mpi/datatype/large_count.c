@@ -12,6 +12,9 @@
 #include "mtest.h"
 
 #define BIG ((MPI_Count)3 << 31) /* 6 GiB: beyond an int */
+#if MT_MPICH_BUGS /* MPICH 4.0.2 has no MPI_Status_set_elements_c: its _x form is the same call */
+#define MPI_Status_set_elements_c MPI_Status_set_elements_x
+#endif
 
 typedef struct want {
     MPI_Count ni, na, nl, nd;
@@ -48,10 +51,10 @@ static int check_env(const char *what, MPI_Datatype dt, const want *w)
     for (MPI_Count i = 0; i < nd; i++)
         MT_CHECK(errs, types[i] == w->types[i], "%s: datatype %lld is 0x%x, expected 0x%x", what, (long long)i,
                  (unsigned)types[i], (unsigned)w->types[i]);
-    /* arrays one too small: MPI_ERR_ARG */
-    if (nl > 0)
+    /* arrays one too small: MPI_ERR_ARG; the int forms cannot describe the type: MPI_ERR_TYPE (MPICH 4.0.2 says
+     * MPI_ERR_OTHER for both; MPI_ERR_TYPE since MPICH 4.1, pmodels/mpich#6556) */
+    if (nl > 0 && !MT_MPICH_BUGS) {
         MT_CHECK_CLASS(errs, MPI_Type_get_contents_c(dt, 16, 4, nl - 1, 2, ints, aints, counts, types), MPI_ERR_ARG);
-    if (nl > 0) { /* the int forms cannot describe it */
         int i1, i2, i3, i4;
         MT_CHECK_CLASS(errs, MPI_Type_get_envelope(dt, &i1, &i2, &i3, &i4), MPI_ERR_TYPE);
         MT_CHECK_CLASS(errs, MPI_Type_get_contents(dt, 16, 4, 2, ints, aints, types), MPI_ERR_TYPE);
@@ -218,7 +221,9 @@ static int constructors(void)
     MT_CHECK_CLASS(errs, MPI_Type_create_hindexed_c(2, negbl, cdis, MPI_INT, &t), MPI_ERR_COUNT);
     MT_CHECK_CLASS(errs, MPI_Type_create_struct_c(1, cbl, cdis, NULL, &t), MPI_ERR_ARG);
     const MPI_Count badsz[1] = {4}, badsub[1] = {5}, badst[1] = {0};
-    MT_CHECK_CLASS(errs, MPI_Type_create_subarray_c(1, badsz, badsub, badst, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG);
+    if (!MT_MPICH_BUGS) /* MPICH 4.0.2 makes a type of a subsize beyond the size */
+        MT_CHECK_CLASS(errs, MPI_Type_create_subarray_c(1, badsz, badsub, badst, MPI_ORDER_C, MPI_INT, &t),
+                       MPI_ERR_ARG);
     MT_CHECK_CLASS(errs, MPI_Type_create_resized_c(MPI_DATATYPE_NULL, 0, 4, &t), MPI_ERR_TYPE);
     return errs;
 }
@@ -302,9 +307,12 @@ static int beyond_int(void)
     MT_CHECK_RC(errs, MPI_Pack_size_c(2, big, MPI_COMM_WORLD, &sz));
     MT_CHECK_INT(errs, "Pack_size_c of 2 x 6 GiB", 2 * BIG, sz);
     isz = 0;
-    MT_CHECK_CLASS(errs, MPI_Pack_size(1, big, MPI_COMM_WORLD, &isz), MPI_ERR_ARG); /* no int buffer holds it */
-    MT_CHECK_RC(errs, MPI_Pack_external_size_c("external32", 1, big, &sz));
-    MT_CHECK_INT(errs, "Pack_external_size_c of 6 GiB of chars", BIG, sz);
+    if (!MT_MPICH_BUGS) { /* vmpi's: no int buffer holds it (MPICH 4.0.2 gives a truncated size, and truncates
+                           * Pack_external_size_c's to an int) */
+        MT_CHECK_CLASS(errs, MPI_Pack_size(1, big, MPI_COMM_WORLD, &isz), MPI_ERR_ARG);
+        MT_CHECK_RC(errs, MPI_Pack_external_size_c("external32", 1, big, &sz));
+        MT_CHECK_INT(errs, "Pack_external_size_c of 6 GiB of chars", BIG, sz);
+    }
     MT_CHECK_RC(errs, MPI_Pack_size_c(BIG, MPI_INT, MPI_COMM_WORLD, &sz));
     MT_CHECK_INT(errs, "Pack_size_c of a count beyond an int", 4 * BIG, sz);
 
@@ -326,11 +334,13 @@ static int beyond_int(void)
     MT_CHECK_RC(errs, MPI_Get_elements_c(&st, big, &c));
     MT_CHECK_INT(errs, "Get_elements_c of one 6 GiB type", BIG, c);
     /* basic elements of the 6 GiB type: one instance and 5 chars of the next */
-    MT_CHECK_RC(errs, MPI_Status_set_elements_c(&st, big, BIG + 5));
-    MT_CHECK_RC(errs, MPI_Get_count_c(&st, MPI_CHAR, &c));
-    MT_CHECK_INT(errs, "Get_count_c of chars after Status_set_elements_c(big, 6 Gi + 5)", BIG + 5, c);
-    MT_CHECK_RC(errs, MPI_Get_count_c(&st, big, &c));
-    MT_CHECK_INT(errs, "Get_count_c of a partial 6 GiB type", MPI_UNDEFINED, c);
+    if (!MT_MPICH_BUGS) { /* MPICH 4.0.2's Status_set_elements_x miscounts this */
+        MT_CHECK_RC(errs, MPI_Status_set_elements_c(&st, big, BIG + 5));
+        MT_CHECK_RC(errs, MPI_Get_count_c(&st, MPI_CHAR, &c));
+        MT_CHECK_INT(errs, "Get_count_c of chars after Status_set_elements_c(big, 6 Gi + 5)", BIG + 5, c);
+        MT_CHECK_RC(errs, MPI_Get_count_c(&st, big, &c));
+        MT_CHECK_INT(errs, "Get_count_c of a partial 6 GiB type", MPI_UNDEFINED, c);
+    }
     MT_CHECK_RC(errs, MPI_Status_set_elements(&st, MPI_INT, 5));
     MT_CHECK_RC(errs, MPI_Get_count_c(&st, MPI_DOUBLE, &c));
     MT_CHECK_INT(errs, "Get_count_c of 5 ints as doubles", MPI_UNDEFINED, c);
@@ -367,7 +377,8 @@ static int packing(void)
     }
     /* too little room: MPI_ERR_TRUNCATE, as the int form */
     cpos = 200;
-    MT_CHECK_CLASS(errs, MPI_Pack_c(in, 2, v, pb, sizeof pb, &cpos, MPI_COMM_WORLD), MPI_ERR_TRUNCATE);
+    if (!MT_MPICH_BUGS) /* MPICH 4.0.2 packs past the buffer's end */
+        MT_CHECK_CLASS(errs, MPI_Pack_c(in, 2, v, pb, sizeof pb, &cpos, MPI_COMM_WORLD), MPI_ERR_TRUNCATE);
     MT_CHECK_CLASS(errs, MPI_Pack_c(in, 1, v, pb, sizeof pb, NULL, MPI_COMM_WORLD), MPI_ERR_ARG);
 
     MPI_Aint apos = 0;
@@ -386,7 +397,8 @@ static int packing(void)
     MT_CHECK_RC(errs, MPI_Unpack_external_c("external32", pb, sizeof pb, &epos, out, 2, v));
     MT_CHECK(errs, epos == 64 && out[0] == 1000 && out[1] == 1001 && out[2] == -1 && out[21] == 1021,
              "Unpack_external_c: position %lld, ints %d %d %d %d", (long long)epos, out[0], out[1], out[2], out[21]);
-    MT_CHECK_CLASS(errs, MPI_Pack_external_c("native", in, 1, v, pb, sizeof pb, &epos), MPI_ERR_ARG);
+    if (!MT_MPICH_BUGS) /* MPICH 4.0.2 packs external32 whatever the representation's name */
+        MT_CHECK_CLASS(errs, MPI_Pack_external_c("native", in, 1, v, pb, sizeof pb, &epos), MPI_ERR_ARG);
     MPI_Type_free(&v);
     return errs;
 }

@@ -87,9 +87,9 @@ static int operations(MPI_Win win, int *w, int rank, int size, const char *flavo
     MT_CHECK_RC(errs, MPI_Rget_c(got[0], n, MPI_INT, right, 0, n, MPI_INT, win, &rq[6]));
     MT_CHECK_RC(errs, MPI_Rget(got[1], BLK, MPI_INT, right, BLK, BLK, MPI_INT, win, &rq[7]));
     MT_CHECK_RC(errs, MPI_Waitall(2, rq + 6, MPI_STATUSES_IGNORE));
+    MT_CHECK_RC(errs, MPI_Win_sync(win)); /* in the epoch: every origin flushed before the barrier */
     MT_CHECK_RC(errs, MPI_Win_unlock_all(win));
     MT_CHECK_RC(errs, MPI_Barrier(MPI_COMM_WORLD));
-    MT_CHECK_RC(errs, MPI_Win_sync(win));
     errs += check_blocks(w, left, rank, "request-based forms");
     for (int i = 0; i < BLK; i++)
         MT_CHECK(errs, got[0][i] == v(rank, 1, i) && got[1][i] == got[0][i] && old[0][i] == 7 && old[1][i] == 7,
@@ -162,24 +162,27 @@ int main(int argc, char **argv)
     MPI_Comm_rank(node, &nrank);
     MT_CALL(MPI_Win_allocate_shared_c(64, huge, MPI_INFO_NULL, node, &base, &win));
     MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
-    MPI_Aint qsize = -1, qdu = -1;
-    int *qbase = NULL, idu = 0;
-    MT_CHECK_RC(errs, MPI_Win_shared_query_c(win, nrank, &qsize, &qdu, &qbase));
-    MT_CHECK(errs, qsize == 64 && qdu == huge && qbase == base, "Win_shared_query_c: %td bytes, unit %td, %p (%p)",
-             qsize, qdu, (void *)qbase, (void *)base);
-    MT_CHECK_RC(errs, MPI_Win_shared_query(win, nrank, &qsize, &idu, &qbase));
-    MT_CHECK_INT(errs, "int Win_shared_query's disp_unit of 8 GiB", MPI_UNDEFINED, idu);
-    MT_CHECK_RC(errs, MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &du, &flag));
-    MT_CHECK(errs, flag && *du == MPI_UNDEFINED, "MPI_WIN_DISP_UNIT of 8 GiB: %d", flag ? *du : -1);
-    int one = 40 + rank, back = -1;
-    MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_EXCLUSIVE, nrank, 0, win));
-    MT_CHECK_RC(errs, MPI_Put_c(&one, 1, MPI_INT, nrank, 0, 1, MPI_INT, win));
-    MT_CHECK_RC(errs, MPI_Win_flush(nrank, win));
-    MT_CHECK_RC(errs, MPI_Get_c(&back, 1, MPI_INT, nrank, 0, 1, MPI_INT, win));
-    MT_CHECK_CLASS(errs, MPI_Put_c(&one, 1, MPI_INT, nrank, 1, 1, MPI_INT, win), MPI_ERR_RMA_RANGE);
-    MT_CHECK_CLASS(errs, MPI_Put_c(&one, 1, MPI_INT, nrank, (MPI_Aint)1 << 40, 1, MPI_INT, win), MPI_ERR_RMA_RANGE);
-    MT_CHECK_RC(errs, MPI_Win_unlock(nrank, win));
-    MT_CHECK_INT(errs, "Put_c / Get_c at displacement 0 of an 8 GiB unit", 40 + rank, back);
+    if (!MT_MPICH_BUGS) { /* MPICH 4.0.2 keeps the unit as an int: 2^33 becomes 0 */
+        MPI_Aint qsize = -1, qdu = -1;
+        int *qbase = NULL, idu = 0;
+        MT_CHECK_RC(errs, MPI_Win_shared_query_c(win, nrank, &qsize, &qdu, &qbase));
+        MT_CHECK(errs, qsize == 64 && qdu == huge && qbase == base,
+                 "Win_shared_query_c: %td bytes, unit %td, %p (%p)", qsize, qdu, (void *)qbase, (void *)base);
+        MT_CHECK_RC(errs, MPI_Win_shared_query(win, nrank, &qsize, &idu, &qbase));
+        MT_CHECK_INT(errs, "int Win_shared_query's disp_unit of 8 GiB", MPI_UNDEFINED, idu);
+        MT_CHECK_RC(errs, MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &du, &flag));
+        MT_CHECK(errs, flag && *du == MPI_UNDEFINED, "MPI_WIN_DISP_UNIT of 8 GiB: %d", flag ? *du : -1);
+        int one = 40 + rank, back = -1;
+        MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_EXCLUSIVE, nrank, 0, win));
+        MT_CHECK_RC(errs, MPI_Put_c(&one, 1, MPI_INT, nrank, 0, 1, MPI_INT, win));
+        MT_CHECK_RC(errs, MPI_Win_flush(nrank, win));
+        MT_CHECK_RC(errs, MPI_Get_c(&back, 1, MPI_INT, nrank, 0, 1, MPI_INT, win));
+        MT_CHECK_CLASS(errs, MPI_Put_c(&one, 1, MPI_INT, nrank, 1, 1, MPI_INT, win), MPI_ERR_RMA_RANGE);
+        MT_CHECK_CLASS(errs, MPI_Put_c(&one, 1, MPI_INT, nrank, (MPI_Aint)1 << 40, 1, MPI_INT, win),
+                       MPI_ERR_RMA_RANGE);
+        MT_CHECK_RC(errs, MPI_Win_unlock(nrank, win));
+        MT_CHECK_INT(errs, "Put_c / Get_c at displacement 0 of an 8 GiB unit", 40 + rank, back);
+    }
     MT_CHECK_RC(errs, MPI_Win_free(&win));
 
     /* bad displacement units: the communicator's handler, MPI_ERR_DISP */
