@@ -47,6 +47,16 @@ typedef struct MPI_Status {
 
 #define MPI_STATUS_SIZE 6 /* in Fortran INTEGERs */
 
+/* mpi_f08's TYPE(MPI_Status) as C sees it (tools/mpistd/emit_f08.py: the same six INTEGERs as the Fortran
+ * array, the count's low and high halves last) */
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint vmpi_cancelled;
+    MPI_Fint vmpi_count_lo, vmpi_count_hi;
+} MPI_F08_status;
+
 /* ---- handle kinds and null handles ---- */
 #define MPI_COMM_NULL ((MPI_Comm)0x04000000)
 #define MPI_COMM_WORLD ((MPI_Comm)0x04000001)
@@ -401,6 +411,9 @@ VMPI_DECL(int, Status_set_tag, (MPI_Status *status, int tag))
 VMPI_DECL(int, Status_set_error, (MPI_Status *status, int error))
 VMPI_DECL(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype dt, MPI_Count count))
 VMPI_DECL(int, Status_set_cancelled, (MPI_Status *status, int flag))
+VMPI_DECL(int, Get_count_c, (const MPI_Status *status, MPI_Datatype dt, MPI_Count *count))
+VMPI_DECL(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype dt, MPI_Count *count))
+VMPI_DECL(int, Status_set_elements_c, (MPI_Status *status, MPI_Datatype dt, MPI_Count count))
 
 typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
@@ -431,6 +444,10 @@ VMPI_DECL(MPI_Fint, Message_c2f, (MPI_Message message))
 VMPI_DECL(MPI_Message, Message_f2c, (MPI_Fint message))
 VMPI_DECL(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 VMPI_DECL(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
+VMPI_DECL(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_status))
+VMPI_DECL(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status))
+VMPI_DECL(int, Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status))
+VMPI_DECL(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c_status))
 VMPI_DECL(int, Pcontrol, (const int level, ...))
 
 /* The other areas, one header each (installed in include/vmpi/). */

@@ -89,6 +89,51 @@ VMPI_DECL(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Ai
                                  void *outbuf, int outcount, MPI_Datatype dt))
 VMPI_DECL(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype dt, MPI_Aint *size))
 
+/* the large-count forms (MPI-4.1): the int forms return MPI_UNDEFINED for a size or count beyond an int, and
+ * MPI_Type_get_envelope / get_contents fail (MPI_ERR_TYPE) on a type made by a large-count constructor */
+VMPI_DECL(int, Type_size_c, (MPI_Datatype dt, MPI_Count *size))
+VMPI_DECL(int, Type_get_extent_c, (MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent))
+VMPI_DECL(int, Type_get_true_extent_c, (MPI_Datatype dt, MPI_Count *true_lb, MPI_Count *true_extent))
+VMPI_DECL(int, Type_get_envelope_c, (MPI_Datatype dt, MPI_Count *num_integers, MPI_Count *num_addresses,
+                                     MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner))
+VMPI_DECL(int, Type_get_contents_c, (MPI_Datatype dt, MPI_Count max_integers, MPI_Count max_addresses,
+                                     MPI_Count max_large_counts, MPI_Count max_datatypes, int integers[],
+                                     MPI_Aint addresses[], MPI_Count large_counts[], MPI_Datatype datatypes[]))
+VMPI_DECL(int, Type_contiguous_c, (MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_vector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_hvector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                                       MPI_Datatype oldtype, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_indexed_c, (MPI_Count count, const MPI_Count blocklengths[], const MPI_Count displacements[],
+                                MPI_Datatype oldtype, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_hindexed_c, (MPI_Count count, const MPI_Count blocklengths[],
+                                        const MPI_Count displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_indexed_block_c, (MPI_Count count, MPI_Count blocklength, const MPI_Count displacements[],
+                                             MPI_Datatype oldtype, MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_hindexed_block_c, (MPI_Count count, MPI_Count blocklength,
+                                              const MPI_Count displacements[], MPI_Datatype oldtype,
+                                              MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_struct_c, (MPI_Count count, const MPI_Count blocklengths[],
+                                      const MPI_Count displacements[], const MPI_Datatype types[],
+                                      MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_subarray_c, (int ndims, const MPI_Count sizes[], const MPI_Count subsizes[],
+                                        const MPI_Count starts[], int order, MPI_Datatype oldtype,
+                                        MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_darray_c, (int size, int rank, int ndims, const MPI_Count gsizes[], const int distribs[],
+                                      const int dargs[], const int psizes[], int order, MPI_Datatype oldtype,
+                                      MPI_Datatype *newtype))
+VMPI_DECL(int, Type_create_resized_c, (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype))
+VMPI_DECL(int, Pack_c, (const void *inbuf, MPI_Count incount, MPI_Datatype dt, void *outbuf, MPI_Count outsize,
+                        MPI_Count *position, MPI_Comm comm))
+VMPI_DECL(int, Unpack_c, (const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount,
+                          MPI_Datatype dt, MPI_Comm comm))
+VMPI_DECL(int, Pack_size_c, (MPI_Count incount, MPI_Datatype dt, MPI_Comm comm, MPI_Count *size))
+VMPI_DECL(int, Pack_external_c, (const char datarep[], const void *inbuf, MPI_Count incount, MPI_Datatype dt,
+                                 void *outbuf, MPI_Count outsize, MPI_Count *position))
+VMPI_DECL(int, Unpack_external_c, (const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position,
+                                   void *outbuf, MPI_Count outcount, MPI_Datatype dt))
+VMPI_DECL(int, Pack_external_size_c, (const char datarep[], MPI_Count incount, MPI_Datatype dt, MPI_Count *size))
+
 /* Fortran 90 parameterized types and size matching: they resolve to the predefined sized types
  * (MPI_REAL4/8/16, MPI_INTEGER1/2/4/8, MPI_COMPLEX8/16/32), whose envelope says MPI_COMBINER_NAMED. */
 VMPI_DECL(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))

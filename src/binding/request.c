@@ -349,76 +349,105 @@ static int status_type(vmpi_chk *ck, const MPI_Status *st, MPI_Datatype dt, cons
     return MPI_SUCCESS;
 }
 
+/* The count of a status in units of `dt` (MPI_UNDEFINED when it is not a whole number of them): the int and
+ * _c forms of MPI_Get_count share it, the int one giving MPI_UNDEFINED beyond an int too. */
+static int get_count(const MPI_Status *st, MPI_Datatype dt, MPI_Count *count, const void *out, const char *fn)
+{
+    VMPI_CHK(ck);
+    VMPI_CHK_LOCAL(ck, fn);
+    const vmpi_dtype *d;
+    int err;
+    if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_ptr(&ck, out, "count")))
+        return vmpi_fail(MPI_COMM_WORLD, err, fn, &ck);
+    if (d->size == 0)
+        *count = 0;
+    else if (st->vmpi_count % d->size != 0)
+        *count = MPI_UNDEFINED;
+    else
+        *count = st->vmpi_count / d->size;
+    return MPI_SUCCESS;
+}
+
 VMPI_WEAK(Get_count)
 int PMPI_Get_count(const MPI_Status *st, MPI_Datatype dt, int *count)
 {
+    MPI_Count c;
+    int err = get_count(st, dt, &c, count, "MPI_Get_count");
+    if (err == MPI_SUCCESS)
+        *count = vmpi_count_int(c);
+    return err;
+}
+
+VMPI_WEAK(Get_count_c)
+int PMPI_Get_count_c(const MPI_Status *st, MPI_Datatype dt, MPI_Count *count)
+{
+    return get_count(st, dt, count, count, "MPI_Get_count_c");
+}
+
+/* Basic elements of a status (MPI_Get_elements, _x and _c). */
+static int get_elements(const MPI_Status *st, MPI_Datatype dt, MPI_Count *count, const void *out, const char *fn)
+{
     VMPI_CHK(ck);
-    VMPI_CHK_LOCAL(ck, "MPI_Get_count");
+    VMPI_CHK_LOCAL(ck, fn);
     const vmpi_dtype *d;
     int err;
-    if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_ptr(&ck, count, "count")))
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Get_count", &ck);
-    if (d->size == 0)
-        *count = 0;
-    else if (st->vmpi_count % d->size != 0 || st->vmpi_count / d->size > INT_MAX)
-        *count = MPI_UNDEFINED;
-    else
-        *count = (int)(st->vmpi_count / d->size);
+    if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_ptr(&ck, out, "count")))
+        return vmpi_fail(MPI_COMM_WORLD, err, fn, &ck);
+    *count = vmpi_dtype_elements(d, st->vmpi_count);
     return MPI_SUCCESS;
 }
 
 VMPI_WEAK(Get_elements_x)
 int PMPI_Get_elements_x(const MPI_Status *st, MPI_Datatype dt, MPI_Count *count)
 {
-    VMPI_CHK(ck);
-    VMPI_CHK_LOCAL(ck, "MPI_Get_elements_x");
-    const vmpi_dtype *d;
-    int err;
-    if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_ptr(&ck, count, "count")))
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Get_elements_x", &ck);
-    *count = vmpi_dtype_elements(d, st->vmpi_count);
-    return MPI_SUCCESS;
+    return get_elements(st, dt, count, count, "MPI_Get_elements_x");
+}
+
+VMPI_WEAK(Get_elements_c)
+int PMPI_Get_elements_c(const MPI_Status *st, MPI_Datatype dt, MPI_Count *count)
+{
+    return get_elements(st, dt, count, count, "MPI_Get_elements_c");
 }
 
 VMPI_WEAK(Get_elements)
 int PMPI_Get_elements(const MPI_Status *st, MPI_Datatype dt, int *count)
 {
     MPI_Count c;
+    int err = get_elements(st, dt, &c, count, "MPI_Get_elements");
+    if (err == MPI_SUCCESS)
+        *count = vmpi_count_int(c);
+    return err;
+}
+
+/* Sets a status's count to `count` basic elements of `dt` (what Get_elements counts back). */
+static int set_elements(MPI_Status *st, MPI_Datatype dt, MPI_Count count, const char *fn)
+{
     VMPI_CHK(ck);
-    VMPI_CHK_LOCAL(ck, "MPI_Get_elements");
-    int err = vmpi_chk_ptr(&ck, count, "count");
-    if (err)
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Get_elements", &ck);
-    if ((err = PMPI_Get_elements_x(st, dt, &c)) != MPI_SUCCESS)
-        return err;
-    *count = c > INT_MAX ? MPI_UNDEFINED : (int)c;
+    VMPI_CHK_LOCAL(ck, fn);
+    const vmpi_dtype *d;
+    int err;
+    if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_count(&ck, count)))
+        return vmpi_fail(MPI_COMM_WORLD, err, fn, &ck);
+    st->vmpi_count = vmpi_dtype_elements_bytes(d, count);
     return MPI_SUCCESS;
 }
 
 VMPI_WEAK(Status_set_elements)
 int PMPI_Status_set_elements(MPI_Status *st, MPI_Datatype dt, int count)
 {
-    VMPI_CHK(ck);
-    VMPI_CHK_LOCAL(ck, "MPI_Status_set_elements");
-    const vmpi_dtype *d;
-    int err;
-    if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_count(&ck, count)))
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Status_set_elements", &ck);
-    st->vmpi_count = vmpi_dtype_elements_bytes(d, count); /* what Get_elements will count back */
-    return MPI_SUCCESS;
+    return set_elements(st, dt, count, "MPI_Status_set_elements");
 }
 
 VMPI_WEAK(Status_set_elements_x)
 int PMPI_Status_set_elements_x(MPI_Status *st, MPI_Datatype dt, MPI_Count count)
 {
-    VMPI_CHK(ck);
-    VMPI_CHK_LOCAL(ck, "MPI_Status_set_elements_x");
-    const vmpi_dtype *d;
-    int err;
-    if ((err = status_type(&ck, st, dt, &d)) || (err = vmpi_chk_count(&ck, count)))
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Status_set_elements_x", &ck);
-    st->vmpi_count = vmpi_dtype_elements_bytes(d, count);
-    return MPI_SUCCESS;
+    return set_elements(st, dt, count, "MPI_Status_set_elements_x");
+}
+
+VMPI_WEAK(Status_set_elements_c)
+int PMPI_Status_set_elements_c(MPI_Status *st, MPI_Datatype dt, MPI_Count count)
+{
+    return set_elements(st, dt, count, "MPI_Status_set_elements_c");
 }
 
 VMPI_WEAK(Status_set_cancelled)

@@ -6,7 +6,7 @@
 #include "mpi/op/op_builtin.h"
 
 /* A buffer description; the target's (buf NULL) has its address in the window. */
-static int side(vmpi_chk *ck, const void *buf, int count, MPI_Datatype h, vmpi_rma_side *s, bool target)
+static int side(vmpi_chk *ck, const void *buf, MPI_Count count, MPI_Datatype h, vmpi_rma_side *s, bool target)
 {
     const vmpi_dtype *dt;
     int err;
@@ -20,9 +20,9 @@ static int side(vmpi_chk *ck, const void *buf, int count, MPI_Datatype h, vmpi_r
 
 typedef enum { PUT, GET } xfer_kind;
 
-static int xfer(xfer_kind k, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-                bool rform, MPI_Request *request, const char *fn)
+static int xfer(xfer_kind k, const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                MPI_Win win, bool rform, MPI_Request *request, const char *fn)
 {
     VMPI_CHK(ck);
     vmpi_win *w;
@@ -48,12 +48,28 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
                 target_datatype, win, false, NULL, "MPI_Put");
 }
 
+VMPI_WEAK(Put_c)
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    return xfer(PUT, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                target_datatype, win, false, NULL, "MPI_Put_c");
+}
+
 VMPI_WEAK(Get)
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
              int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
     return xfer(GET, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
                 target_datatype, win, false, NULL, "MPI_Get");
+}
+
+VMPI_WEAK(Get_c)
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    return xfer(GET, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                target_datatype, win, false, NULL, "MPI_Get_c");
 }
 
 VMPI_WEAK(Rput)
@@ -64,6 +80,15 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
                 target_datatype, win, true, request, "MPI_Rput");
 }
 
+VMPI_WEAK(Rput_c)
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request *request)
+{
+    return xfer(PUT, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                target_datatype, win, true, request, "MPI_Rput_c");
+}
+
 VMPI_WEAK(Rget)
 int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
               int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
@@ -72,9 +97,18 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                 target_datatype, win, true, request, "MPI_Rget");
 }
 
-static int acc(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
-               int result_count, MPI_Datatype result_datatype, bool fetch, int target_rank, MPI_Aint target_disp,
-               int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, bool rform,
+VMPI_WEAK(Rget_c)
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request *request)
+{
+    return xfer(GET, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                target_datatype, win, true, request, "MPI_Rget_c");
+}
+
+static int acc(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr,
+               MPI_Count result_count, MPI_Datatype result_datatype, bool fetch, int target_rank, MPI_Aint target_disp,
+               MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, bool rform,
                MPI_Request *request, const char *fn)
 {
     VMPI_CHK(ck);
@@ -109,6 +143,15 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
                target_disp, target_count, target_datatype, op, win, false, NULL, "MPI_Accumulate");
 }
 
+VMPI_WEAK(Accumulate_c)
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                      MPI_Win win)
+{
+    return acc(origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL, false, target_rank,
+               target_disp, target_count, target_datatype, op, win, false, NULL, "MPI_Accumulate_c");
+}
+
 VMPI_WEAK(Raccumulate)
 int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                      MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
@@ -116,6 +159,15 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
 {
     return acc(origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL, false, target_rank,
                target_disp, target_count, target_datatype, op, win, true, request, "MPI_Raccumulate");
+}
+
+VMPI_WEAK(Raccumulate_c)
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                       MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                       MPI_Win win, MPI_Request *request)
+{
+    return acc(origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL, false, target_rank,
+               target_disp, target_count, target_datatype, op, win, true, request, "MPI_Raccumulate_c");
 }
 
 VMPI_WEAK(Get_accumulate)
@@ -128,6 +180,17 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                "MPI_Get_accumulate");
 }
 
+VMPI_WEAK(Get_accumulate_c)
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                          void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                          MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                          MPI_Win win)
+{
+    return acc(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, true,
+               target_rank, target_disp, target_count, target_datatype, op, win, false, NULL,
+               "MPI_Get_accumulate_c");
+}
+
 VMPI_WEAK(Rget_accumulate)
 int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
                          int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
@@ -136,6 +199,17 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
     return acc(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, true,
                target_rank, target_disp, target_count, target_datatype, op, win, true, request,
                "MPI_Rget_accumulate");
+}
+
+VMPI_WEAK(Rget_accumulate_c)
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                           void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                           MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                           MPI_Win win, MPI_Request *request)
+{
+    return acc(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, true,
+               target_rank, target_disp, target_count, target_datatype, op, win, true, request,
+               "MPI_Rget_accumulate_c");
 }
 
 /* Fetch_and_op and Compare_and_swap take one element of a predefined type. */

@@ -17,33 +17,46 @@ static int create_args(vmpi_chk *ck, MPI_Comm comm, vmpi_comm **c, MPI_Info info
     return MPI_SUCCESS;
 }
 
-static int size_args(vmpi_chk *ck, MPI_Aint size, int disp_unit)
+static int size_args(vmpi_chk *ck, MPI_Aint size, MPI_Aint disp_unit)
 {
     if (size < 0) {
         snprintf(ck->why, sizeof ck->why, "negative size %td", size);
         return MPI_ERR_SIZE;
     }
     if (disp_unit <= 0) {
-        snprintf(ck->why, sizeof ck->why, "disp_unit %d is not positive", disp_unit);
+        snprintf(ck->why, sizeof ck->why, "disp_unit %td is not positive", disp_unit);
         return MPI_ERR_DISP;
     }
     return MPI_SUCCESS;
 }
 
-VMPI_WEAK(Win_create)
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+/* The int and _c forms (MPI_Aint disp_unit) of the constructors share these. */
+static int win_create(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win,
+                      const char *fn)
 {
     VMPI_CHK(ck);
     vmpi_comm *c;
     int err;
     if ((err = create_args(&ck, comm, &c, info, win)) || (err = size_args(&ck, size, disp_unit)) ||
         (size > 0 && (err = vmpi_chk_ptr(&ck, base, "base"))) || (err = vmpi_win_create(base, size, disp_unit, info, c, win)))
-        return vmpi_fail(comm, err, "MPI_Win_create", &ck);
+        return vmpi_fail(comm, err, fn, &ck);
     return MPI_SUCCESS;
 }
 
-VMPI_WEAK(Win_allocate)
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+VMPI_WEAK(Win_create)
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    return win_create(base, size, disp_unit, info, comm, win, "MPI_Win_create");
+}
+
+VMPI_WEAK(Win_create_c)
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    return win_create(base, size, disp_unit, info, comm, win, "MPI_Win_create_c");
+}
+
+static int win_allocate(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win,
+                        const char *fn)
 {
     VMPI_CHK(ck);
     vmpi_comm *c;
@@ -51,8 +64,20 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
     if ((err = create_args(&ck, comm, &c, info, win)) || (err = size_args(&ck, size, disp_unit)) ||
         (err = vmpi_chk_ptr(&ck, baseptr, "baseptr")) ||
         (err = vmpi_win_allocate(size, disp_unit, info, c, (void **)baseptr, win)))
-        return vmpi_fail(comm, err, "MPI_Win_allocate", &ck);
+        return vmpi_fail(comm, err, fn, &ck);
     return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Win_allocate)
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    return win_allocate(size, disp_unit, info, comm, baseptr, win, "MPI_Win_allocate");
+}
+
+VMPI_WEAK(Win_allocate_c)
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    return win_allocate(size, disp_unit, info, comm, baseptr, win, "MPI_Win_allocate_c");
 }
 
 /* A shared-memory window needs ranks that share memory, those of one process (MPI_COMM_TYPE_SHARED's
@@ -75,8 +100,8 @@ static int one_proc(vmpi_chk *ck, const vmpi_comm *c)
     return MPI_SUCCESS;
 }
 
-VMPI_WEAK(Win_allocate_shared)
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+static int win_allocate_shared(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                               MPI_Win *win, const char *fn)
 {
     VMPI_CHK(ck);
     vmpi_comm *c;
@@ -84,8 +109,21 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
     if ((err = create_args(&ck, comm, &c, info, win)) || (err = size_args(&ck, size, disp_unit)) ||
         (err = vmpi_chk_ptr(&ck, baseptr, "baseptr")) || (err = one_proc(&ck, c)) ||
         (err = vmpi_win_allocate_shared(size, disp_unit, info, c, (void **)baseptr, win)))
-        return vmpi_fail(comm, err, "MPI_Win_allocate_shared", &ck);
+        return vmpi_fail(comm, err, fn, &ck);
     return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Win_allocate_shared)
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    return win_allocate_shared(size, disp_unit, info, comm, baseptr, win, "MPI_Win_allocate_shared");
+}
+
+VMPI_WEAK(Win_allocate_shared_c)
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                               MPI_Win *win)
+{
+    return win_allocate_shared(size, disp_unit, info, comm, baseptr, win, "MPI_Win_allocate_shared_c");
 }
 
 VMPI_WEAK(Win_create_dynamic)
@@ -107,8 +145,8 @@ static int flavor_is(vmpi_chk *ck, const vmpi_win *w, int flavor, const char *wh
     return MPI_ERR_RMA_FLAVOR;
 }
 
-VMPI_WEAK(Win_shared_query)
-int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+static int shared_query(MPI_Win win, int rank, MPI_Aint *size, const void *disp_unit, MPI_Aint *du, void *baseptr,
+                        const char *fn)
 {
     VMPI_CHK(ck);
     vmpi_win *w;
@@ -116,9 +154,25 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     if ((err = vmpi_chk_win(&ck, win, &w)) || (err = flavor_is(&ck, w, MPI_WIN_FLAVOR_SHARED, "MPI_Win_allocate_shared")) ||
         (err = vmpi_chk_win_rank(&ck, rank, w)) || (err = vmpi_chk_ptr(&ck, size, "size")) ||
         (err = vmpi_chk_ptr(&ck, disp_unit, "disp_unit")) || (err = vmpi_chk_ptr(&ck, baseptr, "baseptr")) ||
-        (err = vmpi_win_shared_query(w, rank, size, disp_unit, (void **)baseptr)))
-        return vmpi_win_fail(win, err, "MPI_Win_shared_query", &ck);
+        (err = vmpi_win_shared_query(w, rank, size, du, (void **)baseptr)))
+        return vmpi_win_fail(win, err, fn, &ck);
     return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Win_shared_query)
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    MPI_Aint du;
+    int err = shared_query(win, rank, size, disp_unit, &du, baseptr, "MPI_Win_shared_query");
+    if (err == MPI_SUCCESS)
+        *disp_unit = du > INT_MAX ? MPI_UNDEFINED : (int)du; /* a _c window's unit beyond an int */
+    return err;
+}
+
+VMPI_WEAK(Win_shared_query_c)
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr)
+{
+    return shared_query(win, rank, size, disp_unit, disp_unit, baseptr, "MPI_Win_shared_query_c");
 }
 
 VMPI_WEAK(Win_attach)

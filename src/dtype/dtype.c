@@ -21,6 +21,7 @@ void vmpi_dtype_release(const vmpi_dtype *cdt)
         vmpi_dtype_release(dt->contents.types[i]);
     free(dt->contents.ints);
     free(dt->contents.aints);
+    free(dt->contents.counts);
     free(dt->contents.types);
     free((void *)dt->blocks);
     free((void *)dt->elems);

@@ -28,12 +28,14 @@ typedef struct vmpi_dtype_elems {
     int basic;
 } vmpi_dtype_elems;
 
-/* What the type was built from (MPI_Type_get_envelope / get_contents). */
+/* What the type was built from (MPI_Type_get_envelope / get_contents): a large-count constructor (MPI_X_c)
+ * records its counts and displacements as large counts (`nl` > 0), its int arguments as integers. */
 typedef struct vmpi_dtype_contents {
     int combiner;
-    int ni, na, nd;
+    int ni, na, nl, nd;
     int *ints;
     MPI_Aint *aints;
+    MPI_Count *counts;
     struct vmpi_dtype **types;  /* each retained */
 } vmpi_dtype_contents;
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Fortran glue the generator cannot derive: MPI_PCONTROL (C's is variadic) and the info values whose length
- * the program gives (C writes as much as asked; a CHARACTER has its own length). */
+ * the program gives (C writes as much as asked; a CHARACTER has its own length); the conversions of mpi_f08's
+ * status type. */
 #include <stdlib.h>
 #include "fortran/f77.h"
 
@@ -53,4 +54,20 @@ F77(mpi_info_get_string, (MPI_Fint * info, char *key, MPI_Fint *buflen, char *va
     *flag = found != 0;
     vmpi_f_str_free(k);
     *ierror = rc;
+}
+
+/* mpi_f08's TYPE(MPI_Status) <-> the INTEGER array: the glue takes the TYPE as the C struct it is
+ * (MPI_F08_status); mpi_f08 calls it directly, without IERROR when the program omits it. */
+F77(mpi_status_f2f08, (MPI_Fint * f_status, MPI_F08_status *f08_status, MPI_Fint *ierror))
+{
+    int rc = PMPI_Status_f2f08(f_status, f08_status);
+    if (ierror)
+        *ierror = rc;
+}
+
+F77(mpi_status_f082f, (MPI_F08_status * f08_status, MPI_Fint *f_status, MPI_Fint *ierror))
+{
+    int rc = PMPI_Status_f082f(f08_status, f_status);
+    if (ierror)
+        *ierror = rc;
 }

@@ -82,6 +82,15 @@ def dummy(attrs, name, dims, glue):
     return lines + [", ".join([base] + rest) + f" :: {name}{shape}"]
 
 
+def same_kinds(proc):
+    """Whether the large-count specific of `proc` differs from its int one only by MPI_COUNT_KIND where that has
+    MPI_ADDRESS_KIND (MPI_Type_get_extent...): both kinds are 8 bytes in vmpi (mpi.h's MPI_Aint and MPI_Count),
+    so a generic holding both would be ambiguous, and the int one serves both (MPI-4.1 19.2)."""
+    def norm(f08):
+        return [(" ".join(a).replace("MPI_COUNT_KIND", "MPI_ADDRESS_KIND"), n) for a, n in declarations(f08)]
+    return norm(proc.express.embiggen.f08) == norm(proc.express.f08)
+
+
 def procedure(proc, glue_generated=True, large=False):
     """("interface", lines) of a specific that is the glue itself, or ("module", lines) of a module procedure;
     `large`: the large-count specific (MPI_X_f08c over pmpi_x_c_), always the glue itself; None when it cannot
@@ -190,6 +199,8 @@ def emit(standard, entries, out):
         kind, lines = procedure(proc, e.fortran == "generated")
         g = proc.express.iso_c.name
         large = procedure(proc, e.fortran == "generated", True) if standard.has_large(e) else None
+        if large and same_kinds(proc):
+            large = None  # ambiguous with the int form's specific: MPI_COUNT_KIND is MPI_ADDRESS_KIND here
         w(f"  interface {g}\n")
         if kind == "module":
             bodies.append(lines)

@@ -138,6 +138,8 @@ def emit(standard, entries, out):
         proc = standard.procedure(e.name)
         if proc.express.f90 is None or any(str(q.kind.express.f90) == "<type>" for q in proc.express.f90.parameters):
             continue
+        if "TYPE(MPI_Status)" in str(proc.express.f90):
+            continue  # MPI_Status_f082f, MPI_Status_f2f08: the module has no TYPE(MPI_Status) (mpi_f08's)
         for line in interface(proc):
             for part in wrap(line, 4):
                 w(part + "\n")

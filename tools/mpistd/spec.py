@@ -19,7 +19,7 @@ KEYS = {
     "extra": list,
     "ck": (True,),
     "raises": (True,),
-    "large": (False,),
+    "large": (True, False),
     "fortran": ("hand", "none"),
 }
 # the settings of an area
@@ -38,7 +38,9 @@ class Entry:
         self.extra = fields.get("extra", [])  # further C checks, after the parameters'
         self.ck = fields.get("ck", False)  # the implementation gets the check record, to say why it failed
         self.raises = fields.get("raises", False)  # the implementation reports its errors itself
-        self.large = fields.get("large", True)  # the _c form too, where the standard has one
+        # the _c form too, where the standard has one: by default where the entry points are generated; a
+        # hand-written area exports it where its entry says `large = true` (its file has the _c entry point)
+        self.large = fields.get("large", self.entry_generated)
         # the Fortran glue: "generated" (tools/mpistd/emit_f77.py), "hand" (src/fortran/), "none" (not yet)
         self.fortran = fields.get("fortran", "generated")
 

@@ -216,29 +216,34 @@ bool vmpi_dt_free(MPI_Datatype h)
 }
 
 bool vmpi_dt_set_contents(vmpi_dtype *dt, int combiner, int ni, const int *ints, int na, const MPI_Aint *aints,
-                          int nd, vmpi_dtype *const *types)
+                          int nl, const MPI_Count *counts, int nd, vmpi_dtype *const *types)
 {
     vmpi_dtype_contents *c = &dt->contents;
+    /* in the rank's slot, as the type: checkpoints and migrations carry them with it */
     c->ints = ni ? vmpi_iso_own_malloc(sizeof *ints * (size_t)ni) : NULL;
     c->aints = na ? vmpi_iso_own_malloc(sizeof *aints * (size_t)na) : NULL;
+    c->counts = nl ? vmpi_iso_own_malloc(sizeof *counts * (size_t)nl) : NULL;
     c->types = nd ? vmpi_iso_own_malloc(sizeof *types * (size_t)nd) : NULL;
-    if ((ni && !c->ints) || (na && !c->aints) || (nd && !c->types)) {
+    if ((ni && !c->ints) || (na && !c->aints) || (nl && !c->counts) || (nd && !c->types)) {
         free(c->ints);
         free(c->aints);
+        free(c->counts);
         free(c->types);
-        c->ints = NULL, c->aints = NULL, c->types = NULL;
+        c->ints = NULL, c->aints = NULL, c->counts = NULL, c->types = NULL;
         return false;
     }
     if (ni)
         memcpy(c->ints, ints, sizeof *ints * (size_t)ni);
     if (na)
         memcpy(c->aints, aints, sizeof *aints * (size_t)na);
+    if (nl)
+        memcpy(c->counts, counts, sizeof *counts * (size_t)nl);
     for (int k = 0; k < nd; k++) {
         c->types[k] = types[k];
         vmpi_dtype_retain(types[k]);
     }
     c->combiner = combiner;
-    c->ni = ni, c->na = na, c->nd = nd;
+    c->ni = ni, c->na = na, c->nl = nl, c->nd = nd;
     return true;
 }
 

@@ -41,7 +41,7 @@ bool vmpi_dt_free(MPI_Datatype h);
 
 /* Sets what Type_get_contents reports; takes `types` references of its own.  False when out of memory. */
 bool vmpi_dt_set_contents(vmpi_dtype *dt, int combiner, int ni, const int *ints, int na, const MPI_Aint *aints,
-                          int nd, vmpi_dtype *const *types);
+                          int nl, const MPI_Count *counts, int nd, vmpi_dtype *const *types);
 
 /* Names (MPI_Type_set_name / get_name), under the table's lock: predefined names can be changed too. */
 void vmpi_dt_set_name(vmpi_dtype *dt, const char *name);

@@ -60,23 +60,27 @@ static vmpi_dtype *build(dim *dims, int ndims, int order, vmpi_dtype *old)
     return t;
 }
 
-static vmpi_dtype *with_contents(vmpi_dtype *t, int combiner, int ni, const int *ints, vmpi_dtype *old)
+/* The envelope: `ints`, and the large-count form's `counts` (the sizes; none for the int form). */
+static vmpi_dtype *with_contents(vmpi_dtype *t, int combiner, int ni, const int *ints, int nl,
+                                 const MPI_Count *counts, vmpi_dtype *old)
 {
-    if (t && !vmpi_dt_set_contents(t, combiner, ni, ints, 0, NULL, 1, &old)) {
+    if (t && !vmpi_dt_set_contents(t, combiner, ni, ints, 0, NULL, nl, counts, 1, &old)) {
         vmpi_dtype_release(t);
         return NULL;
     }
     return t;
 }
 
-vmpi_dtype *vmpi_dt_subarray(int ndims, const int *sizes, const int *subsizes, const int *starts, int order,
-                             vmpi_dtype *old)
+vmpi_dtype *vmpi_dt_subarray(int ndims, const MPI_Count *sizes, const MPI_Count *subsizes, const MPI_Count *starts,
+                             int order, vmpi_dtype *old, bool large)
 {
     dim *dims = calloc((size_t)ndims, sizeof *dims);
     int *ints = malloc(sizeof *ints * (size_t)(3 * ndims + 2));
-    if (dims == NULL || ints == NULL) {
+    MPI_Count *counts = large ? malloc(sizeof *counts * (size_t)(3 * ndims)) : NULL;
+    if (dims == NULL || ints == NULL || (large && counts == NULL)) {
         free(dims);
         free(ints);
+        free(counts);
         return NULL;
     }
     bool ok = true;
@@ -96,21 +100,32 @@ vmpi_dtype *vmpi_dt_subarray(int ndims, const int *sizes, const int *subsizes, c
         for (int d = 0; d < ndims; d++)
             free(dims[d].runs);
     }
-    ints[0] = ndims;
-    for (int d = 0; d < ndims; d++) {
-        ints[1 + d] = sizes[d];
-        ints[1 + ndims + d] = subsizes[d];
-        ints[1 + 2 * ndims + d] = starts[d];
+    if (large) { /* ndims, order; the sizes, subsizes and starts as large counts */
+        ints[0] = ndims, ints[1] = order;
+        for (int d = 0; d < ndims; d++) {
+            counts[d] = sizes[d];
+            counts[ndims + d] = subsizes[d];
+            counts[2 * ndims + d] = starts[d];
+        }
+        t = with_contents(t, MPI_COMBINER_SUBARRAY, 2, ints, 3 * ndims, counts, old);
+    } else {
+        ints[0] = ndims;
+        for (int d = 0; d < ndims; d++) {
+            ints[1 + d] = (int)sizes[d];
+            ints[1 + ndims + d] = (int)subsizes[d];
+            ints[1 + 2 * ndims + d] = (int)starts[d];
+        }
+        ints[1 + 3 * ndims] = order;
+        t = with_contents(t, MPI_COMBINER_SUBARRAY, 3 * ndims + 2, ints, 0, NULL, old);
     }
-    ints[1 + 3 * ndims] = order;
-    t = with_contents(t, MPI_COMBINER_SUBARRAY, 3 * ndims + 2, ints, old);
     free(dims);
     free(ints);
+    free(counts);
     return t;
 }
 
 /* The indices of dimension `d` owned by grid coordinate `c` of `p`: false if the distribution is invalid. */
-static bool distribute(dim *d, int g, int distrib, int darg, int p, int c)
+static bool distribute(dim *d, MPI_Count g, int distrib, int darg, int p, int c)
 {
     d->size = g;
     d->nruns = 0;
@@ -149,16 +164,18 @@ static bool distribute(dim *d, int g, int distrib, int darg, int p, int c)
     return true;
 }
 
-vmpi_dtype *vmpi_dt_darray(int size, int rank, int ndims, const int *gsizes, const int *distribs, const int *dargs,
-                           const int *psizes, int order, vmpi_dtype *old, bool *bad)
+vmpi_dtype *vmpi_dt_darray(int size, int rank, int ndims, const MPI_Count *gsizes, const int *distribs,
+                           const int *dargs, const int *psizes, int order, vmpi_dtype *old, bool large, bool *bad)
 {
     *bad = false;
     dim *dims = calloc((size_t)ndims, sizeof *dims);
     int ni = 4 * ndims + 4;
     int *ints = malloc(sizeof *ints * (size_t)ni);
-    if (dims == NULL || ints == NULL) {
+    MPI_Count *counts = large ? malloc(sizeof *counts * (size_t)ndims) : NULL;
+    if (dims == NULL || ints == NULL || (large && counts == NULL)) {
         free(dims);
         free(ints);
+        free(counts);
         return NULL;
     }
     /* process coordinates: the grid is numbered in row-major order whatever the array order */
@@ -179,16 +196,21 @@ vmpi_dtype *vmpi_dt_darray(int size, int rank, int ndims, const int *gsizes, con
         for (int d = 0; d < ndims; d++)
             free(dims[d].runs);
     }
-    ints[0] = size, ints[1] = rank, ints[2] = ndims;
-    for (int d = 0; d < ndims; d++) {
-        ints[3 + d] = gsizes[d];
-        ints[3 + ndims + d] = distribs[d];
-        ints[3 + 2 * ndims + d] = dargs[d];
-        ints[3 + 3 * ndims + d] = psizes[d];
-    }
-    ints[3 + 4 * ndims] = order;
-    t = with_contents(t, MPI_COMBINER_DARRAY, ni, ints, old);
+    /* size, rank, ndims, [gsizes: the int form's], distribs, dargs, psizes, order; the large-count form's
+     * gsizes as large counts */
+    int g = large ? 0 : ndims, k = 0;
+    ints[k++] = size, ints[k++] = rank, ints[k++] = ndims;
+    for (int d = 0; d < g; d++)
+        ints[k++] = (int)gsizes[d];
+    for (int d = 0; d < ndims; d++)
+        ints[k + d] = distribs[d], ints[k + ndims + d] = dargs[d], ints[k + 2 * ndims + d] = psizes[d];
+    k += 3 * ndims;
+    ints[k++] = order;
+    for (int d = 0; large && d < ndims; d++)
+        counts[d] = gsizes[d];
+    t = with_contents(t, MPI_COMBINER_DARRAY, k, ints, large ? ndims : 0, counts, old);
     free(dims);
     free(ints);
+    free(counts);
     return t;
 }

@@ -38,10 +38,11 @@ int vmpi_rma_target_addr(vmpi_win *w, int rank, MPI_Aint disp, const vmpi_rma_si
         }
         return MPI_SUCCESS;
     }
-    MPI_Aint off = disp * tg->disp_unit;
-    *addr = tg->base + off;
-    if (hi > lo && (off + lo < 0 || off + hi > tg->size)) {
-        snprintf(why, 160, "bytes [%td, %td) of rank %d's window of %td bytes (disp %td x disp_unit %d)", off + lo,
+    MPI_Aint off; /* a large-count window's disp_unit may make it overflow: out of range */
+    bool over = __builtin_mul_overflow(disp, tg->disp_unit, &off);
+    *addr = over ? tg->base : tg->base + off;
+    if (hi > lo && (over || off + lo < 0 || off + hi > tg->size)) {
+        snprintf(why, 160, "bytes [%td, %td) of rank %d's window of %td bytes (disp %td x disp_unit %td)", off + lo,
                  off + hi, rank, tg->size, disp, tg->disp_unit);
         return MPI_ERR_RMA_RANGE;
     }

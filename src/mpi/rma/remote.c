@@ -58,7 +58,7 @@ int vmpi_rma_remote_open(vmpi_win *w, const vmpi_rma_pub *all)
         return MPI_ERR_NO_MEM;
     }
     for (int r = 0; r < w->size; r++) /* the creation-time exchange (win.c), by message */
-        p[r] = (vmpi_rma_peer){all[r].win, (char *)(uintptr_t)all[r].base, all[r].size, (int)all[r].disp_unit,
+        p[r] = (vmpi_rma_peer){all[r].win, (char *)(uintptr_t)all[r].base, all[r].size, all[r].disp_unit,
                                w->comm->group->world[r], all[r].lock, all[r].target, 0};
     rm->peer = p;
     w->rm = rm;
@@ -85,15 +85,16 @@ int vmpi_rma_remote_addr(vmpi_win *w, int rank, MPI_Aint disp, const vmpi_rma_si
         *addr = (char *)disp;
         return MPI_SUCCESS;
     }
-    MPI_Aint lo = 0, hi = 0, off = disp * p->disp_unit;
+    MPI_Aint lo = 0, hi = 0, off; /* a large-count window's disp_unit may make it overflow: out of range */
+    bool over = __builtin_mul_overflow(disp, p->disp_unit, &off);
     if (t->count > 0 && t->dt->size > 0) {
         MPI_Aint first = t->dt->true_lb, last = (MPI_Aint)(t->count - 1) * t->dt->extent + t->dt->true_lb;
         lo = first < last ? first : last;
         hi = (first > last ? first : last) + t->dt->true_extent;
     }
-    *addr = p->base + off;
-    if (hi > lo && (off + lo < 0 || off + hi > p->size)) {
-        snprintf(why, 160, "bytes [%td, %td) of rank %d's window of %td bytes (disp %td x disp_unit %d)", off + lo,
+    *addr = over ? p->base : p->base + off;
+    if (hi > lo && (over || off + lo < 0 || off + hi > p->size)) {
+        snprintf(why, 160, "bytes [%td, %td) of rank %d's window of %td bytes (disp %td x disp_unit %td)", off + lo,
                  off + hi, rank, p->size, disp, p->disp_unit);
         return MPI_ERR_RMA_RANGE;
     }

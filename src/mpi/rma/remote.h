@@ -24,7 +24,7 @@ typedef struct vmpi_rma_peer {
     uint64_t win;             /* the target rank's vmpi_win: an address in its process */
     char *base;
     MPI_Aint size;
-    int disp_unit;
+    MPI_Aint disp_unit;
     int world;
     uint64_t lock;            /* its window lock: an address in its process */
     uint64_t target;          /* its vmpi_win_target: an address in its process (ARMCI's accumulates) */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Windows: the calling rank's handle table, the four creation flavors, Win_free, dynamic windows' attached
  * memory, shared-memory queries and hints. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/spin.h"
@@ -154,7 +155,7 @@ static int win_open(vmpi_comm *c, int flavor, MPI_Info info, vmpi_win **out)
 
 /* Publishes the calling rank's memory and waits until every rank has: no origin reads a base before it is
  * set. */
-static int win_publish(vmpi_win *w, void *base, MPI_Aint size, int disp_unit, MPI_Win *out)
+static int win_publish(vmpi_win *w, void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Win *out)
 {
     vmpi_win_target *t = &w->sh->t[w->rank];
     t->base = base;
@@ -163,7 +164,7 @@ static int win_publish(vmpi_win *w, void *base, MPI_Aint size, int disp_unit, MP
     t->win = (uint64_t)(uintptr_t)w;
     w->attr_base = base;
     w->attr_size = size;
-    w->attr_disp_unit = disp_unit;
+    w->attr_disp_unit = disp_unit > INT_MAX ? MPI_UNDEFINED : (int)disp_unit; /* the attribute is an int */
     int err;
     if (vmpi_xport_nprocs() == 1)
         err = vmpi_coll_barrier(w->comm, NULL);
@@ -193,7 +194,7 @@ static int win_publish(vmpi_win *w, void *base, MPI_Aint size, int disp_unit, MP
     return MPI_SUCCESS;
 }
 
-int vmpi_win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, vmpi_comm *c, MPI_Win *out)
+int vmpi_win_create(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, vmpi_comm *c, MPI_Win *out)
 {
     vmpi_win *w;
     int err = win_open(c, MPI_WIN_FLAVOR_CREATE, info, &w);
@@ -216,7 +217,7 @@ static int win_agree(vmpi_win *w, int err, void *base)
     return err ? err : e ? e : MPI_ERR_NO_MEM;
 }
 
-int vmpi_win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, vmpi_comm *c, void **baseptr, MPI_Win *out)
+int vmpi_win_allocate(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, vmpi_comm *c, void **baseptr, MPI_Win *out)
 {
     /* from the calling rank's slot: the memory moves with the rank */
     void *base = size > 0 ? aligned_alloc(VMPI_CACHELINE, ((size_t)size + VMPI_CACHELINE - 1) & ~(size_t)(VMPI_CACHELINE - 1))
@@ -233,7 +234,7 @@ int vmpi_win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, vmpi_comm *c,
     return win_publish(w, base, size, disp_unit, out);
 }
 
-int vmpi_win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, vmpi_comm *c, void **baseptr,
+int vmpi_win_allocate_shared(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, vmpi_comm *c, void **baseptr,
                              MPI_Win *out)
 {
     vmpi_win *w;
@@ -355,7 +356,7 @@ bool vmpi_win_dynamic_covers(vmpi_win_target *t, const char *lo, const char *hi)
     return ok;
 }
 
-int vmpi_win_shared_query(vmpi_win *w, int rank, MPI_Aint *size, int *disp_unit, void **baseptr)
+int vmpi_win_shared_query(vmpi_win *w, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void **baseptr)
 {
     if (rank == MPI_PROC_NULL) { /* the lowest rank with memory (MPI-3.1 11.2.3) */
         rank = 0;

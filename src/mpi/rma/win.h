@@ -37,7 +37,7 @@ typedef struct vmpi_win_region { /* memory attached to a dynamic window */
 typedef struct vmpi_win_target {
     VMPI_ALIGNED_CL char *base; /* one line of its own at least: origins on other PEs touch the guard */
     MPI_Aint size;
-    int disp_unit;
+    MPI_Aint disp_unit;       /* MPI_Win_create_c's may exceed an int */
     vmpi_qlock lock;          /* MPI_Win_lock (sync.c) */
     _Atomic bool exposed;     /* in an exposure epoch (post .. wait): locking it is a conflict */
     atomic_flag guard;        /* protects the regions and user buffers; held for a few lines */
@@ -104,13 +104,13 @@ typedef struct vmpi_win {
 vmpi_win *vmpi_win_get(MPI_Win h);
 
 /* ---- creation and queries (win.c); collective ones over intracommunicator `c` ---- */
-int vmpi_win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, vmpi_comm *c, MPI_Win *out);
-int vmpi_win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, vmpi_comm *c, void **baseptr, MPI_Win *out);
-int vmpi_win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, vmpi_comm *c, void **baseptr,
+int vmpi_win_create(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, vmpi_comm *c, MPI_Win *out);
+int vmpi_win_allocate(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, vmpi_comm *c, void **baseptr, MPI_Win *out);
+int vmpi_win_allocate_shared(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, vmpi_comm *c, void **baseptr,
                              MPI_Win *out);
 int vmpi_win_create_dynamic(MPI_Info info, vmpi_comm *c, MPI_Win *out);
 int vmpi_win_free(vmpi_win *w);
-int vmpi_win_shared_query(vmpi_win *w, int rank, MPI_Aint *size, int *disp_unit, void **baseptr);
+int vmpi_win_shared_query(vmpi_win *w, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void **baseptr);
 int vmpi_win_attach(vmpi_win *w, void *base, MPI_Aint size);
 int vmpi_win_detach(vmpi_win *w, const void *base);
 /* Whether [lo, hi) lies in memory attached to target `t` of a dynamic window: one region, or regions

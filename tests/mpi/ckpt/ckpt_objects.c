@@ -5,7 +5,8 @@
  *   - a non-commutative user reduction (2x2 matrix products, in rank order), a user error handler on a
  *     communicator (it must run, with the error), a user error class, code and string;
  *   - an intercommunicator, a Comm_split_type communicator, a group, names of a communicator and a datatype,
- *     a datatype attribute whose delete callback runs when the type is freed, an info object;
+ *     a datatype attribute whose delete callback runs when the type is freed, an info object, a datatype made
+ *     by a large-count constructor (its envelope of large counts, and in communication);
  *   - a buffered send whose message is received after the checkpoint, and the attached buffer detached after it;
  *   - in flight across the checkpoint: an Ibarrier, a Comm_idup, a generalized request completed after it
  *     (its query and free callbacks run once, with their extra state);
@@ -123,6 +124,10 @@ int main(int argc, char **argv)
     MT_CHECK_RC(errs, MPI_Type_commit(&three));
     MT_CHECK_RC(errs, MPI_Type_set_attr(three, tkey, (void *)(intptr_t)(rank + 5)));
     MT_CHECK_RC(errs, MPI_Type_set_name(three, "three-ints"));
+    MPI_Datatype lc; /* 2 ints, a gap of 3, 1 int */
+    const MPI_Count lcbl[2] = {2, 1}, lcdis[2] = {0, 5 * (MPI_Count)sizeof(int)};
+    MT_CHECK_RC(errs, MPI_Type_create_hindexed_c(2, lcbl, lcdis, MPI_INT, &lc));
+    MT_CHECK_RC(errs, MPI_Type_commit(&lc));
     MPI_Info keep;
     MPI_Info_create(&keep);
     MPI_Info_set(keep, "color", "blue");
@@ -233,6 +238,30 @@ int main(int argc, char **argv)
     MPI_Error_class(ecode, &cls);
     MT_CHECK(errs, !strcmp(es, "ckpt_objects: a user error") && cls == eclass,
              "user error code: string '%s', class %d (expected %d)", es, cls, eclass);
+    MPI_Count lni = -1, lna = -1, lnl = -1, lnd = -1, lsz = -1, lcounts[5] = {0};
+    int lcomb = -1, i1, i2, i3, i4;
+    MPI_Aint lad;
+    MPI_Datatype ldt = MPI_DATATYPE_NULL;
+    MT_CHECK_RC(errs, MPI_Type_get_envelope_c(lc, &lni, &lna, &lnl, &lnd, &lcomb));
+    MT_CHECK(errs, lni == 0 && lna == 0 && lnl == 5 && lnd == 1 && lcomb == MPI_COMBINER_HINDEXED,
+             "hindexed_c type: envelope (%lld, %lld, %lld, %lld, combiner %d)", (long long)lni, (long long)lna,
+             (long long)lnl, (long long)lnd, lcomb);
+    MT_CHECK_RC(errs, MPI_Type_get_contents_c(lc, 0, 0, 5, 1, &i1, &lad, lcounts, &ldt));
+    MT_CHECK(errs, lcounts[0] == 2 && lcounts[1] == 2 && lcounts[2] == 1 && lcounts[3] == 0 &&
+                       lcounts[4] == 5 * (MPI_Count)sizeof(int) && ldt == MPI_INT,
+             "hindexed_c type: contents %lld %lld %lld %lld %lld", (long long)lcounts[0], (long long)lcounts[1],
+             (long long)lcounts[2], (long long)lcounts[3], (long long)lcounts[4]);
+    MT_CHECK_CLASS(errs, MPI_Type_get_envelope(lc, &i1, &i2, &i3, &i4), MPI_ERR_TYPE);
+    MT_CHECK_RC(errs, MPI_Type_size_c(lc, &lsz));
+    MT_CHECK_INT(errs, "hindexed_c type's size", 3 * sizeof(int), lsz);
+    int lout[6], lin[3] = {-1, -1, -1};
+    for (int i = 0; i < 6; i++)
+        lout[i] = rank * 10 + i;
+    MT_CHECK_RC(errs, MPI_Sendrecv(lout, 1, lc, right, 9, lin, 3, MPI_INT, left, 9, MPI_COMM_WORLD,
+                                   MPI_STATUS_IGNORE));
+    MT_CHECK(errs, lin[0] == left * 10 && lin[1] == left * 10 + 1 && lin[2] == left * 10 + 5,
+             "hindexed_c type in communication: %d %d %d", lin[0], lin[1], lin[2]);
+    MT_CHECK_RC(errs, MPI_Type_free(&lc));
     void *av = NULL;
     flag = 0;
     MPI_Type_get_attr(three, tkey, &av, &flag);

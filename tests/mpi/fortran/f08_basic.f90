@@ -1,8 +1,8 @@
 ! SPDX-License-Identifier: BSD-3-Clause
 ! mpi_f08: handles as types (==, /=), TYPE(MPI_Status) fields, optional IERROR, MPI_STATUS_IGNORE and
-! MPI_IN_PLACE, a large-count specific, a user operation with mpi_f08's interface (TYPE(C_PTR), VALUE buffers), a keyval whose
-! callbacks take TYPE(MPI_Comm), names, MPI_SIZEOF, requests across migration points, and module
-! variables per rank.
+! MPI_IN_PLACE, large-count specifics (point-to-point, datatypes), the status conversions, a user operation
+! with mpi_f08's interface (TYPE(C_PTR), VALUE buffers), a keyval whose callbacks take TYPE(MPI_Comm), names,
+! MPI_SIZEOF, requests across migration points, and module variables per rank.
 module f08_basic_state
   use, intrinsic :: iso_c_binding
   implicit none
@@ -38,7 +38,10 @@ program f08_basic
   use f08_basic_state
   implicit none
   integer :: rank, np, left, right, got, val, errs, n, step, key, ierr
-  type(MPI_Status) :: st, sts(2)
+  type(MPI_Status) :: st, sts(2), st2
+  integer :: fst(MPI_STATUS_SIZE)
+  integer(kind=MPI_COUNT_KIND) :: csize, ccount
+  type(MPI_Datatype) :: big
   type(MPI_Request) :: reqs(2)
   type(MPI_Comm) :: dup, dup2
   type(MPI_Op) :: op
@@ -72,6 +75,18 @@ program f08_basic
   call MPI_Sendrecv_replace(d, 3_MPI_COUNT_KIND, MPI_DOUBLE_PRECISION, right, 9, left, 9, MPI_COMM_WORLD, st)
   call MPI_Get_count(st, MPI_DOUBLE_PRECISION, n)
   if (any(d /= left) .or. n /= 3 .or. st%MPI_SOURCE /= left) errs = errs + 1
+  ! TYPE(MPI_Status) to the INTEGER array and back (MPI_Status_f082f, MPI_Status_f2f08)
+  call MPI_Status_f082f(st, fst)
+  if (fst(MPI_SOURCE) /= left .or. fst(MPI_TAG) /= 9) errs = errs + 1
+  call MPI_Status_f2f08(fst, st2, ierr)
+  call MPI_Get_count(st2, MPI_DOUBLE_PRECISION, ccount)   ! MPI_Get_count_f08c
+  if (ierr /= MPI_SUCCESS .or. ccount /= 3 .or. st2%MPI_SOURCE /= left .or. st2%MPI_TAG /= 9) errs = errs + 1
+  ! the datatype specifics of kind MPI_COUNT_KIND: 6 GiB of bytes, never allocated
+  call MPI_Type_contiguous(3_MPI_COUNT_KIND * 2_MPI_COUNT_KIND**31, MPI_BYTE, big)
+  call MPI_Type_size(big, csize)                          ! MPI_Type_size_f08c
+  call MPI_Type_size(big, n)                              ! the int one: MPI_UNDEFINED
+  if (csize /= 3_MPI_COUNT_KIND * 2_MPI_COUNT_KIND**31 .or. n /= MPI_UNDEFINED) errs = errs + 1
+  call MPI_Type_free(big)
   val = rank
   call MPI_Allreduce(MPI_IN_PLACE, val, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   if (val /= np * (np - 1) / 2) errs = errs + 1

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* C/Fortran conversions: every handle kind survives c2f then f2c; a status survives Status_c2f/f2c with a
- * received count above 2^32 bytes (Get_count and Get_elements_x read it back); MPI_STATUS_IGNORE is
+ * received count above 2^32 bytes (Get_count and Get_elements_x read it back), and so through mpi_f08's
+ * TYPE(MPI_Status) (Status_c2f08/f082c, f2f08/f082f: the same INTEGERs as the array); MPI_STATUS_IGNORE is
  * refused with MPI_ERR_ARG; MPI_Pcontrol returns MPI_SUCCESS. */
 #include "mtest.h"
 
@@ -40,9 +41,31 @@ int main(int argc, char **argv)
         el != ((MPI_Count)5 << 32 | 8))
         MT_ERR(errs, "status round trip: %d %d %d %d %lld", back.MPI_SOURCE, back.MPI_TAG, back.MPI_ERROR, canc,
                (long long)el);
+    /* through mpi_f08's status: C -> f08 -> INTEGER array -> f08 -> C */
+    MPI_F08_status f08, f08b;
+    MPI_Fint f2[MPI_STATUS_SIZE];
+    MPI_Status back2;
+    MT_CHECK_RC(errs, MPI_Status_c2f08(&s, &f08));
+    MT_CHECK(errs, f08.MPI_SOURCE == 3 && f08.MPI_TAG == 77 && f08.MPI_ERROR == MPI_ERR_TRUNCATE,
+             "Status_c2f08: source %d, tag %d, error %d", (int)f08.MPI_SOURCE, (int)f08.MPI_TAG, (int)f08.MPI_ERROR);
+    MT_CHECK_RC(errs, MPI_Status_f082f(&f08, f2));
+    MT_CHECK(errs, !memcmp(f2, f, sizeof f2), "Status_f082f differs from Status_c2f");
+    MT_CHECK_RC(errs, MPI_Status_f2f08(f2, &f08b));
+    MT_CHECK_RC(errs, MPI_Status_f082c(&f08b, &back2));
+    MPI_Count c2 = -1;
+    MPI_Test_cancelled(&back2, &canc);
+    MPI_Get_count_c(&back2, MPI_BYTE, &c2);
+    MT_CHECK(errs, back2.MPI_SOURCE == 3 && back2.MPI_TAG == 77 && back2.MPI_ERROR == MPI_ERR_TRUNCATE && canc &&
+                       c2 == ((MPI_Count)5 << 32 | 8),
+             "status round trip through f08: %d %d %d %d %lld", back2.MPI_SOURCE, back2.MPI_TAG, back2.MPI_ERROR, canc,
+             (long long)c2);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (MPI_Status_c2f(MPI_STATUS_IGNORE, f) != MPI_ERR_ARG)
         MT_ERR(errs, "Status_c2f(MPI_STATUS_IGNORE) did not give MPI_ERR_ARG");
+    MT_CHECK_CLASS(errs, MPI_Status_c2f08(MPI_STATUS_IGNORE, &f08), MPI_ERR_ARG);
+    MT_CHECK_CLASS(errs, MPI_Status_f082c(&f08, MPI_STATUS_IGNORE), MPI_ERR_ARG);
+    MT_CHECK_CLASS(errs, MPI_Status_f2f08(NULL, &f08), MPI_ERR_ARG);
+    MT_CHECK_CLASS(errs, MPI_Status_f082f(&f08, NULL), MPI_ERR_ARG);
     if (MPI_Pcontrol(1) != MPI_SUCCESS)
         MT_ERR(errs, "MPI_Pcontrol");
     MPI_Group_free(&g);
