@@ -20,6 +20,7 @@ IDENTITY(Op, MPI_Op)
 IDENTITY(Errhandler, MPI_Errhandler)
 IDENTITY(Info, MPI_Info)
 IDENTITY(Message, MPI_Message)
+IDENTITY(Session, MPI_Session)
 
 /* Fortran layout: SOURCE, TAG, ERROR, cancelled, count (low, high 32 bits). */
 VMPI_WEAK(Status_c2f)

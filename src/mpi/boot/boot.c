@@ -160,6 +160,10 @@ static void rank_init(vmpi_rank *rk, int r, int n, int pe, int argc, char **argv
     rk->self = (vmpi_comm){.ctx = VMPI_CTX_SELF, .rank = 0, .size = 1, .peer_size = 1, .world_base = r,
                            .errh = MPI_ERRORS_ARE_FATAL, .handle = MPI_COMM_SELF, .name = "MPI_COMM_SELF",
                            .info = MPI_INFO_NULL};
+    rk->sess = rk->world;
+    rk->sess.ctx = VMPI_CTX_SESSION;
+    rk->sess.handle = MPI_COMM_NULL; /* never given to the program */
+    snprintf(rk->sess.name, sizeof rk->sess.name, "the sessions' internal communicator");
     vmpi_req_table_init(&rk->reqs);
     /* each rank gets its own argv (MPI_Init may rewrite it), strings included, in its slot: a rank
      * restarted from a checkpoint in another process finds it where it was */
