@@ -2,8 +2,10 @@
 /* The Sessions model's entry points (MPI-4.1 11.3, 7.4.2, 7.6.2): sessions, their process sets and error
  * handlers, and communicators from groups.  A session's errors go to its handler; those of an invalid
  * session handle, and of the calls with no session, to MPI_COMM_SELF's (MPI-4.1 9.3), but the communicator
- * constructors', which go to the handler they are given when it is valid.  Sessions need no MPI_Init: each
- * call checks that it comes from a rank, and a rank with a session open may use the rest of MPI. */
+ * constructors', which go to the handler they are given when it is valid.  Sessions need no MPI_Init: a rank
+ * with a session open may use the rest of MPI.  A call that needs a session when the rank has none open and
+ * is outside MPI_Init .. MPI_Finalize is outside MPI, as any other (vmpi_chk_ranked: MPI_ERR_OTHER through
+ * MPI_COMM_WORLD's handler); MPI_Session_init and MPI_Session_create_errhandler work at any time. */
 #include <string.h>
 #include "binding/check.h"
 #include "mpi/comm/comm_from_group.h"
@@ -18,18 +20,26 @@ static int raise_(MPI_Errhandler h, int obj, int err, const char *fn, const char
     return r;
 }
 
-/* A failure through `h`'s handler (MPI_COMM_SELF's when `h` is no live session of the caller). */
+/* Where an error with no object goes: MPI_COMM_SELF (MPI-4.1 9.3); outside MPI, MPI_COMM_WORLD, as every
+ * call's outside MPI (check.h). */
+static MPI_Comm no_object(void)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    return rk && rk->live ? MPI_COMM_SELF : MPI_COMM_WORLD;
+}
+
+/* A failure through `h`'s handler (no_object's when `h` is no live session of the caller). */
 static int sess_fail(MPI_Session h, int err, const char *fn, const vmpi_chk *ck)
 {
     vmpi_session *s = vmpi_session_get(h);
     if (s == NULL)
-        return vmpi_fail(MPI_COMM_SELF, err, fn, ck);
+        return vmpi_fail(no_object(), err, fn, ck);
     return raise_(s->errh, h, err, fn, ck->why[0] ? "%s" : NULL, ck->why);
 }
 
 static int chk_session(vmpi_chk *ck, MPI_Session h, vmpi_session **out)
 {
-    int err = vmpi_chk_in_rank(ck);
+    int err = vmpi_chk_ranked(ck);
     if (err)
         return err;
     if ((*out = vmpi_session_get(h)) != NULL)
@@ -70,7 +80,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     VMPI_CHK(ck);
     int err;
     if ((err = vmpi_chk_in_rank(&ck)) || (err = chk_errh(&ck, errhandler)))
-        return vmpi_fail(MPI_COMM_SELF, err, "MPI_Session_init", &ck);
+        return vmpi_fail(no_object(), err, "MPI_Session_init", &ck);
     if ((err = chk_info_or_null(&ck, info)) || (err = vmpi_chk_ptr(&ck, session, "session")) ||
         (err = vmpi_session_open(info, errhandler, session)))
         return raise_(errhandler, MPI_SESSION_NULL, err, "MPI_Session_init", ck.why[0] ? "%s" : NULL, ck.why);
@@ -83,8 +93,8 @@ int PMPI_Session_finalize(MPI_Session *session)
     VMPI_CHK(ck);
     vmpi_session *s;
     int err;
-    if ((err = vmpi_chk_in_rank(&ck)) || (err = vmpi_chk_ptr(&ck, session, "session")))
-        return vmpi_fail(MPI_COMM_SELF, err, "MPI_Session_finalize", &ck);
+    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, session, "session")))
+        return vmpi_fail(no_object(), err, "MPI_Session_finalize", &ck);
     if ((err = chk_session(&ck, *session, &s)))
         return sess_fail(*session, err, "MPI_Session_finalize", &ck);
     /* local: the program has completed its communication on the session's communicators (MPI-4.1 11.3.1),
@@ -218,11 +228,12 @@ static int chk_member(vmpi_chk *ck, const vmpi_group *g, const char *what)
     return MPI_ERR_GROUP;
 }
 
-/* The constructors' failure: through `errh` when it is a valid handler, else MPI_COMM_SELF's. */
+/* The constructors' failure: through `errh` when it is a valid handler inside MPI, else no_object's. */
 static int ctor_fail(MPI_Errhandler errh, int err, const char *fn, const vmpi_chk *ck)
 {
-    if (vmpi_rank_self() == NULL || vmpi_errh_check(errh) != MPI_SUCCESS)
-        return vmpi_fail(MPI_COMM_SELF, err, fn, ck);
+    vmpi_rank *rk = vmpi_rank_self();
+    if (rk == NULL || !rk->live || vmpi_errh_check(errh) != MPI_SUCCESS)
+        return vmpi_fail(no_object(), err, fn, ck);
     return raise_(errh, MPI_COMM_NULL, err, fn, ck->why[0] ? "%s" : NULL, ck->why);
 }
 
@@ -301,7 +312,7 @@ int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errh
     if ((err = vmpi_chk_in_rank(&ck)) || (err = vmpi_chk_ptr(&ck, (const void *)session_errhandler_fn, "function")) ||
         (err = vmpi_chk_ptr(&ck, errhandler, "errhandler")) ||
         (err = vmpi_errh_create((MPI_Comm_errhandler_function *)session_errhandler_fn, errhandler)))
-        return vmpi_fail(MPI_COMM_SELF, err, "MPI_Session_create_errhandler", &ck);
+        return vmpi_fail(no_object(), err, "MPI_Session_create_errhandler", &ck);
     return MPI_SUCCESS;
 }
 
