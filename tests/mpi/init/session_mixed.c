@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The Sessions model alongside the World model (MPI-4.1 11.3): after MPI_Init, communicators made from
- * groups (MPI_Comm_create_from_group) of a session's mpi://WORLD set: the whole set, the even and the odd
+/* The Sessions model alongside the World model (MPI-4.1 11.3): MPI_Init with a session open, communicators
+ * made from groups (MPI_Comm_create_from_group) of the session's mpi://WORLD set: the whole set, the even and the odd
  * ranks at once with different string tags and with one string tag for both (disjoint groups), a
  * subgroup compared with MPI_Comm_split's; an intercommunicator between the evens and the odds
  * (MPI_Intercomm_create_from_groups) used for point-to-point and an intercommunicator allreduce; all across
@@ -27,10 +27,11 @@ int main(int argc, char **argv)
     MPI_Group wg, half, other;
     MPI_Comm all, mine, same, split;
 
+    /* the session first: MPI_Init with a session open */
+    MT_CALL(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
     MT_CALL(MPI_Init(&argc, &argv));
     MT_CALL(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     MT_CALL(MPI_Comm_size(MPI_COMM_WORLD, &size));
-    MT_CALL(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
     MT_CALL(MPI_Group_from_session_pset(s, "mpi://WORLD", &wg));
     MT_CALL(MPI_Comm_create_from_group(wg, "org.vmpi.test.all", MPI_INFO_NULL, MPI_ERRORS_RETURN, &all));
     MT_CHECK_RC(errs, MPI_Comm_compare(all, MPI_COMM_WORLD, &res));
