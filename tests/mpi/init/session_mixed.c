@@ -37,6 +37,19 @@ int main(int argc, char **argv)
     MT_CHECK_RC(errs, MPI_Comm_compare(all, MPI_COMM_WORLD, &res));
     MT_CHECK_INT(errs, "the communicator of mpi://WORLD vs MPI_COMM_WORLD (MPI_CONGRUENT)", MPI_CONGRUENT, res);
 
+    /* a context of its own: messages of one tag on it and on MPI_COMM_WORLD, received in the other order */
+    {
+        int to = (rank + 1) % size, from = (rank + size - 1) % size, a = 1000 + rank, b = 2000 + rank, ra = -1, rb = -1;
+        MPI_Request rq[2];
+        MT_CHECK_RC(errs, MPI_Isend(&a, 1, MPI_INT, to, 1, all, &rq[0]));
+        MT_CHECK_RC(errs, MPI_Isend(&b, 1, MPI_INT, to, 1, MPI_COMM_WORLD, &rq[1]));
+        MT_CHECK_RC(errs, MPI_Recv(&rb, 1, MPI_INT, from, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        MT_CHECK_RC(errs, MPI_Recv(&ra, 1, MPI_INT, from, 1, all, MPI_STATUS_IGNORE));
+        MT_CHECK_RC(errs, MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+        MT_CHECK_INT(errs, "message on the session's communicator", 1000 + from, ra);
+        MT_CHECK_INT(errs, "message on MPI_COMM_WORLD", 2000 + from, rb);
+    }
+
     /* evens and odds at once, each with its own string tag, then both with one */
     half = parity(wg, size, rank % 2);
     other = parity(wg, size, 1 - rank % 2);
