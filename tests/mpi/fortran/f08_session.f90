@@ -2,15 +2,30 @@
 ! The Sessions model through mpi_f08, without MPI_Init: TYPE(MPI_Session) and MPI_SESSION_NULL, the process
 ! sets' names (the length first, then the name) and sizes, a communicator from mpi://WORLD's group used
 ! across migration points, an intercommunicator between the two halves, MPI_Session_get_info, an unknown
-! process set refused with MPI_ERR_ARG under MPI_ERRORS_RETURN, and the verdict on the session's
-! communicator.
+! process set refused with MPI_ERR_ARG under MPI_ERRORS_RETURN and through a Fortran session error handler,
+! and the verdict on the session's communicator.
+module f08_session_state
+  implicit none
+  integer :: calls = 0, last_code = -1
+contains
+  subroutine on_error(session, code)
+    use mpi_f08
+    type(MPI_Session) :: session
+    integer :: code
+    calls = calls + 1
+    last_code = code
+  end subroutine
+end module
+
 program f08_session
   use mpi_f08
+  use f08_session_state
   implicit none
   type(MPI_Session) :: s
   type(MPI_Group) :: g, half, other
   type(MPI_Comm) :: c, inter
   type(MPI_Info) :: info
+  type(MPI_Errhandler) :: eh
   integer :: errs, rank, np, n, i, plen, val, total, ierr, step, cls, lo(1), hi(1)
   character(len=MPI_MAX_PSET_NAME_LEN) :: pname
   character(len=MPI_MAX_INFO_VAL) :: v
@@ -49,6 +64,14 @@ program f08_session
   call MPI_Group_from_session_pset(s, "mpi://NOWHERE", g, ierr)
   call MPI_Error_class(ierr, cls)
   if (cls /= MPI_ERR_ARG) errs = errs + 1
+  ! a user handler, written in Fortran, called with the session and the code
+  call MPI_Session_create_errhandler(on_error, eh)
+  call MPI_Session_set_errhandler(s, eh)
+  call MPI_Session_call_errhandler(s, MPI_ERR_OTHER)
+  call MPI_Group_from_session_pset(s, "mpi://NOWHERE", g, ierr)
+  if (calls /= 2 .or. last_code /= ierr .or. ierr == MPI_SUCCESS) errs = errs + 1
+  call MPI_Session_set_errhandler(s, MPI_ERRORS_RETURN)
+  call MPI_Errhandler_free(eh)
 
   call MPI_Group_from_session_pset(s, "mpi://WORLD", g)
   call MPI_Comm_create_from_group(g, "org.vmpi.test.f08", MPI_INFO_NULL, MPI_ERRORS_RETURN, c)
