@@ -93,9 +93,10 @@ static void rank_main(vmpi_vp *vp)
 void vmpi_rank_exit(int code)
 {
     vmpi_rank *rk = vmpi_rank_self();
-    if (code != 0 && rk->initialized && !rk->finalized) {
+    if (code != 0 && rk->live) { /* between MPI_Init and MPI_Finalize, or with a session open */
         vmpi_log_run_die_hook(); /* the ranks' output first, then the message */
-        vmpi_warn("rank %d exited with status %d before MPI_Finalize; stopping the job", rk->world_rank, code);
+        vmpi_warn("rank %d exited with status %d before %s; stopping the job", rk->world_rank, code,
+                  rk->initialized && !rk->finalized ? "MPI_Finalize" : "MPI_Session_finalize");
         vmpi_die(code);
     }
     if (R.priv != VMPI_PRIV_NONE) /* the destructors of its copy, while its output is still its own */

@@ -6,7 +6,9 @@
  * MPI_COMM_SELF's handler), a bad index or name MPI_ERR_ARG, a group without the caller MPI_ERR_GROUP, bad
  * leaders MPI_ERR_RANK, overlapping groups MPI_ERR_GROUP, an overlong string tag MPI_ERR_ARG (through the
  * handler the constructor is given).  MT_SESSION_FAIL=fatal or =abort: an unknown process set under
- * MPI_ERRORS_ARE_FATAL or MPI_ERRORS_ABORT ends the job (the testlist checks the status and message).
+ * MPI_ERRORS_ARE_FATAL or MPI_ERRORS_ABORT ends the job; =exit: a rank whose main returns 5 with a session
+ * open ends the job with that status, as one would before MPI_Finalize (the testlist checks status and
+ * message).
  * The handler has no user-data argument: it records its calls in a table indexed by world rank (its rank in
  * mpi://WORLD's group), each rank in its own slot. */
 #include <string.h>
@@ -51,6 +53,19 @@ int main(int argc, char **argv)
     char name[MPI_MAX_PSET_NAME_LEN];
     const char *fail = getenv("MT_SESSION_FAIL");
 
+    if (fail && strcmp(fail, "exit") == 0) { /* a rank that ends with a session open and status 5 ends the job */
+        MPI_Comm all;
+        MT_CALL(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
+        MT_CALL(MPI_Group_from_session_pset(s, "mpi://WORLD", &g));
+        MT_CALL(MPI_Comm_create_from_group(g, "org.vmpi.test.exit", MPI_INFO_NULL, MPI_ERRORS_RETURN, &all));
+        int r = -1;
+        MPI_Comm_rank(all, &r);
+        if (r == 0)
+            return 5;
+        MPI_Barrier(all); /* never completes: rank 0 is gone */
+        fprintf(stderr, "MPI_Barrier returned without rank 0\n");
+        return 2;
+    }
     if (fail) { /* a handler that ends the job */
         MT_CALL(MPI_Session_init(MPI_INFO_NULL, strcmp(fail, "abort") ? MPI_ERRORS_ARE_FATAL : MPI_ERRORS_ABORT, &s));
         MPI_Group_from_session_pset(s, "mpi://NOWHERE", &g);
