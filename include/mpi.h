@@ -248,6 +248,7 @@ typedef struct MPI_F08_status {
 #define MPI_ERR_RMA_ATTACH 55
 #define MPI_ERR_RMA_SHARED 56
 #define MPI_ERR_RMA_FLAVOR 57
+#define MPI_ERR_SESSION 58 /* MPI-4: an invalid session handle */
 #define MPI_ERR_LASTCODE 0x3fffffff
 
 /* ---- functions; every MPI_X is a weak alias of PMPI_X ---- */
@@ -456,6 +457,7 @@ VMPI_DECL(int, Pcontrol, (const int level, ...))
 #include "vmpi/mpi_comm.h"
 #include "vmpi/mpi_info.h"
 #include "vmpi/mpi_rma.h"
+#include "vmpi/mpi_session.h"
 #include "vmpi/mpix_am.h"
 #include "vmpi/mpi_ampi.h"
 #include "vmpi/mpi_iso.h"

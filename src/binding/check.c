@@ -10,9 +10,9 @@ int vmpi_chk_unranked(vmpi_chk *ck, const vmpi_rank *rk, bool need_init)
     else if (rk == NULL)
         snprintf(ck->why, sizeof ck->why, "called outside an MPI rank (from a thread vmpi did not start)");
     else if (need_init && rk->finalized)
-        snprintf(ck->why, sizeof ck->why, "called after MPI_Finalize (MPI-3.1 8.7)");
+        snprintf(ck->why, sizeof ck->why, "called after MPI_Finalize (MPI-3.1 8.7) with no session open");
     else if (need_init && !rk->initialized)
-        snprintf(ck->why, sizeof ck->why, "called before MPI_Init (MPI-3.1 8.7)");
+        snprintf(ck->why, sizeof ck->why, "called before MPI_Init (MPI-3.1 8.7) or MPI_Session_init");
     else
         return MPI_SUCCESS;
     return MPI_ERR_OTHER;

@@ -61,7 +61,8 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
     VMPI_CHK(ck);
     int err;
-    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, errhandler, "errhandler")))
+    /* allowed at any time (MPI-4.1 11.4.1): a session's handler may be freed before MPI_Session_init */
+    if ((err = vmpi_chk_in_rank(&ck)) || (err = vmpi_chk_ptr(&ck, errhandler, "errhandler")))
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Errhandler_free", &ck);
     if (vmpi_errh_check(*errhandler) != MPI_SUCCESS) {
         snprintf(ck.why, sizeof ck.why, "invalid error handler 0x%x", (unsigned)*errhandler);

@@ -7,6 +7,7 @@
 #include "binding/check.h"
 #include "mpi/adapt/adapt.h"
 #include "mpi/coll/coll.h"
+#include "mpi/core/session.h"
 #include "mpi/pt2pt/pt2pt.h"
 #include "xport/netjob.h"
 
@@ -25,7 +26,7 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     if (err)
         return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Init", &ck);
     rk->initialized = true;
-    rk->live = true;
+    vmpi_session_update_live(rk);
     /* a rank is one user-level thread: it may make MPI calls from its own thread only */
     if (provided)
         *provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
@@ -71,7 +72,7 @@ int PMPI_Finalize(void)
     vmpi_coll_barrier(&rk->world, NULL);
     vmpi_bsend_finalize(); /* pending buffered messages are delivered before we leave */
     rk->finalized = true;
-    rk->live = false;
+    vmpi_session_update_live(rk); /* the rank's open sessions go on (MPI-4.1 11.3) */
     if (attr_err != MPI_SUCCESS) {
         snprintf(ck.why, sizeof ck.why, "an attribute delete callback returned %d", attr_err);
         return vmpi_fail(MPI_COMM_WORLD, attr_err, "MPI_Finalize", &ck);

@@ -104,6 +104,11 @@ F77(mpi_win_create_errhandler, (MPI_Win_errhandler_function * fn, MPI_Fint *errh
     *ierror = PMPI_Win_create_errhandler(fn, errhandler);
 }
 
+F77(mpi_session_create_errhandler, (MPI_Session_errhandler_function * fn, MPI_Fint *errhandler, MPI_Fint *ierror))
+{
+    *ierror = PMPI_Session_create_errhandler(fn, errhandler);
+}
+
 /* The predefined procedures (EXTERNAL in mpif.h): handles of every kind are ints, so one of each serves
  * communicators, datatypes and windows. */
 VMPI_EXPORT void mpi_comm_null_copy_fn_(MPI_Fint *old, MPI_Fint *keyval, MPI_Aint *extra, MPI_Aint *in,

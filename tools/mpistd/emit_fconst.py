@@ -96,7 +96,7 @@ INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "
 # src/mpi/core/handle.h (read from there)
 HANDLE_TYPES = {"COMM": "MPI_Comm", "GROUP": "MPI_Group", "DATATYPE": "MPI_Datatype", "REQUEST": "MPI_Request",
                 "OP": "MPI_Op", "ERRHANDLER": "MPI_Errhandler", "INFO": "MPI_Info", "MESSAGE": "MPI_Message",
-                "WIN": "MPI_Win"}
+                "WIN": "MPI_Win", "SESSION": "MPI_Session"}
 HANDLE_H = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "mpi", "core", "handle.h")
 
 

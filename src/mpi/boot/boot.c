@@ -93,9 +93,10 @@ static void rank_main(vmpi_vp *vp)
 void vmpi_rank_exit(int code)
 {
     vmpi_rank *rk = vmpi_rank_self();
-    if (code != 0 && rk->initialized && !rk->finalized) {
+    if (code != 0 && rk->live) { /* between MPI_Init and MPI_Finalize, or with a session open */
         vmpi_log_run_die_hook(); /* the ranks' output first, then the message */
-        vmpi_warn("rank %d exited with status %d before MPI_Finalize; stopping the job", rk->world_rank, code);
+        vmpi_warn("rank %d exited with status %d before %s; stopping the job", rk->world_rank, code,
+                  rk->initialized && !rk->finalized ? "MPI_Finalize" : "MPI_Session_finalize");
         vmpi_die(code);
     }
     if (R.priv != VMPI_PRIV_NONE) /* the destructors of its copy, while its output is still its own */
@@ -160,6 +161,10 @@ static void rank_init(vmpi_rank *rk, int r, int n, int pe, int argc, char **argv
     rk->self = (vmpi_comm){.ctx = VMPI_CTX_SELF, .rank = 0, .size = 1, .peer_size = 1, .world_base = r,
                            .errh = MPI_ERRORS_ARE_FATAL, .handle = MPI_COMM_SELF, .name = "MPI_COMM_SELF",
                            .info = MPI_INFO_NULL};
+    rk->sess = rk->world;
+    rk->sess.ctx = VMPI_CTX_SESSION;
+    rk->sess.handle = MPI_COMM_NULL; /* never given to the program */
+    snprintf(rk->sess.name, sizeof rk->sess.name, "the sessions' internal communicator");
     vmpi_req_table_init(&rk->reqs);
     /* each rank gets its own argv (MPI_Init may rewrite it), strings included, in its slot: a rank
      * restarted from a checkpoint in another process finds it where it was */

@@ -39,8 +39,9 @@ static inline int vmpi_comm_world_rank(const vmpi_comm *c, int r)
 
 static inline bool vmpi_comm_is_inter(const vmpi_comm *c) { return c->remote != NULL; }
 
-/* Context ids of the predefined communicators (each takes two); the others come from vmpi_comm_ctx_alloc. */
-enum { VMPI_CTX_WORLD = 0, VMPI_CTX_SELF = 2, VMPI_CTX_FIRST_FREE = 4 };
+/* Context ids of the predefined communicators (each takes two; SESSION: the internal one over every rank where
+ * communicators made from groups agree, rank.h); the others come from vmpi_comm_ctx_alloc. */
+enum { VMPI_CTX_WORLD = 0, VMPI_CTX_SELF = 2, VMPI_CTX_SESSION = 4, VMPI_CTX_FIRST_FREE = 6 };
 
 /* The calling rank's communicator for `h`, or NULL if `h` is not a valid communicator. */
 vmpi_comm *vmpi_comm_get(MPI_Comm h);

@@ -69,6 +69,7 @@ static const struct {
     {"MPI_ERR_RMA_ATTACH", "RMA attach failed"},
     {"MPI_ERR_RMA_SHARED", "RMA shared memory error"},
     {"MPI_ERR_RMA_FLAVOR", "wrong window flavor"},
+    {"MPI_ERR_SESSION", "invalid session"},
 };
 
 const char *vmpi_err_class_name(int cls)

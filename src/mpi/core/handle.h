@@ -15,6 +15,7 @@ enum {
     VMPI_KIND_KEYVAL = 9, /* attribute keys (MPI_KEYVAL_INVALID is its null handle) */
     VMPI_KIND_WIN = 10,
     VMPI_KIND_AM_OP = 11, /* active-message handlers (mpix_am.h) */
+    VMPI_KIND_SESSION = 12, /* a rank's sessions (MPI-4.1 11.3; mpi/core/session.h) */
 };
 
 #define VMPI_HANDLE_KIND(h) ((int)((unsigned)(h) >> 26))

@@ -33,7 +33,8 @@ typedef struct vmpi_rank {
     vmpi_ep ep;
     int world_rank;
     bool initialized, finalized;
-    bool live; /* between MPI_Init and MPI_Finalize: the one flag the binding's first check reads */
+    bool live; /* between MPI_Init and MPI_Finalize or with a session open: the one flag the binding's first
+                * check reads (vmpi_session_update_live) */
     int argc;
     char **argv;
     vmpi_comm world, self;
@@ -52,6 +53,10 @@ typedef struct vmpi_rank {
     struct vmpi_adapt_rank *adapt; /* migration settings and load measurement (mpi/adapt), or NULL */
     struct vmpi_csched *scheds;      /* its collective schedules not yet destroyed (mpi/coll/csched.c) */
     bool cs_persist;                 /* its next nonblocking schedule is a persistent collective (csched.h) */
+    struct vmpi_session *sessions;   /* its sessions, by handle index - 1 (mpi/core/session.c) */
+    int nsessions, live_sessions;
+    vmpi_comm sess;                  /* internal: every rank, on the sessions' context, where communicators
+                                      * made from groups agree on theirs (mpi/comm/comm_from_group.c) */
     struct vmpi_part_rank *part;     /* partitioned receives not yet matched (mpi/pt2pt/part.c), or NULL */
     void *ext[VMPI_RANK_EXT_MAX];    /* the upper layers' state, by key (vmpi_rank_ext_key) */
 } vmpi_rank;

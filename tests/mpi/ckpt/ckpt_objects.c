@@ -12,6 +12,9 @@
  *     (its query and free callbacks run once, with their extra state);
  *   - a line printed before the checkpoint is out when the job is killed after it, flushed or not, and a line
  *     started before it is finished after it, in a restarted job too (tools/ckpt.sh);
+ *   - a session (MPI-4.1 11.3) with a user session error handler and its hints, a communicator made from its
+ *     mpi://WORLD group and an intercommunicator from two groups; after the checkpoint they work and a new
+ *     communicator from a group agrees on a context in the restarted job;
  *   - AMPI_Set_migratable(0) on rank 1: under VMPI_BALANCER=Rotate a migration after the checkpoint moves
  *     every other rank and leaves rank 1 where it is.
  * The callbacks count their calls in globals, which this area's programs may use (privatized: per rank).
@@ -48,6 +51,13 @@ static void on_error(MPI_Comm *comm, int *code, ...)
 {
     eh_calls++;
     eh_last_code = *code;
+}
+
+static int serr_calls;
+static void on_session_error(MPI_Session *s, int *code, ...)
+{
+    (void)s, (void)code;
+    serr_calls++;
 }
 
 static int type_delete(MPI_Datatype t, int key, void *val, void *extra)
@@ -128,6 +138,23 @@ int main(int argc, char **argv)
     const MPI_Count lcbl[2] = {2, 1}, lcdis[2] = {0, 5 * (MPI_Count)sizeof(int)};
     MT_CHECK_RC(errs, MPI_Type_create_hindexed_c(2, lcbl, lcdis, MPI_INT, &lc));
     MT_CHECK_RC(errs, MPI_Type_commit(&lc));
+    MPI_Session sess;
+    MPI_Errhandler seh;
+    MPI_Comm scomm, sinter = MPI_COMM_NULL;
+    MPI_Group sg, shalf, sother;
+    MT_CHECK_RC(errs, MPI_Session_create_errhandler(on_session_error, &seh));
+    MT_CHECK_RC(errs, MPI_Session_init(MPI_INFO_NULL, seh, &sess));
+    MT_CHECK_RC(errs, MPI_Group_from_session_pset(sess, "mpi://WORLD", &sg));
+    MT_CHECK_RC(errs, MPI_Comm_create_from_group(sg, "ckpt_objects.world", MPI_INFO_NULL, MPI_ERRORS_RETURN, &scomm));
+    {
+        int lo[1][3] = {{0, size / 2 - 1, 1}}, hi[1][3] = {{size / 2, size - 1, 1}};
+        int upper = rank >= size / 2;
+        MT_CHECK_RC(errs, MPI_Group_range_incl(sg, 1, upper ? hi : lo, &shalf));
+        MT_CHECK_RC(errs, MPI_Group_difference(sg, shalf, &sother));
+        if (size >= 2)
+            MT_CHECK_RC(errs, MPI_Intercomm_create_from_groups(shalf, 0, sother, 0, "ckpt_objects.inter",
+                                                               MPI_INFO_NULL, MPI_ERRORS_RETURN, &sinter));
+    }
     MPI_Info keep;
     MPI_Info_create(&keep);
     MPI_Info_set(keep, "color", "blue");
@@ -289,6 +316,36 @@ int main(int argc, char **argv)
     flag = 0;
     MPI_Info_get(keep, "color", sizeof iv, iv, &flag);
     MT_CHECK(errs, flag && !strcmp(iv, "blue"), "info value '%s' (flag %d)", iv, flag);
+
+    /* the session and its communicators; a new communicator from a group agrees on a context here */
+    {
+        int sum = -1, rsize = -1;
+        MT_CHECK_RC(errs, MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, scomm));
+        MT_CHECK_INT(errs, "allreduce on the session's communicator", size * (size - 1) / 2, sum);
+        if (sinter != MPI_COMM_NULL) {
+            int one = 1;
+            MT_CHECK_RC(errs, MPI_Comm_remote_size(sinter, &rsize));
+            MT_CHECK_RC(errs, MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, sinter));
+            MT_CHECK_INT(errs, "intercommunicator allreduce (the remote group's size)", rsize, sum);
+        }
+        MPI_Comm again;
+        MT_CHECK_RC(errs, MPI_Comm_create_from_group(sg, "ckpt_objects.again", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                                     &again));
+        MT_CHECK_RC(errs, MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_MAX, again));
+        MT_CHECK_INT(errs, "allreduce on a communicator made after the checkpoint", size - 1, sum);
+        MPI_Group nowhere;
+        MT_CHECK_CLASS(errs, MPI_Group_from_session_pset(sess, "mpi://NOWHERE", &nowhere), MPI_ERR_ARG);
+        MT_CHECK_INT(errs, "session error handler calls", 1, serr_calls);
+        MT_CHECK_RC(errs, MPI_Comm_free(&again));
+        if (sinter != MPI_COMM_NULL)
+            MT_CHECK_RC(errs, MPI_Comm_free(&sinter));
+        MT_CHECK_RC(errs, MPI_Comm_free(&scomm));
+        MPI_Group_free(&shalf);
+        MPI_Group_free(&sother);
+        MPI_Group_free(&sg);
+        MT_CHECK_RC(errs, MPI_Session_finalize(&sess));
+        MPI_Errhandler_free(&seh);
+    }
 
     /* rank 1 is still not migratable: a migration under Rotate moves every rank but it (on this job's PEs:
      * a restarted job may have others) */

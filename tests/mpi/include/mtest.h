@@ -294,6 +294,23 @@ static inline int mt_finish(int errs)
     return total ? 1 : 0;
 }
 
+/* mt_finish's verdict over `comm` without MPI_Finalize (the Sessions model: a program that never called
+ * MPI_Init, or that goes on after MPI_Finalize).  Returns the exit status for main. */
+static inline int mt_verdict(int errs, MPI_Comm comm)
+{
+    int total = 0, rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Allreduce(&errs, &total, 1, MPI_INT, MPI_SUM, comm);
+    if (rank == 0) {
+        if (total)
+            printf(" Found %d errors\n", total);
+        else
+            printf(" No Errors\n");
+        fflush(stdout);
+    }
+    return total ? 1 : 0;
+}
+
 static inline void *mt_malloc(size_t n)
 {
     void *p = malloc(n ? n : 1);

@@ -11,12 +11,14 @@
 #include "mtest.h"
 #include "uninit_calls.h"
 
-/* Allowed at any time (MPI-4.1 11.2.1: the info functions too), or would end the job (MPI_Abort), or does
- * nothing (MPI_Pcontrol, for profiling libraries). */
+/* Allowed at any time (MPI-4.1 11.2.1: the info functions too, and those that start a session or make or free
+ * its error handler), or would end the job (MPI_Abort), or does nothing (MPI_Pcontrol, for profiling
+ * libraries). */
 static int allowed(const char *name)
 {
     static const char *const ok[] = {"MPI_Initialized", "MPI_Finalized", "MPI_Get_version",
-                                     "MPI_Get_library_version", "MPI_Abort", "MPI_Pcontrol"};
+                                     "MPI_Get_library_version", "MPI_Abort", "MPI_Pcontrol", "MPI_Session_init",
+                                     "MPI_Session_create_errhandler", "MPI_Errhandler_free"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(name, ok[i]) == 0)
             return 1;
