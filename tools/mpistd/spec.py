@@ -23,7 +23,7 @@ KEYS = {
     "fortran": ("hand", "none"),
 }
 # the settings of an area
-AREA_KEYS = {"entry_points": ("generated", "hand-written")}
+AREA_KEYS = {"entry_points": ("generated", "hand-written"), "large_forms": ("hand-written",)}
 
 
 class Entry:
@@ -33,6 +33,8 @@ class Entry:
         self.status = fields.get("status", "exported")
         # whether tools/mpistd/gen.py --what c writes the entry point (else src/binding/<area>.c has it)
         self.entry_generated = area_settings.get("entry_points") == "generated" and self.generated
+        # an area of hand-written entry points whose file writes the _c forms too (large_forms = "hand-written")
+        self.large_hand = area_settings.get("large_forms") == "hand-written" and self.generated
         self.tag = fields.get("tag")  # the role of a TAG parameter named `tag`: "send" or "recv"
         self.checks = fields.get("checks", {})  # parameter name -> the C check replacing its kind's ("": none)
         self.extra = fields.get("extra", [])  # further C checks, after the parameters'

@@ -59,8 +59,9 @@ class Standard:
 
     def forms(self, entry):
         """The C forms vmpi exports of a spec entry: [(expression, profile expression, large)], the int form and,
-        for an entry whose entry points are generated, the standard's large-count form (MPI_X_c: MPI_Count
-        counts, MPI_Aint displacements) unless the entry says `large = false`."""
+        for an entry whose entry points are generated or whose area writes its _c forms by hand (large_forms), the
+        standard's large-count form (MPI_X_c: MPI_Count counts, MPI_Aint displacements) unless the entry says
+        `large = false`."""
         express = self.procedure(entry.name).express
         out = [(express.iso_c, express.profile.iso_c, False)]
         if self.has_large(entry):
@@ -70,7 +71,7 @@ class Standard:
     def has_large(self, entry):
         """Whether vmpi exports the _c form of the entry (forms)."""
         proc = self.procedure(entry.name)
-        return entry.entry_generated and entry.large and proc is not None and proc.has_embiggenment()
+        return (entry.entry_generated or entry.large_hand) and entry.large and proc is not None and proc.has_embiggenment()
 
 
 if __name__ == "__main__":
