@@ -1,6 +1,7 @@
 ! SPDX-License-Identifier: BSD-3-Clause
 ! mpi_f08: handles as types (==, /=), TYPE(MPI_Status) fields, optional IERROR, MPI_STATUS_IGNORE and
-! MPI_IN_PLACE, a large-count specific, a user operation with mpi_f08's interface (TYPE(C_PTR), VALUE buffers), a keyval whose
+! MPI_IN_PLACE, large-count specifics (point-to-point and collectives), a user operation with mpi_f08's interface
+! (TYPE(C_PTR), VALUE buffers) in an int and a large-count reduction, a keyval whose
 ! callbacks take TYPE(MPI_Comm), names, MPI_SIZEOF, requests across migration points, and module
 ! variables per rank.
 module f08_basic_state
@@ -37,7 +38,10 @@ program f08_basic
   use mpi_f08
   use f08_basic_state
   implicit none
-  integer :: rank, np, left, right, got, val, errs, n, step, key, ierr
+  integer :: rank, np, left, right, got, val, errs, n, step, key, ierr, i
+  integer :: all(64)
+  integer(kind=MPI_COUNT_KIND) :: cnts(64)
+  integer(kind=MPI_ADDRESS_KIND) :: dsps(64)
   type(MPI_Status) :: st, sts(2)
   type(MPI_Request) :: reqs(2)
   type(MPI_Comm) :: dup, dup2
@@ -79,6 +83,22 @@ program f08_basic
   val = np - 1 - rank
   call MPI_Allreduce(MPI_IN_PLACE, val, 1, MPI_INTEGER, op, MPI_COMM_WORLD)
   if (val /= np - 1 .and. np > 1) errs = errs + 1
+  ! the collectives' large-count specifics: MPI_Allreduce_f08c (MPI_Allreduce_c) with the same user op,
+  ! MPI_Allgatherv_f08c with MPI_COUNT_KIND counts and MPI_ADDRESS_KIND displacements (a gap after each block)
+  val = np - 1 - rank
+  call MPI_Allreduce(MPI_IN_PLACE, val, 1_MPI_COUNT_KIND, MPI_INTEGER, op, MPI_COMM_WORLD)
+  if (val /= np - 1 .and. np > 1) errs = errs + 1
+  if (np <= 32) then
+    all = -1
+    do i = 1, np
+      cnts(i) = 1
+      dsps(i) = 2 * (i - 1)
+    end do
+    call MPI_Allgatherv(rank + 100, 1_MPI_COUNT_KIND, MPI_INTEGER, all, cnts, dsps, MPI_INTEGER, MPI_COMM_WORLD)
+    do i = 1, np
+      if (all(2 * i - 1) /= i + 99 .or. all(2 * i) /= -1) errs = errs + 1
+    end do
+  end if
   call MPI_Op_free(op)
   if (op /= MPI_OP_NULL) errs = errs + 1
   call MPI_Comm_dup(MPI_COMM_WORLD, dup)
