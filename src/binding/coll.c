@@ -150,8 +150,7 @@ static int chk_vside(vmpi_chk *ck, const void *buf, vmpi_ivec counts, vmpi_ivec 
 
 static int gather(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                   vmpi_ivec rcounts, vmpi_ivec displs, MPI_Datatype rdt, int root, MPI_Comm comm, bool v, bool nb,
-                  MPI_Request *req,
-                  const char *fn)
+                  MPI_Request *req, const char *fn)
 {
     VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
@@ -255,8 +254,7 @@ int PMPI_Igatherv_c(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *
 
 static int scatter(const void *sbuf, MPI_Count scount, vmpi_ivec scounts, vmpi_ivec displs, MPI_Datatype sdt,
                    void *rbuf, MPI_Count rcount, MPI_Datatype rdt, int root, MPI_Comm comm, bool v, bool nb,
-                   MPI_Request *req,
-                   const char *fn)
+                   MPI_Request *req, const char *fn)
 {
     VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
@@ -362,8 +360,7 @@ int PMPI_Iscatterv_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint
 
 static int allgather(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                      vmpi_ivec rcounts, vmpi_ivec displs, MPI_Datatype rdt, MPI_Comm comm, bool v, bool nb,
-                     MPI_Request *req,
-                     const char *fn)
+                     MPI_Request *req, const char *fn)
 {
     VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
@@ -461,8 +458,7 @@ int PMPI_Iallgatherv_c(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, voi
 /* ---- all-to-all ---- */
 
 static int alltoall(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                    MPI_Datatype rdt,
-                    MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
+                    MPI_Datatype rdt, MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
     VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
@@ -591,24 +587,21 @@ int PMPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], M
                    const int rcounts[], const int rdispls[], MPI_Datatype rdt, MPI_Comm comm)
 {
     return alltoallvw(sbuf, vmpi_iv_int(scounts), vmpi_iv_int(sdispls), &sdt, rbuf, vmpi_iv_int(rcounts),
-                      vmpi_iv_int(rdispls), &rdt, false, comm, false, NULL,
-                      "MPI_Alltoallv");
+                      vmpi_iv_int(rdispls), &rdt, false, comm, false, NULL, "MPI_Alltoallv");
 }
 VMPI_WEAK(Alltoallv_c)
 int PMPI_Alltoallv_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[], MPI_Datatype sdt,
                      void *rbuf, const MPI_Count rcounts[], const MPI_Aint rdispls[], MPI_Datatype rdt, MPI_Comm comm)
 {
     return alltoallvw(sbuf, vmpi_iv_count(scounts), vmpi_iv_aint(sdispls), &sdt, rbuf, vmpi_iv_count(rcounts),
-                      vmpi_iv_aint(rdispls), &rdt, false, comm, false, NULL,
-                      "MPI_Alltoallv_c");
+                      vmpi_iv_aint(rdispls), &rdt, false, comm, false, NULL, "MPI_Alltoallv_c");
 }
 VMPI_WEAK(Ialltoallv)
 int PMPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype sdt, void *rbuf,
                     const int rcounts[], const int rdispls[], MPI_Datatype rdt, MPI_Comm comm, MPI_Request *req)
 {
     return alltoallvw(sbuf, vmpi_iv_int(scounts), vmpi_iv_int(sdispls), &sdt, rbuf, vmpi_iv_int(rcounts),
-                      vmpi_iv_int(rdispls), &rdt, false, comm, true, req,
-                      "MPI_Ialltoallv");
+                      vmpi_iv_int(rdispls), &rdt, false, comm, true, req, "MPI_Ialltoallv");
 }
 VMPI_WEAK(Ialltoallv_c)
 int PMPI_Ialltoallv_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[], MPI_Datatype sdt,
@@ -616,16 +609,14 @@ int PMPI_Ialltoallv_c(const void *sbuf, const MPI_Count scounts[], const MPI_Ain
                       MPI_Request *req)
 {
     return alltoallvw(sbuf, vmpi_iv_count(scounts), vmpi_iv_aint(sdispls), &sdt, rbuf, vmpi_iv_count(rcounts),
-                      vmpi_iv_aint(rdispls), &rdt, false, comm, true, req,
-                      "MPI_Ialltoallv_c");
+                      vmpi_iv_aint(rdispls), &rdt, false, comm, true, req, "MPI_Ialltoallv_c");
 }
 VMPI_WEAK(Alltoallw)
 int PMPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[], const MPI_Datatype sdts[], void *rbuf,
                    const int rcounts[], const int rdispls[], const MPI_Datatype rdts[], MPI_Comm comm)
 {
     return alltoallvw(sbuf, vmpi_iv_int(scounts), vmpi_iv_int(sdispls), sdts, rbuf, vmpi_iv_int(rcounts),
-                      vmpi_iv_int(rdispls), rdts, true, comm, false, NULL,
-                      "MPI_Alltoallw");
+                      vmpi_iv_int(rdispls), rdts, true, comm, false, NULL, "MPI_Alltoallw");
 }
 VMPI_WEAK(Alltoallw_c)
 int PMPI_Alltoallw_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[], const MPI_Datatype sdts[],
@@ -633,8 +624,7 @@ int PMPI_Alltoallw_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint
                      MPI_Comm comm)
 {
     return alltoallvw(sbuf, vmpi_iv_count(scounts), vmpi_iv_aint(sdispls), sdts, rbuf, vmpi_iv_count(rcounts),
-                      vmpi_iv_aint(rdispls), rdts, true, comm, false, NULL,
-                      "MPI_Alltoallw_c");
+                      vmpi_iv_aint(rdispls), rdts, true, comm, false, NULL, "MPI_Alltoallw_c");
 }
 VMPI_WEAK(Ialltoallw)
 int PMPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[], const MPI_Datatype sdts[],
@@ -642,8 +632,7 @@ int PMPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[], 
                     MPI_Request *req)
 {
     return alltoallvw(sbuf, vmpi_iv_int(scounts), vmpi_iv_int(sdispls), sdts, rbuf, vmpi_iv_int(rcounts),
-                      vmpi_iv_int(rdispls), rdts, true, comm, true, req,
-                      "MPI_Ialltoallw");
+                      vmpi_iv_int(rdispls), rdts, true, comm, true, req, "MPI_Ialltoallw");
 }
 VMPI_WEAK(Ialltoallw_c)
 int PMPI_Ialltoallw_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[], const MPI_Datatype sdts[],
@@ -651,8 +640,7 @@ int PMPI_Ialltoallw_c(const void *sbuf, const MPI_Count scounts[], const MPI_Ain
                       MPI_Comm comm, MPI_Request *req)
 {
     return alltoallvw(sbuf, vmpi_iv_count(scounts), vmpi_iv_aint(sdispls), sdts, rbuf, vmpi_iv_count(rcounts),
-                      vmpi_iv_aint(rdispls), rdts, true, comm, true, req,
-                      "MPI_Ialltoallw_c");
+                      vmpi_iv_aint(rdispls), rdts, true, comm, true, req, "MPI_Ialltoallw_c");
 }
 
 /* ---- persistent forms (MPI-4.1 6.13) ---- */
@@ -695,8 +683,7 @@ int PMPI_Gatherv_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf
 {
     VMPI_PERSIST(comm, info, "MPI_Gatherv_init",
                  gather(sbuf, scount, sdt, rbuf, 0, vmpi_iv_int(rcounts), vmpi_iv_int(displs), rdt, root, comm, true,
-                        true, req,
-                        "MPI_Gatherv_init"));
+                        true, req, "MPI_Gatherv_init"));
 }
 VMPI_WEAK(Gatherv_init_c)
 int PMPI_Gatherv_init_c(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, const MPI_Count rcounts[],
@@ -705,8 +692,7 @@ int PMPI_Gatherv_init_c(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, vo
 {
     VMPI_PERSIST(comm, info, "MPI_Gatherv_init_c",
                  gather(sbuf, scount, sdt, rbuf, 0, vmpi_iv_count(rcounts), vmpi_iv_aint(displs), rdt, root, comm,
-                        true, true, req,
-                        "MPI_Gatherv_init_c"));
+                        true, true, req, "MPI_Gatherv_init_c"));
 }
 VMPI_WEAK(Scatter_init)
 int PMPI_Scatter_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
@@ -730,8 +716,7 @@ int PMPI_Scatterv_init(const void *sbuf, const int scounts[], const int displs[]
 {
     VMPI_PERSIST(comm, info, "MPI_Scatterv_init",
                  scatter(sbuf, 0, vmpi_iv_int(scounts), vmpi_iv_int(displs), sdt, rbuf, rcount, rdt, root, comm, true,
-                         true, req,
-                         "MPI_Scatterv_init"));
+                         true, req, "MPI_Scatterv_init"));
 }
 VMPI_WEAK(Scatterv_init_c)
 int PMPI_Scatterv_init_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint displs[], MPI_Datatype sdt,
@@ -740,8 +725,7 @@ int PMPI_Scatterv_init_c(const void *sbuf, const MPI_Count scounts[], const MPI_
 {
     VMPI_PERSIST(comm, info, "MPI_Scatterv_init_c",
                  scatter(sbuf, 0, vmpi_iv_count(scounts), vmpi_iv_aint(displs), sdt, rbuf, rcount, rdt, root, comm,
-                         true, true, req,
-                         "MPI_Scatterv_init_c"));
+                         true, true, req, "MPI_Scatterv_init_c"));
 }
 VMPI_WEAK(Allgather_init)
 int PMPI_Allgather_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
@@ -765,8 +749,7 @@ int PMPI_Allgatherv_init(const void *sbuf, int scount, MPI_Datatype sdt, void *r
 {
     VMPI_PERSIST(comm, info, "MPI_Allgatherv_init",
                  allgather(sbuf, scount, sdt, rbuf, 0, vmpi_iv_int(rcounts), vmpi_iv_int(displs), rdt, comm, true,
-                           true, req,
-                           "MPI_Allgatherv_init"));
+                           true, req, "MPI_Allgatherv_init"));
 }
 VMPI_WEAK(Allgatherv_init_c)
 int PMPI_Allgatherv_init_c(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, const MPI_Count rcounts[],
@@ -774,8 +757,7 @@ int PMPI_Allgatherv_init_c(const void *sbuf, MPI_Count scount, MPI_Datatype sdt,
 {
     VMPI_PERSIST(comm, info, "MPI_Allgatherv_init_c",
                  allgather(sbuf, scount, sdt, rbuf, 0, vmpi_iv_count(rcounts), vmpi_iv_aint(displs), rdt, comm, true,
-                           true, req,
-                           "MPI_Allgatherv_init_c"));
+                           true, req, "MPI_Allgatherv_init_c"));
 }
 VMPI_WEAK(Alltoall_init)
 int PMPI_Alltoall_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
@@ -798,8 +780,7 @@ int PMPI_Alltoallv_init(const void *sbuf, const int scounts[], const int sdispls
 {
     VMPI_PERSIST(comm, info, "MPI_Alltoallv_init",
                  alltoallvw(sbuf, vmpi_iv_int(scounts), vmpi_iv_int(sdispls), &sdt, rbuf, vmpi_iv_int(rcounts),
-                            vmpi_iv_int(rdispls), &rdt, false, comm, true, req,
-                            "MPI_Alltoallv_init"));
+                            vmpi_iv_int(rdispls), &rdt, false, comm, true, req, "MPI_Alltoallv_init"));
 }
 VMPI_WEAK(Alltoallv_init_c)
 int PMPI_Alltoallv_init_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[], MPI_Datatype sdt,
@@ -808,8 +789,7 @@ int PMPI_Alltoallv_init_c(const void *sbuf, const MPI_Count scounts[], const MPI
 {
     VMPI_PERSIST(comm, info, "MPI_Alltoallv_init_c",
                  alltoallvw(sbuf, vmpi_iv_count(scounts), vmpi_iv_aint(sdispls), &sdt, rbuf, vmpi_iv_count(rcounts),
-                            vmpi_iv_aint(rdispls), &rdt, false, comm, true, req,
-                            "MPI_Alltoallv_init_c"));
+                            vmpi_iv_aint(rdispls), &rdt, false, comm, true, req, "MPI_Alltoallv_init_c"));
 }
 VMPI_WEAK(Alltoallw_init)
 int PMPI_Alltoallw_init(const void *sbuf, const int scounts[], const int sdispls[], const MPI_Datatype sdts[],
@@ -818,8 +798,7 @@ int PMPI_Alltoallw_init(const void *sbuf, const int scounts[], const int sdispls
 {
     VMPI_PERSIST(comm, info, "MPI_Alltoallw_init",
                  alltoallvw(sbuf, vmpi_iv_int(scounts), vmpi_iv_int(sdispls), sdts, rbuf, vmpi_iv_int(rcounts),
-                            vmpi_iv_int(rdispls), rdts, true, comm, true, req,
-                            "MPI_Alltoallw_init"));
+                            vmpi_iv_int(rdispls), rdts, true, comm, true, req, "MPI_Alltoallw_init"));
 }
 VMPI_WEAK(Alltoallw_init_c)
 int PMPI_Alltoallw_init_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[],
@@ -828,6 +807,5 @@ int PMPI_Alltoallw_init_c(const void *sbuf, const MPI_Count scounts[], const MPI
 {
     VMPI_PERSIST(comm, info, "MPI_Alltoallw_init_c",
                  alltoallvw(sbuf, vmpi_iv_count(scounts), vmpi_iv_aint(sdispls), sdts, rbuf, vmpi_iv_count(rcounts),
-                            vmpi_iv_aint(rdispls), rdts, true, comm, true, req,
-                            "MPI_Alltoallw_init_c"));
+                            vmpi_iv_aint(rdispls), rdts, true, comm, true, req, "MPI_Alltoallw_init_c"));
 }

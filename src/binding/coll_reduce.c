@@ -14,8 +14,7 @@ enum red_kind { RED_REDUCE, RED_ALL, RED_SCAN, RED_EXSCAN, RED_SCATTER, RED_SCAT
 
 /* MPI_Reduce and MPI_Allreduce on an intercommunicator: the data of one group, reduced, goes to the other. */
 static int inter_reduction(vmpi_chk *ck, bool all, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,
-                           MPI_Op op,
-                           int root, vmpi_comm *c, MPI_Request *req)
+                           MPI_Op op, int root, vmpi_comm *c, MPI_Request *req)
 {
     const vmpi_dtype *d;
     int err;

@@ -338,8 +338,7 @@ int PMPI_Neighbor_allgatherv_init(const void *sbuf, int scount, MPI_Datatype sdt
 {
     VMPI_PERSIST(comm, info, "MPI_Neighbor_allgatherv_init",
                  nbr_allgatherv(sbuf, scount, sdt, rbuf, vmpi_iv_int(rcounts), vmpi_iv_int(displs), rdt, comm, true,
-                                request,
-                                "MPI_Neighbor_allgatherv_init"));
+                                request, "MPI_Neighbor_allgatherv_init"));
 }
 VMPI_WEAK(Neighbor_allgatherv_init_c)
 int PMPI_Neighbor_allgatherv_init_c(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf,
@@ -348,8 +347,7 @@ int PMPI_Neighbor_allgatherv_init_c(const void *sbuf, MPI_Count scount, MPI_Data
 {
     VMPI_PERSIST(comm, info, "MPI_Neighbor_allgatherv_init_c",
                  nbr_allgatherv(sbuf, scount, sdt, rbuf, vmpi_iv_count(rcounts), vmpi_iv_aint(displs), rdt, comm, true,
-                                request,
-                                "MPI_Neighbor_allgatherv_init_c"));
+                                request, "MPI_Neighbor_allgatherv_init_c"));
 }
 
 VMPI_WEAK(Neighbor_alltoall_init)
@@ -376,8 +374,7 @@ int PMPI_Neighbor_alltoallv_init(const void *sbuf, const int *scounts, const int
 {
     VMPI_PERSIST(comm, info, "MPI_Neighbor_alltoallv_init",
                  nbr_alltoallv(sbuf, vmpi_iv_int(scounts), vmpi_iv_int(sdispls), sdt, rbuf, vmpi_iv_int(rcounts),
-                               vmpi_iv_int(rdispls), rdt, comm, true, request,
-                               "MPI_Neighbor_alltoallv_init"));
+                               vmpi_iv_int(rdispls), rdt, comm, true, request, "MPI_Neighbor_alltoallv_init"));
 }
 VMPI_WEAK(Neighbor_alltoallv_init_c)
 int PMPI_Neighbor_alltoallv_init_c(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
@@ -386,8 +383,7 @@ int PMPI_Neighbor_alltoallv_init_c(const void *sbuf, const MPI_Count *scounts, c
 {
     VMPI_PERSIST(comm, info, "MPI_Neighbor_alltoallv_init_c",
                  nbr_alltoallv(sbuf, vmpi_iv_count(scounts), vmpi_iv_aint(sdispls), sdt, rbuf, vmpi_iv_count(rcounts),
-                               vmpi_iv_aint(rdispls), rdt, comm, true, request,
-                               "MPI_Neighbor_alltoallv_init_c"));
+                               vmpi_iv_aint(rdispls), rdt, comm, true, request, "MPI_Neighbor_alltoallv_init_c"));
 }
 
 VMPI_WEAK(Neighbor_alltoallw_init)
@@ -397,8 +393,7 @@ int PMPI_Neighbor_alltoallw_init(const void *sbuf, const int *scounts, const MPI
 {
     VMPI_PERSIST(comm, info, "MPI_Neighbor_alltoallw_init",
                  nbr_alltoallw(sbuf, vmpi_iv_int(scounts), sdispls, stypes, rbuf, vmpi_iv_int(rcounts), rdispls,
-                               rtypes, comm, true, request,
-                               "MPI_Neighbor_alltoallw_init"));
+                               rtypes, comm, true, request, "MPI_Neighbor_alltoallw_init"));
 }
 VMPI_WEAK(Neighbor_alltoallw_init_c)
 int PMPI_Neighbor_alltoallw_init_c(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
@@ -408,6 +403,5 @@ int PMPI_Neighbor_alltoallw_init_c(const void *sbuf, const MPI_Count *scounts, c
 {
     VMPI_PERSIST(comm, info, "MPI_Neighbor_alltoallw_init_c",
                  nbr_alltoallw(sbuf, vmpi_iv_count(scounts), sdispls, stypes, rbuf, vmpi_iv_count(rcounts), rdispls,
-                               rtypes, comm, true, request,
-                               "MPI_Neighbor_alltoallw_init_c"));
+                               rtypes, comm, true, request, "MPI_Neighbor_alltoallw_init_c"));
 }
