@@ -340,6 +340,24 @@ static int twins(ctx *x, int where, MPI_Op *ops)
     return errs;
 }
 
+/* MPI_Reduce_local_c against MPI_Reduce_local, with each operation. */
+static int reduce_local(ctx *x, MPI_Op *ops)
+{
+    int errs = 0;
+    int *ref = mt_malloc(sizeof(int) * (size_t)x->L);
+    for (int o = 0; o < 3; o++) {
+        reset(x, 0);
+        MT_CHECK_RC(errs, MPI_Reduce_local(x->sb, x->rb, x->L, MPI_INT, MPI_SUM));
+        memcpy(ref, x->rb, sizeof(int) * (size_t)x->L);
+        reset(x, 0);
+        MT_CHECK_RC(errs, MPI_Reduce_local_c(x->sb, x->rb, x->L, MPI_INT, ops[o]));
+        MT_CHECK(errs, memcmp(ref, x->rb, sizeof(int) * (size_t)x->L) == 0,
+                 "MPI_Reduce_local_c with operation %d differs from MPI_Reduce_local with MPI_SUM", o);
+    }
+    free(ref);
+    return errs;
+}
+
 /* Displacements beyond INT_MAX: MPI_BOTTOM and absolute addresses, in bytes (a one-byte derived type: the
  * MPI_BOTTOM buffer of a predefined type is NULL), against the buffer-relative exchange. */
 static int bottom(ctx *x)
@@ -571,6 +589,7 @@ int main(int argc, char **argv)
     errs += twins(&x, INTRA, ops);
     x.root = 0;
     errs += bottom(&x);
+    errs += reduce_local(&x, ops);
 
     /* an intercommunicator between the halves; the root is rank 0 of the lower half */
     if (wn >= 2) {
