@@ -60,8 +60,9 @@ static int nbr_allgatherv(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, 
     const vmpi_dtype *sd, *rd;
     int in, out, err;
     if (!(err = nbr_comm(&ck, comm, &c, &in, &out, nb, req)) && !(err = chk_block(&ck, sbuf, scount, sdt, &sd)) &&
-        !(err = vmpi_chk_dt(&ck, rdt, &rd)) && in > 0 && !(err = vmpi_chk_counts(&ck, rcounts, in)))
-        err = vmpi_chk_ptr(&ck, displs.p, "displs");
+        !(err = vmpi_chk_dt(&ck, rdt, &rd)) && in > 0 && !(err = vmpi_chk_ptr(&ck, rcounts.p, "recvcounts")) &&
+        !(err = vmpi_chk_ptr(&ck, displs.p, "displs")))
+        err = vmpi_chk_counts(&ck, rcounts, in);
     if (!err) {
         MPI_Aint *off = offsets(in, displs, rd);
         vmpi_nbr_side s = {.counts = vmpi_iv_regular(scount, 0), .count = scount, .type = sd, .same_block = true},
