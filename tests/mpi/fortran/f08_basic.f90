@@ -1,7 +1,7 @@
 ! SPDX-License-Identifier: BSD-3-Clause
 ! mpi_f08: handles as types (==, /=), TYPE(MPI_Status) fields, optional IERROR, MPI_STATUS_IGNORE and
 ! MPI_IN_PLACE, large-count specifics (point-to-point and collectives), a user operation with mpi_f08's interface
-! (TYPE(C_PTR), VALUE buffers) in an int and a large-count reduction, a keyval whose
+! (TYPE(C_PTR), VALUE buffers) in an int and a large-count reduction, one of MPI_Op_create_c, a keyval whose
 ! callbacks take TYPE(MPI_Comm), names, MPI_SIZEOF, requests across migration points, and module
 ! variables per rank.
 module f08_basic_state
@@ -14,6 +14,18 @@ contains
     use mpi_f08
     type(c_ptr), value :: invec, inoutvec
     integer :: len
+    type(MPI_Datatype) :: datatype
+    integer, pointer :: a(:), b(:)
+    call c_f_pointer(invec, a, [len])
+    call c_f_pointer(inoutvec, b, [len])
+    b = max(a, b)
+  end subroutine
+
+  ! the same with MPI_User_function_c's interface (MPI_Op_create_c): an INTEGER(KIND=MPI_COUNT_KIND) length
+  subroutine imax_c(invec, inoutvec, len, datatype)
+    use mpi_f08
+    type(c_ptr), value :: invec, inoutvec
+    integer(kind=MPI_COUNT_KIND) :: len
     type(MPI_Datatype) :: datatype
     integer, pointer :: a(:), b(:)
     call c_f_pointer(invec, a, [len])
@@ -45,7 +57,7 @@ program f08_basic
   type(MPI_Status) :: st, sts(2)
   type(MPI_Request) :: reqs(2)
   type(MPI_Comm) :: dup, dup2
-  type(MPI_Op) :: op
+  type(MPI_Op) :: op, op_c
   character(len=MPI_MAX_OBJECT_NAME) :: name
   double precision :: d(3)
   integer(kind=MPI_ADDRESS_KIND) :: aval, extra
@@ -88,6 +100,14 @@ program f08_basic
   val = np - 1 - rank
   call MPI_Allreduce(MPI_IN_PLACE, val, 1_MPI_COUNT_KIND, MPI_INTEGER, op, MPI_COMM_WORLD)
   if (val /= np - 1 .and. np > 1) errs = errs + 1
+  call MPI_Op_create_c(imax_c, .true., op_c)
+  val = np - 1 - rank
+  call MPI_Allreduce(MPI_IN_PLACE, val, 1_MPI_COUNT_KIND, MPI_INTEGER, op_c, MPI_COMM_WORLD)
+  if (val /= np - 1 .and. np > 1) errs = errs + 1
+  val = np - 1 - rank
+  call MPI_Allreduce(MPI_IN_PLACE, val, 1, MPI_INTEGER, op_c, MPI_COMM_WORLD)
+  if (val /= np - 1 .and. np > 1) errs = errs + 1
+  call MPI_Op_free(op_c)
   if (np <= 32) then
     all = -1
     do i = 1, np
