@@ -130,5 +130,52 @@ VMPI_DECL(int, Neighbor_alltoallw_init, (const void *sendbuf, const int *sendcou
                                          const MPI_Datatype *sendtypes, void *recvbuf, const int *recvcounts,
                                          const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm,
                                          MPI_Info info, MPI_Request *request))
+/* their large-count forms (MPI-4.0) */
+VMPI_DECL(int, Neighbor_allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+VMPI_DECL(int, Neighbor_allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                                       MPI_Comm comm))
+VMPI_DECL(int, Neighbor_alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+VMPI_DECL(int, Neighbor_alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                                      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+VMPI_DECL(int, Neighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
+VMPI_DECL(int, Ineighbor_allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                       MPI_Request *request))
+VMPI_DECL(int, Ineighbor_allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                        const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Request *request))
+VMPI_DECL(int, Ineighbor_alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+VMPI_DECL(int, Ineighbor_alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                       MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                                       const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                       MPI_Request *request))
+VMPI_DECL(int, Ineighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                       const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                       MPI_Request *request))
+VMPI_DECL(int, Neighbor_allgather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                           MPI_Info info, MPI_Request *request))
+VMPI_DECL(int, Neighbor_allgatherv_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                            void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+VMPI_DECL(int, Neighbor_alltoall_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                          MPI_Info info, MPI_Request *request))
+VMPI_DECL(int, Neighbor_alltoallv_init_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                           MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                                           const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                           MPI_Info info, MPI_Request *request))
+VMPI_DECL(int, Neighbor_alltoallw_init_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                           const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                           MPI_Info info, MPI_Request *request))
 
 #endif

@@ -12,6 +12,7 @@
 #include "mpi/core/errhan.h"
 #include "mpi/core/group.h"
 #include "mpi/core/handle.h"
+#include "mpi/core/ivec.h"
 #include "mpi/core/rank.h"
 #include "mpi/core/request.h"
 #include "mpi/datatype/datatype.h"
@@ -387,16 +388,16 @@ static inline int vmpi_chk_op(vmpi_chk *ck, MPI_Op op, const vmpi_dtype *dt)
     return MPI_SUCCESS;
 }
 
-/* `n` counts, none negative, and the array itself present. */
-static inline int vmpi_chk_counts(vmpi_chk *ck, const int *counts, int n)
+/* `n` counts (int or MPI_Count: mpi/core/ivec.h), none negative, and the array itself present. */
+static inline int vmpi_chk_counts(vmpi_chk *ck, vmpi_ivec counts, int n)
 {
-    if (counts == NULL && n > 0) {
+    if (vmpi_iv_null(counts) && n > 0) {
         snprintf(ck->why, sizeof ck->why, "NULL count array");
         return MPI_ERR_COUNT;
     }
     for (int i = 0; i < n; i++)
-        if (counts[i] < 0) {
-            snprintf(ck->why, sizeof ck->why, "negative count %d at index %d", counts[i], i);
+        if (vmpi_iv_at(counts, i) < 0) {
+            snprintf(ck->why, sizeof ck->why, "negative count %lld at index %d", (long long)vmpi_iv_at(counts, i), i);
             return MPI_ERR_COUNT;
         }
     return MPI_SUCCESS;

@@ -7,11 +7,14 @@
 #include "mpi/coll/coll_inter.h"
 #include "mpi/op/op.h"
 
+/* The count array of a reduction without one. */
+#define NOV vmpi_iv_int(NULL)
+
 enum red_kind { RED_REDUCE, RED_ALL, RED_SCAN, RED_EXSCAN, RED_SCATTER, RED_SCATTER_BLOCK };
 
 /* MPI_Reduce and MPI_Allreduce on an intercommunicator: the data of one group, reduced, goes to the other. */
-static int inter_reduction(vmpi_chk *ck, bool all, const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                           int root, vmpi_comm *c, MPI_Request *req)
+static int inter_reduction(vmpi_chk *ck, bool all, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,
+                           MPI_Op op, int root, vmpi_comm *c, MPI_Request *req)
 {
     const vmpi_dtype *d;
     int err;
@@ -27,31 +30,29 @@ static int inter_reduction(vmpi_chk *ck, bool all, const void *sbuf, void *rbuf,
 }
 
 /* Reduce_scatter (rcounts) and Reduce_scatter_block (count per rank) on an intercommunicator. */
-static int inter_reduce_scatter(vmpi_chk *ck, const void *sbuf, void *rbuf, const int *rcounts, int count,
-                                MPI_Datatype dt, MPI_Op op, vmpi_comm *c, MPI_Request *req)
+static int inter_reduce_scatter(vmpi_chk *ck, const void *sbuf, void *rbuf, vmpi_ivec rcounts, bool block,
+                                MPI_Count count, MPI_Datatype dt, MPI_Op op, vmpi_comm *c, MPI_Request *req)
 {
     const vmpi_dtype *d;
     int err, n = c->size;
     if ((err = vmpi_chk_dt(ck, dt, &d)) || (err = vmpi_chk_op(ck, op, d)) ||
-        (rcounts ? (err = vmpi_chk_counts(ck, rcounts, n)) : (err = vmpi_chk_count(ck, count))))
+        (!block ? (err = vmpi_chk_counts(ck, rcounts, n)) : (err = vmpi_chk_count(ck, count))))
         return err;
-    int *cnt = malloc(sizeof(int) * (size_t)n);
-    if (cnt == NULL)
-        return MPI_ERR_NO_MEM;
+    if (block)
+        rcounts = vmpi_iv_regular(count, 0);
     MPI_Count total = 0;
     for (int i = 0; i < n; i++)
-        total += cnt[i] = rcounts ? rcounts[i] : count;
+        total += vmpi_iv_at(rcounts, i);
     if (!(err = vmpi_chk_not_in_place(ck, sbuf)) && !(err = vmpi_chk_buf(ck, sbuf, total, d)) &&
-        !(err = vmpi_chk_not_in_place(ck, rbuf)) && !(err = vmpi_chk_buf(ck, rbuf, cnt[c->rank], d)))
-        err = vmpi_inter_reduce_scatter(sbuf, rbuf, cnt, d, dt, op, c, req);
-    free(cnt);
+        !(err = vmpi_chk_not_in_place(ck, rbuf)) && !(err = vmpi_chk_buf(ck, rbuf, vmpi_iv_at(rcounts, c->rank), d)))
+        err = vmpi_inter_reduce_scatter(sbuf, rbuf, rcounts, d, dt, op, c, req);
     return err;
 }
 
 /* Every reduction: `count` is the block count of Reduce_scatter_block, `rcounts` the counts of
  * Reduce_scatter; the send buffer then holds the whole vector. */
-static int reduction(enum red_kind k, const void *sbuf, void *rbuf, int count, const int *rcounts, MPI_Datatype dt,
-                     MPI_Op op, int root, MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
+static int reduction(enum red_kind k, const void *sbuf, void *rbuf, MPI_Count count, vmpi_ivec rcounts,
+                     MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm, bool nb, MPI_Request *req, const char *fn)
 {
     VMPI_VP_CALL(fn);
     VMPI_CHK(ck);
@@ -66,7 +67,7 @@ static int reduction(enum red_kind k, const void *sbuf, void *rbuf, int count, c
         if (!err && (k == RED_SCAN || k == RED_EXSCAN)) /* defined on intracommunicators only */
             err = vmpi_chk_intra(&ck, c);
         else if (!err && (k == RED_SCATTER || k == RED_SCATTER_BLOCK))
-            err = inter_reduce_scatter(&ck, sbuf, rbuf, k == RED_SCATTER ? rcounts : NULL, count, dt, op, c, r);
+            err = inter_reduce_scatter(&ck, sbuf, rbuf, rcounts, k == RED_SCATTER_BLOCK, count, dt, op, c, r);
         else if (!err)
             err = inter_reduction(&ck, k == RED_ALL, sbuf, rbuf, count, dt, op, root, c, r);
         return err ? vmpi_coll_fail(comm, err, fn, &ck) : MPI_SUCCESS;
@@ -81,12 +82,12 @@ static int reduction(enum red_kind k, const void *sbuf, void *rbuf, int count, c
             return vmpi_coll_fail(comm, err, fn, &ck);
         total = 0;
         for (int i = 0; i < c->size; i++)
-            total += rcounts[i];
-        mine = rcounts[c->rank];
+            total += vmpi_iv_at(rcounts, i);
+        mine = vmpi_iv_at(rcounts, c->rank);
     } else if ((err = vmpi_chk_count(&ck, count))) {
         return vmpi_coll_fail(comm, err, fn, &ck);
     } else if (k == RED_SCATTER_BLOCK) {
-        total = (MPI_Count)count * c->size;
+        total = count * c->size;
     }
     bool gets = k != RED_REDUCE || c->rank == root; /* whether this rank's receive buffer is used */
     if (sbuf == MPI_IN_PLACE && !gets) {
@@ -128,69 +129,143 @@ static int reduction(enum red_kind k, const void *sbuf, void *rbuf, int count, c
 VMPI_WEAK(Reduce)
 int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
 {
-    return reduction(RED_REDUCE, sbuf, rbuf, count, NULL, dt, op, root, comm, false, NULL, "MPI_Reduce");
+    return reduction(RED_REDUCE, sbuf, rbuf, count, NOV, dt, op, root, comm, false, NULL, "MPI_Reduce");
+}
+VMPI_WEAK(Reduce_c)
+int PMPI_Reduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
+{
+    return reduction(RED_REDUCE, sbuf, rbuf, count, NOV, dt, op, root, comm, false, NULL, "MPI_Reduce_c");
 }
 VMPI_WEAK(Ireduce)
 int PMPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
                  MPI_Request *req)
 {
-    return reduction(RED_REDUCE, sbuf, rbuf, count, NULL, dt, op, root, comm, true, req, "MPI_Ireduce");
+    return reduction(RED_REDUCE, sbuf, rbuf, count, NOV, dt, op, root, comm, true, req, "MPI_Ireduce");
+}
+VMPI_WEAK(Ireduce_c)
+int PMPI_Ireduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+                   MPI_Request *req)
+{
+    return reduction(RED_REDUCE, sbuf, rbuf, count, NOV, dt, op, root, comm, true, req, "MPI_Ireduce_c");
 }
 VMPI_WEAK(Allreduce)
 int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    return reduction(RED_ALL, sbuf, rbuf, count, NULL, dt, op, 0, comm, false, NULL, "MPI_Allreduce");
+    return reduction(RED_ALL, sbuf, rbuf, count, NOV, dt, op, 0, comm, false, NULL, "MPI_Allreduce");
+}
+VMPI_WEAK(Allreduce_c)
+int PMPI_Allreduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    return reduction(RED_ALL, sbuf, rbuf, count, NOV, dt, op, 0, comm, false, NULL, "MPI_Allreduce_c");
 }
 VMPI_WEAK(Iallreduce)
 int PMPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                     MPI_Request *req)
 {
-    return reduction(RED_ALL, sbuf, rbuf, count, NULL, dt, op, 0, comm, true, req, "MPI_Iallreduce");
+    return reduction(RED_ALL, sbuf, rbuf, count, NOV, dt, op, 0, comm, true, req, "MPI_Iallreduce");
+}
+VMPI_WEAK(Iallreduce_c)
+int PMPI_Iallreduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                      MPI_Request *req)
+{
+    return reduction(RED_ALL, sbuf, rbuf, count, NOV, dt, op, 0, comm, true, req, "MPI_Iallreduce_c");
 }
 VMPI_WEAK(Scan)
 int PMPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    return reduction(RED_SCAN, sbuf, rbuf, count, NULL, dt, op, 0, comm, false, NULL, "MPI_Scan");
+    return reduction(RED_SCAN, sbuf, rbuf, count, NOV, dt, op, 0, comm, false, NULL, "MPI_Scan");
+}
+VMPI_WEAK(Scan_c)
+int PMPI_Scan_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    return reduction(RED_SCAN, sbuf, rbuf, count, NOV, dt, op, 0, comm, false, NULL, "MPI_Scan_c");
 }
 VMPI_WEAK(Iscan)
 int PMPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
-    return reduction(RED_SCAN, sbuf, rbuf, count, NULL, dt, op, 0, comm, true, req, "MPI_Iscan");
+    return reduction(RED_SCAN, sbuf, rbuf, count, NOV, dt, op, 0, comm, true, req, "MPI_Iscan");
+}
+VMPI_WEAK(Iscan_c)
+int PMPI_Iscan_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                 MPI_Request *req)
+{
+    return reduction(RED_SCAN, sbuf, rbuf, count, NOV, dt, op, 0, comm, true, req, "MPI_Iscan_c");
 }
 VMPI_WEAK(Exscan)
 int PMPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    return reduction(RED_EXSCAN, sbuf, rbuf, count, NULL, dt, op, 0, comm, false, NULL, "MPI_Exscan");
+    return reduction(RED_EXSCAN, sbuf, rbuf, count, NOV, dt, op, 0, comm, false, NULL, "MPI_Exscan");
+}
+VMPI_WEAK(Exscan_c)
+int PMPI_Exscan_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    return reduction(RED_EXSCAN, sbuf, rbuf, count, NOV, dt, op, 0, comm, false, NULL, "MPI_Exscan_c");
 }
 VMPI_WEAK(Iexscan)
 int PMPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                  MPI_Request *req)
 {
-    return reduction(RED_EXSCAN, sbuf, rbuf, count, NULL, dt, op, 0, comm, true, req, "MPI_Iexscan");
+    return reduction(RED_EXSCAN, sbuf, rbuf, count, NOV, dt, op, 0, comm, true, req, "MPI_Iexscan");
+}
+VMPI_WEAK(Iexscan_c)
+int PMPI_Iexscan_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                   MPI_Request *req)
+{
+    return reduction(RED_EXSCAN, sbuf, rbuf, count, NOV, dt, op, 0, comm, true, req, "MPI_Iexscan_c");
 }
 VMPI_WEAK(Reduce_scatter)
 int PMPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    return reduction(RED_SCATTER, sbuf, rbuf, 0, rcounts, dt, op, 0, comm, false, NULL, "MPI_Reduce_scatter");
+    return reduction(RED_SCATTER, sbuf, rbuf, 0, vmpi_iv_int(rcounts), dt, op, 0, comm, false, NULL,
+                     "MPI_Reduce_scatter");
+}
+VMPI_WEAK(Reduce_scatter_c)
+int PMPI_Reduce_scatter_c(const void *sbuf, void *rbuf, const MPI_Count rcounts[], MPI_Datatype dt, MPI_Op op,
+                          MPI_Comm comm)
+{
+    return reduction(RED_SCATTER, sbuf, rbuf, 0, vmpi_iv_count(rcounts), dt, op, 0, comm, false, NULL,
+                     "MPI_Reduce_scatter_c");
 }
 VMPI_WEAK(Ireduce_scatter)
 int PMPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt, MPI_Op op,
                          MPI_Comm comm, MPI_Request *req)
 {
-    return reduction(RED_SCATTER, sbuf, rbuf, 0, rcounts, dt, op, 0, comm, true, req, "MPI_Ireduce_scatter");
+    return reduction(RED_SCATTER, sbuf, rbuf, 0, vmpi_iv_int(rcounts), dt, op, 0, comm, true, req,
+                     "MPI_Ireduce_scatter");
+}
+VMPI_WEAK(Ireduce_scatter_c)
+int PMPI_Ireduce_scatter_c(const void *sbuf, void *rbuf, const MPI_Count rcounts[], MPI_Datatype dt, MPI_Op op,
+                           MPI_Comm comm, MPI_Request *req)
+{
+    return reduction(RED_SCATTER, sbuf, rbuf, 0, vmpi_iv_count(rcounts), dt, op, 0, comm, true, req,
+                     "MPI_Ireduce_scatter_c");
 }
 VMPI_WEAK(Reduce_scatter_block)
 int PMPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    return reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NULL, dt, op, 0, comm, false, NULL,
+    return reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NOV, dt, op, 0, comm, false, NULL,
                      "MPI_Reduce_scatter_block");
+}
+VMPI_WEAK(Reduce_scatter_block_c)
+int PMPI_Reduce_scatter_block_c(const void *sbuf, void *rbuf, MPI_Count rcount, MPI_Datatype dt, MPI_Op op,
+                                MPI_Comm comm)
+{
+    return reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NOV, dt, op, 0, comm, false, NULL,
+                     "MPI_Reduce_scatter_block_c");
 }
 VMPI_WEAK(Ireduce_scatter_block)
 int PMPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                                MPI_Request *req)
 {
-    return reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NULL, dt, op, 0, comm, true, req,
+    return reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NOV, dt, op, 0, comm, true, req,
                      "MPI_Ireduce_scatter_block");
+}
+VMPI_WEAK(Ireduce_scatter_block_c)
+int PMPI_Ireduce_scatter_block_c(const void *sbuf, void *rbuf, MPI_Count rcount, MPI_Datatype dt, MPI_Op op,
+                                 MPI_Comm comm, MPI_Request *req)
+{
+    return reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NOV, dt, op, 0, comm, true, req,
+                     "MPI_Ireduce_scatter_block_c");
 }
 
 /* persistent forms (MPI-4.1 6.13) */
@@ -199,58 +274,113 @@ int PMPI_Reduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, M
                      MPI_Info info, MPI_Request *req)
 {
     VMPI_PERSIST(comm, info, "MPI_Reduce_init",
-                 reduction(RED_REDUCE, sbuf, rbuf, count, NULL, dt, op, root, comm, true, req, "MPI_Reduce_init"));
+                 reduction(RED_REDUCE, sbuf, rbuf, count, NOV, dt, op, root, comm, true, req, "MPI_Reduce_init"));
+}
+VMPI_WEAK(Reduce_init_c)
+int PMPI_Reduce_init_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Reduce_init_c",
+                 reduction(RED_REDUCE, sbuf, rbuf, count, NOV, dt, op, root, comm, true, req, "MPI_Reduce_init_c"));
 }
 VMPI_WEAK(Allreduce_init)
 int PMPI_Allreduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                         MPI_Info info, MPI_Request *req)
 {
     VMPI_PERSIST(comm, info, "MPI_Allreduce_init",
-                 reduction(RED_ALL, sbuf, rbuf, count, NULL, dt, op, 0, comm, true, req, "MPI_Allreduce_init"));
+                 reduction(RED_ALL, sbuf, rbuf, count, NOV, dt, op, 0, comm, true, req, "MPI_Allreduce_init"));
+}
+VMPI_WEAK(Allreduce_init_c)
+int PMPI_Allreduce_init_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                          MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Allreduce_init_c",
+                 reduction(RED_ALL, sbuf, rbuf, count, NOV, dt, op, 0, comm, true, req, "MPI_Allreduce_init_c"));
 }
 VMPI_WEAK(Scan_init)
 int PMPI_Scan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Info info,
                    MPI_Request *req)
 {
     VMPI_PERSIST(comm, info, "MPI_Scan_init",
-                 reduction(RED_SCAN, sbuf, rbuf, count, NULL, dt, op, 0, comm, true, req, "MPI_Scan_init"));
+                 reduction(RED_SCAN, sbuf, rbuf, count, NOV, dt, op, 0, comm, true, req, "MPI_Scan_init"));
+}
+VMPI_WEAK(Scan_init_c)
+int PMPI_Scan_init_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Scan_init_c",
+                 reduction(RED_SCAN, sbuf, rbuf, count, NOV, dt, op, 0, comm, true, req, "MPI_Scan_init_c"));
 }
 VMPI_WEAK(Exscan_init)
 int PMPI_Exscan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                      MPI_Info info, MPI_Request *req)
 {
     VMPI_PERSIST(comm, info, "MPI_Exscan_init",
-                 reduction(RED_EXSCAN, sbuf, rbuf, count, NULL, dt, op, 0, comm, true, req, "MPI_Exscan_init"));
+                 reduction(RED_EXSCAN, sbuf, rbuf, count, NOV, dt, op, 0, comm, true, req, "MPI_Exscan_init"));
+}
+VMPI_WEAK(Exscan_init_c)
+int PMPI_Exscan_init_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                       MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Exscan_init_c",
+                 reduction(RED_EXSCAN, sbuf, rbuf, count, NOV, dt, op, 0, comm, true, req, "MPI_Exscan_init_c"));
 }
 VMPI_WEAK(Reduce_scatter_init)
 int PMPI_Reduce_scatter_init(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt, MPI_Op op,
                              MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
     VMPI_PERSIST(comm, info, "MPI_Reduce_scatter_init",
-                 reduction(RED_SCATTER, sbuf, rbuf, 0, rcounts, dt, op, 0, comm, true, req,
+                 reduction(RED_SCATTER, sbuf, rbuf, 0, vmpi_iv_int(rcounts), dt, op, 0, comm, true, req,
                            "MPI_Reduce_scatter_init"));
+}
+VMPI_WEAK(Reduce_scatter_init_c)
+int PMPI_Reduce_scatter_init_c(const void *sbuf, void *rbuf, const MPI_Count rcounts[], MPI_Datatype dt, MPI_Op op,
+                               MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Reduce_scatter_init_c",
+                 reduction(RED_SCATTER, sbuf, rbuf, 0, vmpi_iv_count(rcounts), dt, op, 0, comm, true, req,
+                           "MPI_Reduce_scatter_init_c"));
 }
 VMPI_WEAK(Reduce_scatter_block_init)
 int PMPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op,
                                    MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
     VMPI_PERSIST(comm, info, "MPI_Reduce_scatter_block_init",
-                 reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NULL, dt, op, 0, comm, true, req,
+                 reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NOV, dt, op, 0, comm, true, req,
                            "MPI_Reduce_scatter_block_init"));
+}
+VMPI_WEAK(Reduce_scatter_block_init_c)
+int PMPI_Reduce_scatter_block_init_c(const void *sbuf, void *rbuf, MPI_Count rcount, MPI_Datatype dt, MPI_Op op,
+                                     MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    VMPI_PERSIST(comm, info, "MPI_Reduce_scatter_block_init_c",
+                 reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NOV, dt, op, 0, comm, true, req,
+                           "MPI_Reduce_scatter_block_init_c"));
 }
 
 /* ---- operations ---- */
 
+/* `large`: fn is an MPI_User_function_c (an MPI_Count length). */
+static int op_create(void (*fn)(void), bool large, int commute, MPI_Op *op, const char *name)
+{
+    VMPI_CHK(ck);
+    VMPI_CHK_LOCAL(ck, name);
+    int err;
+    if ((err = vmpi_chk_ptr(&ck, (const void *)fn, "the user function")) || (err = vmpi_chk_ptr(&ck, op, "op")) ||
+        (err = vmpi_op_create(fn, large, commute != 0, op)))
+        return vmpi_fail(MPI_COMM_WORLD, err, name, &ck);
+    return MPI_SUCCESS;
+}
+
 VMPI_WEAK(Op_create)
 int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
 {
-    VMPI_CHK(ck);
-    VMPI_CHK_LOCAL(ck, "MPI_Op_create");
-    int err;
-    if ((err = vmpi_chk_ptr(&ck, (const void *)fn, "the user function")) || (err = vmpi_chk_ptr(&ck, op, "op")) ||
-        (err = vmpi_op_create(fn, commute != 0, op)))
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Op_create", &ck);
-    return MPI_SUCCESS;
+    return op_create((void (*)(void))fn, false, commute, op, "MPI_Op_create");
+}
+VMPI_WEAK(Op_create_c)
+int PMPI_Op_create_c(MPI_User_function_c *fn, int commute, MPI_Op *op)
+{
+    return op_create((void (*)(void))fn, true, commute, op, "MPI_Op_create_c");
 }
 
 VMPI_WEAK(Op_free)
@@ -284,18 +414,29 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
     return MPI_SUCCESS;
 }
 
-VMPI_WEAK(Reduce_local)
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype dt, MPI_Op op)
+static int reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                        const char *fn)
 {
     VMPI_CHK(ck);
-    VMPI_CHK_LOCAL(ck, "MPI_Reduce_local");
+    VMPI_CHK_LOCAL(ck, fn);
     const vmpi_dtype *d;
     int err;
     if ((err = vmpi_chk_count(&ck, count)) || (err = vmpi_chk_dt(&ck, dt, &d)) || (err = vmpi_chk_op(&ck, op, d)) ||
         (err = vmpi_chk_not_in_place(&ck, inbuf)) || (err = vmpi_chk_not_in_place(&ck, inoutbuf)) ||
         (err = vmpi_chk_buf(&ck, inbuf, count, d)) || (err = vmpi_chk_buf(&ck, inoutbuf, count, d)) ||
         (err = vmpi_chk_alias(&ck, inbuf, inoutbuf, count > 0 && d->size > 0)))
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Reduce_local", &ck);
+        return vmpi_fail(MPI_COMM_WORLD, err, fn, &ck);
     vmpi_op_apply(op, dt, d, inbuf, inoutbuf, count);
     return MPI_SUCCESS;
+}
+
+VMPI_WEAK(Reduce_local)
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype dt, MPI_Op op)
+{
+    return reduce_local(inbuf, inoutbuf, count, dt, op, "MPI_Reduce_local");
+}
+VMPI_WEAK(Reduce_local_c)
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op)
+{
+    return reduce_local(inbuf, inoutbuf, count, dt, op, "MPI_Reduce_local_c");
 }

@@ -93,6 +93,12 @@ F77(mpi_op_create, (MPI_User_function * fn, MPI_Fint *commute, MPI_Fint *op, MPI
     *ierror = PMPI_Op_create(fn, *commute != 0, op);
 }
 
+/* MPI_OP_CREATE_C (mpi_f08 only): USER_FN's LEN is INTEGER(KIND=MPI_COUNT_KIND), MPI_User_function_c's call */
+F77(mpi_op_create_c, (MPI_User_function_c * fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierror))
+{
+    *ierror = PMPI_Op_create_c(fn, *commute != 0, op);
+}
+
 /* an error handler subroutine (COMM, ERROR_CODE) is the C handler's call */
 F77(mpi_comm_create_errhandler, (MPI_Comm_errhandler_function * fn, MPI_Fint *errhandler, MPI_Fint *ierror))
 {

@@ -93,8 +93,8 @@ def same_kinds(proc):
 
 def procedure(proc, glue_generated=True, large=False):
     """("interface", lines) of a specific that is the glue itself, or ("module", lines) of a module procedure;
-    `large`: the large-count specific (MPI_X_f08c over pmpi_x_c_), always the glue itself; None when it cannot
-    be."""
+    `large`: the large-count specific (MPI_X_f08c over pmpi_x_c_): the glue itself where it can be, else a module
+    procedure (MPI_Op_create_c's procedure argument)."""
     f08 = proc.express.embiggen.f08 if large else proc.express.f08
     name = proc.express.iso_c.name
     head = str(f08).split("\n")[0]
@@ -128,16 +128,14 @@ def procedure(proc, glue_generated=True, large=False):
         direct += ["  " + x for x in spec]
         direct.append("end subroutine")
         return "interface", direct
-    if large:
-        return None
     lines = []
     if is_function:
         rtype = head[:head.index(" MPI_")]
         rtype = "double precision" if rtype == "DOUBLE PRECISION" else rtype.lower().replace("mpi_address_kind",
                                                                                                "MPI_ADDRESS_KIND")
-        lines.append(f"{rtype} function {name}_f08({args})")
+        lines.append(f"{rtype} function {name}{suffix}({args})")
     else:
-        lines.append(f"subroutine {name}_f08({args})")
+        lines.append(f"subroutine {name}{suffix}({args})")
     lines += ["  " + x for x in spec]
     lines.append("  interface")
     if is_function:
@@ -151,7 +149,7 @@ def procedure(proc, glue_generated=True, large=False):
     lines.append("    end function" if is_function else "    end subroutine")
     lines.append("  end interface")
     if is_function:
-        lines.append(f"  {name}_f08 = {gname}({args})")
+        lines.append(f"  {name}{suffix} = {gname}({args})")
         lines.append("end function")
     else:
         call_args = ", ".join("ierror_c" if p == "ierror" else p for p in params)
@@ -201,15 +199,25 @@ def emit(standard, entries, out):
         large = procedure(proc, e.fortran == "generated", True) if standard.has_large(e) else None
         if large and same_kinds(proc):
             large = None  # ambiguous with the int form's specific: MPI_COUNT_KIND is MPI_ADDRESS_KIND here
+        # the large specific joins the generic unless the standard names it apart (MPI_Op_create_c: its
+        # procedure argument alone would not tell the two apart)
+        gc = str(proc.express.embiggen.f08).split("(")[0] if large else g
         w(f"  interface {g}\n")
         if kind == "module":
             bodies.append(lines)
             w(f"    module procedure {g}_f08\n")
-        for kind_lines in [lines if kind == "interface" else None, large[1] if large else None]:
+        if large and large[0] == "module":
+            bodies.append(large[1])
+        if large and large[0] == "module" and gc == g:
+            w(f"    module procedure {g}_f08c\n")
+        for kind_lines in [lines if kind == "interface" else None,
+                           large[1] if large and large[0] == "interface" else None]:
             for line in kind_lines or []:
                 for part in emit_fmod.wrap(line, 4):
                     w(part + "\n")
         w("  end interface\n")
+        if large and large[0] == "module" and gc != g:
+            w(f"  interface {gc}\n    module procedure {g}_f08c\n  end interface\n")
     w("\n" + emit_fmod.sizeof_interface(", optional") + "contains\n\n")
     for h in HANDLES:
         s = h[4:].lower()

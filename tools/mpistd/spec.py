@@ -23,7 +23,7 @@ KEYS = {
     "fortran": ("hand", "none"),
 }
 # the settings of an area
-AREA_KEYS = {"entry_points": ("generated", "hand-written")}
+AREA_KEYS = {"entry_points": ("generated", "hand-written"), "large_forms": ("hand-written",)}
 
 
 class Entry:
@@ -38,9 +38,11 @@ class Entry:
         self.extra = fields.get("extra", [])  # further C checks, after the parameters'
         self.ck = fields.get("ck", False)  # the implementation gets the check record, to say why it failed
         self.raises = fields.get("raises", False)  # the implementation reports its errors itself
-        # the _c form too, where the standard has one: by default where the entry points are generated; a
-        # hand-written area exports it where its entry says `large = true` (its file has the _c entry point)
-        self.large = fields.get("large", self.entry_generated)
+        # the _c form too, where the standard has one: by default where the entry points are generated or the
+        # area writes every _c form by hand (large_forms = "hand-written"); else where the entry says
+        # `large = true` (its file has the _c entry point)
+        large_hand = area_settings.get("large_forms") == "hand-written" and self.generated
+        self.large = fields.get("large", self.entry_generated or large_hand)
         # the Fortran glue: "generated" (tools/mpistd/emit_f77.py), "hand" (src/fortran/), "none" (not yet)
         self.fortran = fields.get("fortran", "generated")
 

@@ -60,7 +60,8 @@ class Standard:
     def forms(self, entry):
         """The C forms vmpi exports of a spec entry: [(expression, profile expression, large)], the int form and
         the standard's large-count form (MPI_X_c: MPI_Count counts, MPI_Aint displacements) where the entry's
-        `large` says so (spec.Entry: by default where its entry points are generated)."""
+        `large` says so (spec.Entry: by default where its entry points are generated or its area writes its _c
+        forms by hand)."""
         express = self.procedure(entry.name).express
         out = [(express.iso_c, express.profile.iso_c, False)]
         if self.has_large(entry):

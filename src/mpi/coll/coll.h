@@ -12,6 +12,7 @@
 #include <mpi.h>
 #include "dtype/dtype.h"
 #include "mpi/core/comm.h"
+#include "mpi/core/ivec.h"
 
 /* At boot: registers the release of a communicator's collective state with core. */
 void vmpi_coll_init(void);
@@ -25,19 +26,19 @@ int vmpi_coll_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, 
 
 int vmpi_coll_gather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                      const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req);
-int vmpi_coll_gatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, const int *rcounts,
-                      const int *displs, const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req);
+int vmpi_coll_gatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, vmpi_ivec rcounts,
+                      vmpi_ivec displs, const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req);
 int vmpi_coll_scatter(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                       const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req);
-int vmpi_coll_scatterv(const void *sbuf, const int *scounts, const int *displs, const vmpi_dtype *sdt, void *rbuf,
+int vmpi_coll_scatterv(const void *sbuf, vmpi_ivec scounts, vmpi_ivec displs, const vmpi_dtype *sdt, void *rbuf,
                        MPI_Count rcount, const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req);
 int vmpi_coll_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                         const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req);
-int vmpi_coll_allgatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, const int *rcounts,
-                         const int *displs, const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req);
+int vmpi_coll_allgatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, vmpi_ivec rcounts,
+                         vmpi_ivec displs, const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req);
 /* Alltoallw in general: per-peer counts, byte displacements and types (the other forms map onto it). */
-int vmpi_coll_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdispls, const vmpi_dtype *const *sdts,
-                        void *rbuf, const int *rcounts, const MPI_Aint *rdispls, const vmpi_dtype *const *rdts,
+int vmpi_coll_alltoallw(const void *sbuf, vmpi_ivec scounts, const MPI_Aint *sdispls, const vmpi_dtype *const *sdts,
+                        void *rbuf, vmpi_ivec rcounts, const MPI_Aint *rdispls, const vmpi_dtype *const *rdts,
                         vmpi_comm *c, MPI_Request *req);
 int vmpi_coll_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                        const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req);
@@ -47,7 +48,7 @@ int vmpi_coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_d
                      MPI_Op op, int root, vmpi_comm *c, MPI_Request *req);
 int vmpi_coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth,
                         MPI_Op op, vmpi_comm *c, MPI_Request *req);
-int vmpi_coll_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, const vmpi_dtype *dt,
+int vmpi_coll_reduce_scatter(const void *sbuf, void *rbuf, vmpi_ivec rcounts, const vmpi_dtype *dt,
                              MPI_Datatype dth, MPI_Op op, vmpi_comm *c, MPI_Request *req);
 int vmpi_coll_reduce_scatter_block(const void *sbuf, void *rbuf, MPI_Count rcount, const vmpi_dtype *dt,
                                    MPI_Datatype dth, MPI_Op op, vmpi_comm *c, MPI_Request *req);

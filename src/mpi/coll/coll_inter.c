@@ -93,14 +93,10 @@ int vmpi_inter_allreduce(const void *sbuf, void *rbuf, MPI_Count count, const vm
 static void *gather_at_leader(vmpi_csched *s, vmpi_comm *c, const void *sbuf, MPI_Count scount,
                               const vmpi_dtype *sdt)
 {
-    int *displs, *counts = vmpi_build_regular(c->size, scount, &displs);
     void *tmp = c->rank == 0 ? vmpi_cs_tmp(s, scount * c->size, sdt) : NULL;
     vmpi_cs_local(s, true);
-    if (counts)
-        vmpi_build_gatherv(s, sbuf, scount, sdt, tmp, counts, displs, sdt, 0, c->size, c->rank);
-    else
-        vmpi_cs_nomem(s);
-    free(counts);
+    vmpi_build_gatherv(s, sbuf, scount, sdt, tmp, vmpi_iv_regular(scount, 0), vmpi_iv_regular(0, scount), sdt, 0,
+                       c->size, c->rank);
     return tmp;
 }
 
@@ -127,7 +123,6 @@ int vmpi_inter_scatter(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt
     vmpi_csched *s = vmpi_cs_new(c);
     if (s == NULL)
         return MPI_ERR_NO_MEM;
-    int *displs = NULL, *counts = NULL;
     if (root == MPI_ROOT) {
         vmpi_cs_send(s, sbuf, scount * c->peer_size, sdt, 0);
     } else if (root != MPI_PROC_NULL) {
@@ -136,11 +131,8 @@ int vmpi_inter_scatter(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt
             vmpi_cs_recv(s, tmp, rcount * c->size, rdt, root);
         vmpi_cs_round(s);
         vmpi_cs_local(s, true);
-        if ((counts = vmpi_build_regular(c->size, rcount, &displs)) != NULL)
-            vmpi_build_scatterv(s, tmp, counts, displs, rdt, rbuf, rcount, rdt, 0, c->size, c->rank);
-        else
-            vmpi_cs_nomem(s);
-        free(counts);
+        vmpi_build_scatterv(s, tmp, vmpi_iv_regular(rcount, 0), vmpi_iv_regular(0, rcount), rdt, rbuf, rcount, rdt, 0,
+                            c->size, c->rank);
     }
     return vmpi_cs_run(s, req, "MPI_Scatter");
 }
@@ -183,13 +175,13 @@ int vmpi_inter_pairs(vmpi_comm *c, int ns, const vmpi_inter_blk *sb, int nr, con
     return vmpi_cs_run(s, req, "MPI_Alltoallv");
 }
 
-int vmpi_inter_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, const vmpi_dtype *dt,
+int vmpi_inter_reduce_scatter(const void *sbuf, void *rbuf, vmpi_ivec rcounts, const vmpi_dtype *dt,
                               MPI_Datatype dth, MPI_Op op, vmpi_comm *c, MPI_Request *req)
 {
     /* every vector holds sum(rcounts) elements of this group's counts (the same total in both groups, as
      * MPI requires): reduce ours at our leader, swap with theirs, scatter theirs over us */
     int n = c->size;
-    int *displs = malloc(sizeof(int) * (size_t)n);
+    MPI_Count *displs = malloc(sizeof *displs * (size_t)n);
     vmpi_csched *s = displs ? vmpi_cs_new(c) : NULL;
     if (s == NULL) {
         free(displs);
@@ -197,15 +189,16 @@ int vmpi_inter_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, 
     }
     MPI_Count total = 0;
     for (int i = 0; i < n; i++) {
-        displs[i] = (int)total;
-        total += rcounts[i];
+        displs[i] = total;
+        total += vmpi_iv_at(rcounts, i);
     }
     void *mine = c->rank == 0 ? vmpi_cs_tmp(s, total, dt) : NULL;
     void *theirs = c->rank == 0 ? vmpi_cs_tmp(s, total, dt) : NULL;
     vmpi_cs_local(s, true);
     vmpi_build_reduce(s, sbuf, mine, total, dt, dth, op, 0, n, c->rank);
     leaders_swap(s, c, mine, total, dt, theirs, total, dt);
-    vmpi_build_scatterv(s, theirs, rcounts, displs, dt, rbuf, rcounts[c->rank], dt, 0, n, c->rank);
+    vmpi_build_scatterv(s, theirs, rcounts, vmpi_iv_count(displs), dt, rbuf, vmpi_iv_at(rcounts, c->rank), dt, 0, n,
+                        c->rank);
     free(displs);
     return vmpi_cs_run(s, req, "MPI_Reduce_scatter");
 }

@@ -11,6 +11,7 @@
 #include <mpi.h>
 #include "dtype/dtype.h"
 #include "mpi/core/comm.h"
+#include "mpi/core/ivec.h"
 
 int vmpi_inter_barrier(vmpi_comm *c, MPI_Request *req);
 int vmpi_inter_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, vmpi_comm *c, MPI_Request *req);
@@ -29,7 +30,7 @@ int vmpi_inter_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sd
 
 /* Reduce_scatter(_block): the other group's vectors, reduced, are scattered over this group by `rcounts`
  * (this group's counts, one per local rank). */
-int vmpi_inter_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, const vmpi_dtype *dt,
+int vmpi_inter_reduce_scatter(const void *sbuf, void *rbuf, vmpi_ivec rcounts, const vmpi_dtype *dt,
                               MPI_Datatype dth, MPI_Op op, vmpi_comm *c, MPI_Request *req);
 
 /* One block of a pairwise exchange: (buffer, count, type) to or from rank `peer` of the other group. */

@@ -72,17 +72,18 @@ int vmpi_coll_bcast(void *buf, MPI_Count count, const vmpi_dtype *dt, int root, 
     return vmpi_cs_run(s, req, "MPI_Bcast");
 }
 
-void vmpi_build_scatterv(vmpi_csched *s, const void *sbuf, const int *scounts, const int *displs,
+void vmpi_build_scatterv(vmpi_csched *s, const void *sbuf, vmpi_ivec scounts, vmpi_ivec displs,
                          const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount, const vmpi_dtype *rdt, int root, int n,
                          int rank)
 {
     if (rank == root) {
         for (int i = 1; i < n; i++) {
             int p = (root + i) % n;
-            vmpi_cs_send(s, at(sbuf, displs[p], sdt), scounts[p], sdt, p);
+            vmpi_cs_send(s, at(sbuf, vmpi_iv_at(displs, p), sdt), vmpi_iv_at(scounts, p), sdt, p);
         }
         if (rbuf != MPI_IN_PLACE)
-            vmpi_cs_copy(s, at(sbuf, displs[root], sdt), scounts[root], sdt, rbuf, rcount, rdt);
+            vmpi_cs_copy(s, at(sbuf, vmpi_iv_at(displs, root), sdt), vmpi_iv_at(scounts, root), sdt, rbuf, rcount,
+                         rdt);
     } else {
         vmpi_cs_recv(s, rbuf, rcount, rdt, root);
     }
@@ -90,23 +91,24 @@ void vmpi_build_scatterv(vmpi_csched *s, const void *sbuf, const int *scounts, c
 }
 
 void vmpi_build_gatherv(vmpi_csched *s, const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf,
-                        const int *rcounts, const int *displs, const vmpi_dtype *rdt, int root, int n, int rank)
+                        vmpi_ivec rcounts, vmpi_ivec displs, const vmpi_dtype *rdt, int root, int n, int rank)
 {
     if (rank == root) {
         for (int i = 1; i < n; i++) {
             int p = (root + i) % n;
-            vmpi_cs_recv(s, at(rbuf, displs[p], rdt), rcounts[p], rdt, p);
+            vmpi_cs_recv(s, at(rbuf, vmpi_iv_at(displs, p), rdt), vmpi_iv_at(rcounts, p), rdt, p);
         }
         if (sbuf != MPI_IN_PLACE)
-            vmpi_cs_copy(s, sbuf, scount, sdt, at(rbuf, displs[root], rdt), rcounts[root], rdt);
+            vmpi_cs_copy(s, sbuf, scount, sdt, at(rbuf, vmpi_iv_at(displs, root), rdt), vmpi_iv_at(rcounts, root),
+                         rdt);
     } else {
         vmpi_cs_send(s, sbuf, scount, sdt, root);
     }
     vmpi_cs_round(s);
 }
 
-int vmpi_coll_gatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, const int *rcounts,
-                      const int *displs, const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req)
+int vmpi_coll_gatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, vmpi_ivec rcounts,
+                      vmpi_ivec displs, const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req)
 {
     vmpi_csched *s = vmpi_cs_new(c);
     if (s == NULL)
@@ -115,31 +117,14 @@ int vmpi_coll_gatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt,
     return vmpi_cs_run(s, req, "MPI_Gather");
 }
 
-int *vmpi_build_regular(int n, MPI_Count count, int **displs)
-{
-    int *v = malloc(sizeof *v * (size_t)(2 * n));
-    if (v == NULL)
-        return NULL;
-    for (int i = 0; i < n; i++) {
-        v[i] = (int)count;
-        v[n + i] = (int)(i * count);
-    }
-    *displs = v + n;
-    return v;
-}
-
 int vmpi_coll_gather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                      const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req)
 {
-    int *displs, *counts = vmpi_build_regular(c->size, rcount, &displs);
-    if (counts == NULL)
-        return MPI_ERR_NO_MEM;
-    int err = vmpi_coll_gatherv(sbuf, scount, sdt, rbuf, counts, displs, rdt, root, c, req);
-    free(counts);
-    return err;
+    return vmpi_coll_gatherv(sbuf, scount, sdt, rbuf, vmpi_iv_regular(rcount, 0), vmpi_iv_regular(0, rcount), rdt,
+                             root, c, req);
 }
 
-int vmpi_coll_scatterv(const void *sbuf, const int *scounts, const int *displs, const vmpi_dtype *sdt, void *rbuf,
+int vmpi_coll_scatterv(const void *sbuf, vmpi_ivec scounts, vmpi_ivec displs, const vmpi_dtype *sdt, void *rbuf,
                        MPI_Count rcount, const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req)
 {
     vmpi_csched *s = vmpi_cs_new(c);
@@ -152,34 +137,30 @@ int vmpi_coll_scatterv(const void *sbuf, const int *scounts, const int *displs, 
 int vmpi_coll_scatter(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, MPI_Count rcount,
                       const vmpi_dtype *rdt, int root, vmpi_comm *c, MPI_Request *req)
 {
-    int *displs, *counts = vmpi_build_regular(c->size, scount, &displs);
-    if (counts == NULL)
-        return MPI_ERR_NO_MEM;
-    int err = vmpi_coll_scatterv(sbuf, counts, displs, sdt, rbuf, rcount, rdt, root, c, req);
-    free(counts);
-    return err;
+    return vmpi_coll_scatterv(sbuf, vmpi_iv_regular(scount, 0), vmpi_iv_regular(0, scount), sdt, rbuf, rcount, rdt,
+                              root, c, req);
 }
 
-int vmpi_coll_allgatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, const int *rcounts,
-                         const int *displs, const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req)
+int vmpi_coll_allgatherv(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt, void *rbuf, vmpi_ivec rcounts,
+                         vmpi_ivec displs, const vmpi_dtype *rdt, vmpi_comm *c, MPI_Request *req)
 {
     /* every rank sends its block to every other at once (one round; n - 1 messages each) */
     vmpi_csched *s = vmpi_cs_new(c);
     if (s == NULL)
         return MPI_ERR_NO_MEM;
     int n = c->size, r = c->rank;
-    void *mine = at(rbuf, displs[r], rdt);
+    void *mine = at(rbuf, vmpi_iv_at(displs, r), rdt);
     if (sbuf == MPI_IN_PLACE) {
         sbuf = mine;
-        scount = rcounts[r];
+        scount = vmpi_iv_at(rcounts, r);
         sdt = rdt;
     } else {
-        vmpi_cs_copy(s, sbuf, scount, sdt, mine, rcounts[r], rdt);
+        vmpi_cs_copy(s, sbuf, scount, sdt, mine, vmpi_iv_at(rcounts, r), rdt);
     }
     for (int i = 1; i < n; i++) {
         int to = (r + i) % n, from = (r - i + n) % n;
         vmpi_cs_send(s, sbuf, scount, sdt, to);
-        vmpi_cs_recv(s, at(rbuf, displs[from], rdt), rcounts[from], rdt, from);
+        vmpi_cs_recv(s, at(rbuf, vmpi_iv_at(displs, from), rdt), vmpi_iv_at(rcounts, from), rdt, from);
     }
     return vmpi_cs_run(s, req, "MPI_Allgather");
 }
@@ -189,16 +170,12 @@ int vmpi_coll_allgather(const void *sbuf, MPI_Count scount, const vmpi_dtype *sd
 {
     if (req == NULL && !vmpi_coll_spans(c))
         return vmpi_shm_allgather(sbuf, scount, sdt, rbuf, rcount, rdt, c);
-    int *displs, *counts = vmpi_build_regular(c->size, rcount, &displs);
-    if (counts == NULL)
-        return MPI_ERR_NO_MEM;
-    int err = vmpi_coll_allgatherv(sbuf, scount, sdt, rbuf, counts, displs, rdt, c, req);
-    free(counts);
-    return err;
+    return vmpi_coll_allgatherv(sbuf, scount, sdt, rbuf, vmpi_iv_regular(rcount, 0), vmpi_iv_regular(0, rcount), rdt,
+                                c, req);
 }
 
-int vmpi_coll_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdispls, const vmpi_dtype *const *sdts,
-                        void *rbuf, const int *rcounts, const MPI_Aint *rdispls, const vmpi_dtype *const *rdts,
+int vmpi_coll_alltoallw(const void *sbuf, vmpi_ivec scounts, const MPI_Aint *sdispls, const vmpi_dtype *const *sdts,
+                        void *rbuf, vmpi_ivec rcounts, const MPI_Aint *rdispls, const vmpi_dtype *const *rdts,
                         vmpi_comm *c, MPI_Request *req)
 {
     vmpi_csched *s = vmpi_cs_new(c);
@@ -212,10 +189,11 @@ int vmpi_coll_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sd
         MPI_Aint lo = 0, hi = 0;
         bool any = false;
         for (int i = 0; i < n; i++) {
-            if (rcounts[i] == 0 || rdts[i]->size == 0)
+            MPI_Count k = vmpi_iv_at(rcounts, i);
+            if (k == 0 || rdts[i]->size == 0)
                 continue;
             const vmpi_dtype *d = rdts[i];
-            MPI_Aint a = rdispls[i] + d->true_lb, b = a + d->true_extent + (rcounts[i] - 1) * d->extent;
+            MPI_Aint a = rdispls[i] + d->true_lb, b = a + d->true_extent + (k - 1) * d->extent;
             lo = !any || a < lo ? a : lo;
             hi = !any || b > hi ? b : hi;
             any = true;
@@ -232,11 +210,12 @@ int vmpi_coll_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sd
     }
     for (int i = 1; i < n; i++) {
         int to = (r + i) % n, from = (r - i + n) % n;
-        vmpi_cs_send(s, src + sdispls[to], scounts[to], sdts[to], to);
-        vmpi_cs_recv(s, (char *)rbuf + rdispls[from], rcounts[from], rdts[from], from);
+        vmpi_cs_send(s, src + sdispls[to], vmpi_iv_at(scounts, to), sdts[to], to);
+        vmpi_cs_recv(s, (char *)rbuf + rdispls[from], vmpi_iv_at(rcounts, from), rdts[from], from);
     }
     if (sbuf != MPI_IN_PLACE)
-        vmpi_cs_copy(s, src + sdispls[r], scounts[r], sdts[r], (char *)rbuf + rdispls[r], rcounts[r], rdts[r]);
+        vmpi_cs_copy(s, src + sdispls[r], vmpi_iv_at(scounts, r), sdts[r], (char *)rbuf + rdispls[r],
+                     vmpi_iv_at(rcounts, r), rdts[r]);
     return vmpi_cs_run(s, req, "MPI_Alltoall");
 }
 
@@ -247,22 +226,19 @@ int vmpi_coll_alltoall(const void *sbuf, MPI_Count scount, const vmpi_dtype *sdt
     if (req == NULL && sbuf != MPI_IN_PLACE && !vmpi_coll_spans(c))
         return vmpi_shm_alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, c);
     int n = c->size;
-    int *v = malloc(sizeof *v * (size_t)(2 * n));
     MPI_Aint *d = malloc(sizeof *d * (size_t)(2 * n));
     const vmpi_dtype **t = malloc(sizeof *t * (size_t)(2 * n));
     int err = MPI_ERR_NO_MEM;
-    if (v && d && t) {
+    if (d && t) {
         for (int i = 0; i < n; i++) {
-            v[i] = (int)scount;
-            v[n + i] = (int)rcount;
             d[i] = sbuf == MPI_IN_PLACE ? 0 : i * scount * sdt->extent;
             d[n + i] = i * rcount * rdt->extent;
             t[i] = sdt;
             t[n + i] = rdt;
         }
-        err = vmpi_coll_alltoallw(sbuf, v, d, t, rbuf, v + n, d + n, t + n, c, req);
+        err = vmpi_coll_alltoallw(sbuf, vmpi_iv_regular(scount, 0), d, t, rbuf, vmpi_iv_regular(rcount, 0), d + n,
+                                  t + n, c, req);
     }
-    free(v);
     free(d);
     free(t);
     return err;

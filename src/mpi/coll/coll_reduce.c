@@ -86,27 +86,32 @@ int vmpi_coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, const vmp
     return vmpi_cs_run(s, req, "MPI_Allreduce");
 }
 
-int vmpi_coll_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, const vmpi_dtype *dt,
+int vmpi_coll_reduce_scatter(const void *sbuf, void *rbuf, vmpi_ivec rcounts, const vmpi_dtype *dt,
                              MPI_Datatype dth, MPI_Op op, vmpi_comm *c, MPI_Request *req)
 {
     /* reduce everything to rank 0, then scatter the blocks */
     int n = c->size, r = c->rank;
-    int *displs = malloc(sizeof *displs * (size_t)n);
-    vmpi_csched *s = displs ? vmpi_cs_new(c) : NULL;
+    MPI_Count *displs = rcounts.kind == VMPI_IV_REGULAR ? NULL : malloc(sizeof *displs * (size_t)n);
+    if (rcounts.kind != VMPI_IV_REGULAR && displs == NULL)
+        return MPI_ERR_NO_MEM;
+    vmpi_csched *s = vmpi_cs_new(c);
     if (s == NULL) {
         free(displs);
         return MPI_ERR_NO_MEM;
     }
     MPI_Count total = 0;
     for (int i = 0; i < n; i++) {
-        displs[i] = (int)total;
-        total += rcounts[i];
+        if (displs)
+            displs[i] = total;
+        total += vmpi_iv_at(rcounts, i);
     }
+    /* Reduce_scatter_block's blocks are regular: no displacement array */
+    vmpi_ivec dv = displs ? vmpi_iv_count(displs) : vmpi_iv_regular(0, rcounts.base);
     if (sbuf == MPI_IN_PLACE)
         sbuf = rbuf;
     void *all = r == 0 ? vmpi_cs_tmp(s, total, dt) : NULL;
     vmpi_build_reduce(s, sbuf, all, total, dt, dth, op, 0, n, r);
-    vmpi_build_scatterv(s, all, rcounts, displs, dt, rbuf, rcounts[r], dt, 0, n, r);
+    vmpi_build_scatterv(s, all, rcounts, dv, dt, rbuf, vmpi_iv_at(rcounts, r), dt, 0, n, r);
     int err = vmpi_cs_run(s, req, "MPI_Reduce_scatter");
     free(displs);
     return err;
@@ -115,15 +120,7 @@ int vmpi_coll_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, c
 int vmpi_coll_reduce_scatter_block(const void *sbuf, void *rbuf, MPI_Count rcount, const vmpi_dtype *dt,
                                    MPI_Datatype dth, MPI_Op op, vmpi_comm *c, MPI_Request *req)
 {
-    int n = c->size;
-    int *counts = malloc(sizeof *counts * (size_t)n);
-    if (counts == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < n; i++)
-        counts[i] = (int)rcount;
-    int err = vmpi_coll_reduce_scatter(sbuf, rbuf, counts, dt, dth, op, c, req);
-    free(counts);
-    return err;
+    return vmpi_coll_reduce_scatter(sbuf, rbuf, vmpi_iv_regular(rcount, 0), dt, dth, op, c, req);
 }
 
 int vmpi_coll_scan(const void *sbuf, void *rbuf, MPI_Count count, const vmpi_dtype *dt, MPI_Datatype dth, MPI_Op op,

@@ -41,9 +41,9 @@ static int neighbor(const vmpi_comm *c, int k, bool incoming)
     return r;
 }
 
-static void block(const vmpi_nbr_side *s, int k, MPI_Aint *off, int *count, const vmpi_dtype **type)
+static void block(const vmpi_nbr_side *s, int k, MPI_Aint *off, MPI_Count *count, const vmpi_dtype **type)
 {
-    *count = s->counts ? s->counts[k] : s->count;
+    *count = vmpi_iv_at(s->counts, k);
     *type = s->types ? s->types[k] : s->type;
     if (s->same_block)
         *off = 0;
@@ -62,7 +62,7 @@ int vmpi_nbr_exchange(vmpi_comm *c, const void *sbuf, const vmpi_nbr_side *s, vo
         return MPI_ERR_NO_MEM;
     for (int k = 0; k < in; k++) {
         MPI_Aint off;
-        int cnt;
+        MPI_Count cnt;
         const vmpi_dtype *dt;
         block(r, k, &off, &cnt, &dt);
         int peer = neighbor(c, k, true);
@@ -77,7 +77,7 @@ int vmpi_nbr_exchange(vmpi_comm *c, const void *sbuf, const vmpi_nbr_side *s, vo
     for (int j = 0; j < out; j++) {
         int k = cart ? j ^ 1 : j;
         MPI_Aint off;
-        int cnt;
+        MPI_Count cnt;
         const vmpi_dtype *dt;
         block(s, k, &off, &cnt, &dt);
         int peer = neighbor(c, k, false);

@@ -10,13 +10,14 @@
 #include <mpi.h>
 #include "dtype/dtype.h"
 #include "mpi/core/comm.h"
+#include "mpi/core/ivec.h"
 
 /* One side of a neighbourhood exchange: per neighbour, a (buffer offset in bytes, count, type). */
 typedef struct vmpi_nbr_side {
     const MPI_Aint *off;     /* NULL: block k at k * count * extent */
-    const int *counts;       /* NULL: `count` for every block */
+    vmpi_ivec counts;        /* the program's counts, or regular (`count` for every block) */
     const vmpi_dtype *const *types; /* NULL: `type` for every block */
-    int count;
+    MPI_Count count;
     const vmpi_dtype *type;
     bool same_block;         /* allgather: every neighbour gets the whole send buffer */
 } vmpi_nbr_side;

@@ -12,7 +12,8 @@
 #include "mpi/op/op_builtin.h"
 
 typedef struct user_op {
-    MPI_User_function *_Atomic fn; /* NULL: free slot */
+    MPI_User_function *_Atomic fn; /* NULL: free slot; an MPI_User_function_c when `large` */
+    bool large;
     bool commute;
     bool freed;                    /* MPI_Op_free'd: invalid for new calls, kept while pending ones use it */
     _Atomic int holds;             /* pending nonblocking reductions using it */
@@ -57,7 +58,7 @@ static bool builtin(MPI_Op op)
     return VMPI_HANDLE_KIND(op) == VMPI_KIND_OP && op > MPI_OP_NULL && op <= MPI_NO_OP;
 }
 
-int vmpi_op_create(MPI_User_function *fn, bool commute, MPI_Op *out)
+int vmpi_op_create(void (*fn)(void), bool large, bool commute, MPI_Op *out)
 {
     int err = MPI_ERR_INTERN;
     pthread_mutex_lock(&users_lock);
@@ -72,7 +73,8 @@ int vmpi_op_create(MPI_User_function *fn, bool commute, MPI_Op *out)
             atomic_store(&users[i].gen, gen ? gen : 1);
             users[i].commute = commute;
             users[i].freed = false;
-            users[i].fn = fn;
+            users[i].large = large;
+            users[i].fn = (MPI_User_function *)fn;
             *out = VMPI_HANDLE(VMPI_KIND_OP, (int)(atomic_load(&users[i].gen) << SLOT_BITS) | i);
             err = MPI_SUCCESS;
             break;
@@ -135,10 +137,20 @@ int vmpi_op_check(MPI_Op op, const vmpi_dtype *dt)
     return vmpi_op_builtin_check(op, VMPI_HANDLE(VMPI_KIND_DATATYPE, dt->basic));
 }
 
-static void apply_user(MPI_User_function *fn, MPI_Datatype dth, const void *in, void *inout, MPI_Count count)
+static void apply_user(const user_op *u, MPI_Datatype dth, const vmpi_dtype *dt, const void *in, void *inout,
+                       MPI_Count count)
 {
-    int len = (int)count; /* counts come from int arguments of the C binding */
-    fn((void *)in, inout, &len, &dth);
+    if (u->large) {
+        ((MPI_User_function_c *)u->fn)((void *)in, inout, &count, &dth);
+        return;
+    }
+    /* an int length: pieces of at most INT_MAX instances (a large-count reduction with an MPI_Op_create op) */
+    for (MPI_Count done = 0; done < count;) {
+        int len = count - done > INT_MAX ? INT_MAX : (int)(count - done);
+        MPI_Aint at = done * dt->extent;
+        u->fn((char *)in + at, (char *)inout + at, &len, &dth);
+        done += len;
+    }
 }
 
 void vmpi_op_apply(MPI_Op op, MPI_Datatype dth, const vmpi_dtype *dt, const void *in, void *inout, MPI_Count count)
@@ -147,7 +159,7 @@ void vmpi_op_apply(MPI_Op op, MPI_Datatype dth, const vmpi_dtype *dt, const void
         return;
     user_op *u = user_get(op);
     if (u) {
-        apply_user(u->fn, dth, in, inout, count);
+        apply_user(u, dth, dt, in, inout, count);
         return;
     }
     MPI_Datatype basic = VMPI_HANDLE(VMPI_KIND_DATATYPE, dt->basic);
@@ -181,7 +193,7 @@ int vmpi_op_each_owned(int owner, vmpi_op_entry_fn fn, void *arg)
     for (int i = VMPI_OP_USER_FIRST; i < VMPI_OP_USER_MAX; i++)
         if (users[i].fn != NULL && users[i].owner == owner) {
             vmpi_op_entry e = {i, atomic_load(&users[i].gen), users[i].commute, users[i].freed,
-                               atomic_load(&users[i].holds), users[i].fn};
+                               atomic_load(&users[i].holds), users[i].fn, users[i].large};
             fn(arg, &e);
             n++;
         }
@@ -200,6 +212,7 @@ bool vmpi_op_install(const vmpi_op_entry *e, int owner)
         u->freed = e->freed;
         atomic_store(&u->holds, e->holds);
         u->owner = owner;
+        u->large = e->large;
         u->fn = e->fn;
         vmpi_handle_seq_saw(&seq, e->slot);
         ok = true;

@@ -21,7 +21,8 @@ typedef struct vmpi_op_entry {
     unsigned gen;
     bool commute, freed;
     int holds;
-    MPI_User_function *fn;
+    MPI_User_function *fn; /* an MPI_User_function_c when `large` */
+    bool large;
 } vmpi_op_entry;
 typedef void (*vmpi_op_entry_fn)(void *arg, const vmpi_op_entry *e);
 int vmpi_op_each_owned(int owner, vmpi_op_entry_fn fn, void *arg);
@@ -31,7 +32,10 @@ void vmpi_op_forget_owned(int owner);
 void vmpi_op_keep_only(bool (*here)(int owner));
 void vmpi_op_rebase(int above);
 
-int vmpi_op_create(MPI_User_function *fn, bool commute, MPI_Op *out);
+/* `fn` is an MPI_User_function (int length: MPI_Op_create) or, when `large`, an MPI_User_function_c
+ * (MPI_Count length: MPI_Op_create_c); either reduces every count, in pieces of at most INT_MAX elements for
+ * the int one. */
+int vmpi_op_create(void (*fn)(void), bool large, bool commute, MPI_Op *out);
 /* MPI_ERR_OP for a predefined or invalid op. */
 int vmpi_op_free(MPI_Op *op);
 /* Whether `op` is a valid predefined or live user operation. */

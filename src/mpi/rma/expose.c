@@ -70,8 +70,8 @@ int vmpi_rma_expose_open(vmpi_win *w, const vmpi_rma_pub *all, void *base, MPI_A
         at += lens[r];
     }
     const vmpi_dtype *byte = vmpi_dtype_builtin(VMPI_HANDLE_INDEX(MPI_BYTE));
-    int err = vmpi_coll_allgatherv(key ? key : (const void *)keys, lens[w->rank], byte, keys, lens, displs, byte,
-                                   w->comm, NULL);
+    int err = vmpi_coll_allgatherv(key ? key : (const void *)keys, lens[w->rank], byte, keys, vmpi_iv_int(lens),
+                                   vmpi_iv_int(displs), byte, w->comm, NULL);
     for (int r = 0; err == MPI_SUCCESS && r < w->size; r++) {
         if (lens[r] == 0 || !vmpi_rma_is_remote(w, r))
             continue;

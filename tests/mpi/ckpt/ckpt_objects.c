@@ -2,7 +2,8 @@
 /* Checkpoint/restart (issue 6): runtime objects made before a checkpoint and used after it, each checked
  * exactly, in the job that took the checkpoint and in a job restarted from it (tests/tools/ckpt.sh kills the
  * first and restarts it on other PE counts):
- *   - a non-commutative user reduction (2x2 matrix products, in rank order), a user error handler on a
+ *   - a non-commutative user reduction (2x2 matrix products, in rank order), the same as an MPI_Op_create_c
+ *     operation (an MPI_Count length) used by MPI_Allreduce_c, a user error handler on a
  *     communicator (it must run, with the error), a user error class, code and string;
  *   - an intercommunicator, a Comm_split_type communicator, a group, names of a communicator and a datatype,
  *     a datatype attribute whose delete callback runs when the type is freed, an info object, a datatype made
@@ -38,6 +39,12 @@ static void matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
                     (a[k + 2] * b[k] + a[k + 3] * b[k + 2]) % MOD, (a[k + 2] * b[k + 1] + a[k + 3] * b[k + 3]) % MOD};
         memcpy(b + k, r, sizeof r);
     }
+}
+/* the same with the large-count function type */
+static void matmul_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *dt)
+{
+    int n = (int)*len;
+    matmul(in, inout, &n, dt);
 }
 static void rank_matrix(int r, int m[4])
 {
@@ -106,6 +113,8 @@ int main(int argc, char **argv)
     /* ---- made before the checkpoint ---- */
     MPI_Op op;
     MT_CHECK_RC(errs, MPI_Op_create(matmul, 0, &op));
+    MPI_Op op_c;
+    MT_CHECK_RC(errs, MPI_Op_create_c(matmul_c, 0, &op_c));
     MPI_Errhandler eh;
     MT_CHECK_RC(errs, MPI_Comm_create_errhandler(on_error, &eh));
     MPI_Comm dup, half, node, inter = MPI_COMM_NULL, idup = MPI_COMM_NULL;
@@ -249,6 +258,10 @@ int main(int argc, char **argv)
     MT_CHECK_RC(errs, MPI_Allreduce(m, p, 4, MPI_INT, op, MPI_COMM_WORLD));
     MT_CHECK(errs, !memcmp(p, want, sizeof p), "user operation: [%d %d %d %d], expected [%d %d %d %d]", p[0], p[1],
              p[2], p[3], want[0], want[1], want[2], want[3]);
+    memcpy(p, (int[4]){1, 0, 0, 1}, sizeof p);
+    MT_CHECK_RC(errs, MPI_Allreduce_c(m, p, 4, MPI_INT, op_c, MPI_COMM_WORLD));
+    MT_CHECK(errs, !memcmp(p, want, sizeof p), "MPI_Op_create_c operation: [%d %d %d %d], expected [%d %d %d %d]",
+             p[0], p[1], p[2], p[3], want[0], want[1], want[2], want[3]);
 
     char name[MPI_MAX_OBJECT_NAME];
     int len;
@@ -372,6 +385,7 @@ int main(int argc, char **argv)
     MPI_Comm_free(&dup);
     MPI_Errhandler_free(&eh);
     MPI_Op_free(&op);
+    MPI_Op_free(&op_c);
     free(bbuf);
     ckpt_test_close(&t);
     return mt_finish(errs);

@@ -1,8 +1,9 @@
 ! SPDX-License-Identifier: BSD-3-Clause
 ! mpi_f08: handles as types (==, /=), TYPE(MPI_Status) fields, optional IERROR, MPI_STATUS_IGNORE and
-! MPI_IN_PLACE, large-count specifics (point-to-point, datatypes), the status conversions, a user operation
-! with mpi_f08's interface (TYPE(C_PTR), VALUE buffers), a keyval whose callbacks take TYPE(MPI_Comm), names,
-! MPI_SIZEOF, requests across migration points, and module variables per rank.
+! MPI_IN_PLACE, large-count specifics (point-to-point, datatypes, collectives), the status conversions, a user
+! operation with mpi_f08's interface (TYPE(C_PTR), VALUE buffers) in an int and a large-count reduction, one of
+! MPI_Op_create_c, a keyval whose callbacks take TYPE(MPI_Comm), names, MPI_SIZEOF, requests across migration
+! points, and module variables per rank.
 module f08_basic_state
   use, intrinsic :: iso_c_binding
   implicit none
@@ -13,6 +14,18 @@ contains
     use mpi_f08
     type(c_ptr), value :: invec, inoutvec
     integer :: len
+    type(MPI_Datatype) :: datatype
+    integer, pointer :: a(:), b(:)
+    call c_f_pointer(invec, a, [len])
+    call c_f_pointer(inoutvec, b, [len])
+    b = max(a, b)
+  end subroutine
+
+  ! the same with MPI_User_function_c's interface (MPI_Op_create_c): an INTEGER(KIND=MPI_COUNT_KIND) length
+  subroutine imax_c(invec, inoutvec, len, datatype)
+    use mpi_f08
+    type(c_ptr), value :: invec, inoutvec
+    integer(kind=MPI_COUNT_KIND) :: len
     type(MPI_Datatype) :: datatype
     integer, pointer :: a(:), b(:)
     call c_f_pointer(invec, a, [len])
@@ -37,14 +50,17 @@ program f08_basic
   use mpi_f08
   use f08_basic_state
   implicit none
-  integer :: rank, np, left, right, got, val, errs, n, step, key, ierr
+  integer :: rank, np, left, right, got, val, errs, n, step, key, ierr, i
+  integer :: all(64)
+  integer(kind=MPI_COUNT_KIND) :: cnts(64)
+  integer(kind=MPI_ADDRESS_KIND) :: dsps(64)
   type(MPI_Status) :: st, sts(2), st2
   integer :: fst(MPI_STATUS_SIZE)
   integer(kind=MPI_COUNT_KIND) :: csize, ccount
   type(MPI_Datatype) :: big
   type(MPI_Request) :: reqs(2)
   type(MPI_Comm) :: dup, dup2
-  type(MPI_Op) :: op
+  type(MPI_Op) :: op, op_c
   character(len=MPI_MAX_OBJECT_NAME) :: name
   double precision :: d(3)
   integer(kind=MPI_ADDRESS_KIND) :: aval, extra
@@ -94,6 +110,30 @@ program f08_basic
   val = np - 1 - rank
   call MPI_Allreduce(MPI_IN_PLACE, val, 1, MPI_INTEGER, op, MPI_COMM_WORLD)
   if (val /= np - 1 .and. np > 1) errs = errs + 1
+  ! the collectives' large-count specifics: MPI_Allreduce_f08c (MPI_Allreduce_c) with the same user op,
+  ! MPI_Allgatherv_f08c with MPI_COUNT_KIND counts and MPI_ADDRESS_KIND displacements (a gap after each block)
+  val = np - 1 - rank
+  call MPI_Allreduce(MPI_IN_PLACE, val, 1_MPI_COUNT_KIND, MPI_INTEGER, op, MPI_COMM_WORLD)
+  if (val /= np - 1 .and. np > 1) errs = errs + 1
+  call MPI_Op_create_c(imax_c, .true., op_c)
+  val = np - 1 - rank
+  call MPI_Allreduce(MPI_IN_PLACE, val, 1_MPI_COUNT_KIND, MPI_INTEGER, op_c, MPI_COMM_WORLD)
+  if (val /= np - 1 .and. np > 1) errs = errs + 1
+  val = np - 1 - rank
+  call MPI_Allreduce(MPI_IN_PLACE, val, 1, MPI_INTEGER, op_c, MPI_COMM_WORLD)
+  if (val /= np - 1 .and. np > 1) errs = errs + 1
+  call MPI_Op_free(op_c)
+  if (np <= 32) then
+    all = -1
+    do i = 1, np
+      cnts(i) = 1
+      dsps(i) = 2 * (i - 1)
+    end do
+    call MPI_Allgatherv(rank + 100, 1_MPI_COUNT_KIND, MPI_INTEGER, all, cnts, dsps, MPI_INTEGER, MPI_COMM_WORLD)
+    do i = 1, np
+      if (all(2 * i - 1) /= i + 99 .or. all(2 * i) /= -1) errs = errs + 1
+    end do
+  end if
   call MPI_Op_free(op)
   if (op /= MPI_OP_NULL) errs = errs + 1
   call MPI_Comm_dup(MPI_COMM_WORLD, dup)
