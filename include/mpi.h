@@ -237,6 +237,25 @@ typedef struct MPI_Status {
 #define MPI_ERR_RMA_ATTACH 55
 #define MPI_ERR_RMA_SHARED 56
 #define MPI_ERR_RMA_FLAVOR 57
+/* MPI_T's (MPI-4.1 15.3.10): its functions return them */
+#define MPI_T_ERR_CANNOT_INIT 58
+#define MPI_T_ERR_NOT_ACCESSIBLE 59
+#define MPI_T_ERR_NOT_INITIALIZED 60
+#define MPI_T_ERR_NOT_SUPPORTED 61
+#define MPI_T_ERR_MEMORY 62
+#define MPI_T_ERR_INVALID 63
+#define MPI_T_ERR_INVALID_INDEX 64
+#define MPI_T_ERR_INVALID_ITEM 65
+#define MPI_T_ERR_INVALID_SESSION 66
+#define MPI_T_ERR_INVALID_HANDLE 67
+#define MPI_T_ERR_INVALID_NAME 68
+#define MPI_T_ERR_OUT_OF_HANDLES 69
+#define MPI_T_ERR_OUT_OF_SESSIONS 70
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 71
+#define MPI_T_ERR_CVAR_SET_NEVER 72
+#define MPI_T_ERR_PVAR_NO_WRITE 73
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 74
+#define MPI_T_ERR_PVAR_NO_ATOMIC 75
 #define MPI_ERR_LASTCODE 0x3fffffff
 
 /* ---- functions; every MPI_X is a weak alias of PMPI_X ---- */
@@ -428,6 +447,7 @@ VMPI_DECL(int, Pcontrol, (const int level, ...))
 #include "vmpi/mpi_coll.h"
 #include "vmpi/mpi_comm.h"
 #include "vmpi/mpi_info.h"
+#include "vmpi/mpi_tool.h"
 #include "vmpi/mpi_rma.h"
 #include "vmpi/mpix_am.h"
 #include "vmpi/mpi_ampi.h"

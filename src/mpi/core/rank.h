@@ -48,6 +48,7 @@ typedef struct vmpi_rank {
     struct vmpi_csched *scheds;      /* its collective schedules not yet destroyed (mpi/coll/csched.c) */
     bool cs_persist;                 /* its next nonblocking schedule is a persistent collective (csched.h) */
     struct vmpi_part_rank *part;     /* partitioned receives not yet matched (mpi/pt2pt/part.c), or NULL */
+    struct vmpi_tool_rank *tool;     /* its MPI_T state (mpi/tool/state.c), or NULL */
     void *ext[VMPI_RANK_EXT_MAX];    /* the upper layers' state, by key (vmpi_rank_ext_key) */
 } vmpi_rank;
 

@@ -11,7 +11,7 @@
 #include "mtest.h"
 #include "uninit_calls.h"
 
-/* Allowed at any time (MPI-4.1 11.2.1: the info functions too), or would end the job (MPI_Abort), or does
+/* Allowed at any time (MPI-4.1 11.2.1: the info functions too; 15.3.4: the MPI_T ones), or would end the job (MPI_Abort), or does
  * nothing (MPI_Pcontrol, for profiling libraries). */
 static int allowed(const char *name)
 {
@@ -20,7 +20,7 @@ static int allowed(const char *name)
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(name, ok[i]) == 0)
             return 1;
-    return strncmp(name, "MPI_Info_", 9) == 0;
+    return strncmp(name, "MPI_Info_", 9) == 0 || strncmp(name, "MPI_T_", 6) == 0; /* MPI_T: any time too */
 }
 
 /* The info functions work before MPI_Init and after MPI_Finalize (MPI-4.1 11.2.1). */
