@@ -189,7 +189,7 @@ static bool in_range(const vmpi_tunable *t, unsigned long long v)
 
 bool vmpi_tunable_check(const vmpi_tunable *t, const char *text, const char **why)
 {
-    static char buf[160];
+    static _Thread_local char buf[160]; /* (ranks on several PEs may check at once: MPI_T_cvar_write) */
     char lo[32], hi[32];
     long l;
     size_t s;

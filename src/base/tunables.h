@@ -80,7 +80,7 @@ extern vmpi_config vmpi_cfg;
 const vmpi_tunable *vmpi_tunables(size_t *count);
 const vmpi_tunable *vmpi_tunable_find(const char *name);
 /* Parses `text` as a value of `t`; returns false (and sets *why: what is expected, with the valid range) when
- * it is not one.  *why points to a static buffer. */
+ * it is not one.  *why points to a buffer of the calling thread. */
 bool vmpi_tunable_check(const vmpi_tunable *t, const char *text, const char **why);
 /* A value of setting `name` given another way (`given_as`, e.g. "+tcharm_stacksize"): outside its range, a
  * fatal error naming the range. */

@@ -5,8 +5,9 @@
  *     two handles in two sessions count independently (one reset, one not); write, reset and readreset
  *     set what the handle counts from; MPI_T_PVAR_ALL_HANDLES starts and stops every handle of a session;
  *   - vmpi_unexpected (a level) and vmpi_comm_unexpected (bound to a communicator): once the last of M
- *     messages from the partner is probed, exactly M wait in the queue, on the duplicate communicator they
- *     were sent on and none on MPI_COMM_WORLD; none once they are received;
+ *     messages from the partner is probed, exactly M wait on the duplicate communicator they were sent on
+ *     (at least M on all contexts: ranks ahead may have sent a collective's messages already) and none on
+ *     MPI_COMM_WORLD; none on the duplicate once they are received;
  *   - across a migration point: vmpi_lb_steps grows by one, vmpi_migrations by one and vmpi_pe becomes the
  *     next PE under Rotate with several PEs (by none, and the PE stays, with one), vmpi_context_switches
  *     grows, vmpi_lb_time does not shrink; vmpi_pe_idle_time has one value per PE of the process;
@@ -146,12 +147,12 @@ static void queue(int *errs, int rank, int partner)
     for (int i = 0; i < M; i++)
         MPI_Send(&one, 1, MPI_INT, partner, i, dup);
     MPI_Probe(partner, M - 1, dup, MPI_STATUS_IGNORE);
-    MT_CHECK_INT(*errs, "unexpected messages", M, rd(s, all));
+    /* (the count on every context includes what ranks that went on to the next collective sent already) */
+    MT_CHECK(*errs, rd(s, all) >= M, "unexpected messages: %llu, fewer than %d", rd(s, all), M);
     MT_CHECK_INT(*errs, "unexpected on the duplicate", M, rd(s, on_dup));
     MT_CHECK_INT(*errs, "unexpected on MPI_COMM_WORLD", 0, rd(s, on_world));
     for (int i = 0; i < M; i++)
         MPI_Recv(&buf, 1, MPI_INT, partner, i, dup, MPI_STATUS_IGNORE);
-    MT_CHECK_INT(*errs, "unexpected once received", 0, rd(s, all));
     MT_CHECK_INT(*errs, "unexpected on the duplicate once received", 0, rd(s, on_dup));
     MPI_Comm_free(&dup);
     CHECK_T(*errs, MPI_T_pvar_read(s, on_dup, &v), MPI_T_ERR_INVALID_HANDLE); /* its communicator is gone */
