@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "base/sysmem.h"
+#include "base/log.h"
 #include "base/tunables.h"
 #include "lb/lb.h"
 #include "mpi/adapt/adapt.h"
@@ -20,20 +20,27 @@
 /* The longest string a writable string variable holds, with its null. */
 enum { STRING_MAX = 256 };
 
+enum { MAX_SETTINGS = 64, ITEMS_TEXT = 1024 };
+
 static struct {
     pthread_once_t once;
     const vmpi_tunable *t;
     size_t n;
-    struct vmpi_t_enum *enums; /* by setting; n == 0: not a choice */
+    /* by setting; n == 0: not a choice.  Static, so at the same address in every process of the job and
+     * after a restart (libvmpi is loaded at the same place): an MPI_T_enum a rank holds stays valid when it
+     * moves to another process or is restarted. */
+    struct vmpi_t_enum enums[MAX_SETTINGS];
+    char text[ITEMS_TEXT];
 } C = {.once = PTHREAD_ONCE_INIT};
 
-/* The enumerations of the settings that are a choice ("auto|spin|sleep"), made once per process (in the
- * system's memory: the process's, not the calling rank's). */
+/* The enumerations of the settings that are a choice ("auto|spin|sleep"), made once per process. */
 static void build(void)
 {
     C.t = vmpi_tunables(&C.n);
-    C.enums = vmpi_sys_calloc(C.n, sizeof *C.enums);
-    for (size_t i = 0; C.enums && i < C.n; i++) {
+    if (C.n > MAX_SETTINGS)
+        vmpi_fatal("MPI_T: %zu settings, room for %d (mpi/tool/cvar.c)", C.n, MAX_SETTINGS);
+    size_t used = 0;
+    for (size_t i = 0; i < C.n; i++) {
         const char *c = C.t[i].choices;
         if (C.t[i].type != VMPI_TUNABLE_STRING || c == NULL)
             continue;
@@ -41,12 +48,12 @@ static void build(void)
         e->name = C.t[i].name;
         for (; *c && e->n < (int)(sizeof e->items / sizeof e->items[0]); e->n++) {
             size_t len = strcspn(c, "|");
-            char *item = vmpi_sys_malloc(len + 1);
-            if (item == NULL)
-                break;
-            memcpy(item, c, len);
-            item[len] = '\0';
-            e->items[e->n] = item;
+            if (used + len + 1 > sizeof C.text)
+                vmpi_fatal("MPI_T: the settings' choices need more than %d bytes (mpi/tool/cvar.c)", ITEMS_TEXT);
+            memcpy(C.text + used, c, len);
+            C.text[used + len] = '\0';
+            e->items[e->n] = C.text + used;
+            used += len + 1;
             c += len + (c[len] == '|');
         }
     }
@@ -58,12 +65,13 @@ static const vmpi_tunable *tunable(int i)
     return &C.t[i];
 }
 
-static MPI_T_enum enum_of(int i) { return C.enums && C.enums[i].n ? &C.enums[i] : MPI_T_ENUM_NULL; }
+static MPI_T_enum enum_of(int i) { return C.enums[i].n ? &C.enums[i] : MPI_T_ENUM_NULL; }
 
 bool vmpi_t_enum_valid(MPI_T_enum e)
 {
     pthread_once(&C.once, build);
-    return e && C.enums && e >= C.enums && e < C.enums + C.n && e->n > 0;
+    uintptr_t p = (uintptr_t)e, lo = (uintptr_t)C.enums; /* (any value a program passes: compared as an integer) */
+    return p >= lo && p < (uintptr_t)(C.enums + C.n) && (p - lo) % sizeof *C.enums == 0 && e->n > 0;
 }
 
 int vmpi_cvar_count(void)
