@@ -36,7 +36,8 @@ static const vmpi_tunable table[] = {
      "(process_vm_readv/writev); 0: by messages, as between nodes", .group = "net"},
     {"net-rma", "VMPI_NET_RMA", VMPI_TUNABLE_BOOL, "1",
      "a job of several processes: get and put on a window's memory in another process by the network's "
-     "one-sided operations (UCX with remote keys; the kernel's copy first, within one node); 0: by messages", .group = "net"},
+     "one-sided operations (UCX with remote keys; the kernel's copy first, within one node); 0: by messages",
+     .group = "net"},
     {"net-rma-emulated", "VMPI_NET_RMA_EMULATED", VMPI_TUNABLE_BOOL, "0",
      "a job of several processes: use UCX's RMA also where UCX has no RMA lane for the memory and would "
      "emulate it with messages (shared memory and TCP without an RDMA device), instead of vmpi's messages, "
@@ -66,12 +67,14 @@ static const vmpi_tunable table[] = {
      "PEs that hold ranks at the start (0: all); the others join when the program expands the job "
      "(VMPIX_Set_active_pes, then AMPI_Migrate); at most the PEs", .max = 1024, .group = "job"},
     {"lb-background", "VMPI_LB_BACKGROUND", VMPI_TUNABLE_BOOL, "0",
-     "balancers count each PE's background load (time its core ran other programs) as load on it", .group = "lb", .runtime = true},
+     "balancers count each PE's background load (time its core ran other programs) as load on it",
+     .group = "lb", .runtime = true},
     {"lb-procs", "VMPI_LB_PROCS", VMPI_TUNABLE_BOOL, "1",
      "in a job of several processes, balancers place ranks over every PE of the job (ranks move between "
      "processes); 0: each process balances its own ranks over its own PEs", .group = "lb"},
     {"lb-verbose", "VMPI_LB_VERBOSE", VMPI_TUNABLE_BOOL, "0",
-     "report each balancing step on stderr: measured load per PE before, predicted after, ranks moved", .group = "lb", .runtime = true},
+     "report each balancing step on stderr: measured load per PE before, predicted after, ranks moved",
+     .group = "lb", .runtime = true},
     {"iso-base", "VMPI_ISO_BASE", VMPI_TUNABLE_SIZE, VMPI_ISO_BASE_DEFAULT,
      "address of the isomalloc range (one slot per rank: its stack and heap); must be free in the process",
      .min = 1ull << 30, .max = 1ull << 47, .group = "iso"},

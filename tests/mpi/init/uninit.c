@@ -11,8 +11,8 @@
 #include "mtest.h"
 #include "uninit_calls.h"
 
-/* Allowed at any time (MPI-4.1 11.2.1: the info functions too; 15.3.4: the MPI_T ones), or would end the job (MPI_Abort), or does
- * nothing (MPI_Pcontrol, for profiling libraries). */
+/* Allowed at any time (MPI-4.1 11.2.1: the info functions too; 15.3.4: the MPI_T ones, which tool/vars calls
+ * after MPI_Finalize), or would end the job (MPI_Abort), or does nothing (MPI_Pcontrol, for profiling libraries). */
 static int allowed(const char *name)
 {
     static const char *const ok[] = {"MPI_Initialized", "MPI_Finalized", "MPI_Get_version",
