@@ -5,6 +5,7 @@
  * again, so each handle sees its own count, as the standard's sessions isolate tools from one another.  A
  * level or state reads the variable as it is (a stopped one, as it was at the stop). */
 #include <stdlib.h>
+#include <unistd.h>
 #include "binding/tool.h"
 
 VMPI_WEAK(T_pvar_get_num)
@@ -106,6 +107,20 @@ int PMPI_T_pvar_session_free(MPI_T_pvar_session *pe_session)
 /* Values of the handle's variable as it keeps them: doubles, or integers (counts, and a timer's ticks). */
 static bool kept_double(const struct vmpi_t_pvar_handle *h) { return h->var->dt == MPI_DOUBLE && !h->var->ticks; }
 
+/* The variable's values now into `out` (h->base: the start of a count).  A process's variable read in
+ * another process than the handle's last reading (its rank moved or was restarted) counts from now on. */
+static int reading(struct vmpi_t_pvar_handle *h, void *out)
+{
+    int err = vmpi_pvar_read_now(h->var, h->obj, out, h->count);
+    if (err || !h->var->process)
+        return err;
+    long pid = (long)getpid();
+    if (pid != h->pid && out != h->base && vmpi_pvar_accumulates(h->var))
+        memcpy(h->base, out, 8 * (size_t)h->count);
+    h->pid = pid;
+    return MPI_SUCCESS;
+}
+
 /* The handle's value as kept into h->res; MPI_T_ERR_INVALID_HANDLE when its object is gone. */
 static int kept_value(struct vmpi_t_pvar_handle *h)
 {
@@ -115,7 +130,7 @@ static int kept_value(struct vmpi_t_pvar_handle *h)
         memcpy(h->res, h->acc, bytes);
         return MPI_SUCCESS;
     }
-    int err = vmpi_pvar_read_now(v, h->obj, h->tmp);
+    int err = reading(h, h->tmp);
     if (err)
         return err;
     if (!vmpi_pvar_accumulates(v)) {
@@ -162,8 +177,7 @@ static int rebase(struct vmpi_t_pvar_handle *h, const void *from)
     } else {
         memmove(h->acc, from, 8 * (size_t)h->count);
     }
-    return h->started && vmpi_pvar_accumulates(h->var) ? vmpi_pvar_read_now(h->var, h->obj, h->base)
-                                                        : MPI_SUCCESS;
+    return h->started && vmpi_pvar_accumulates(h->var) ? reading(h, h->base) : MPI_SUCCESS;
 }
 
 static int start(struct vmpi_t_pvar_handle *h)
@@ -171,7 +185,7 @@ static int start(struct vmpi_t_pvar_handle *h)
     if (h->started)
         return MPI_SUCCESS;
     h->started = true;
-    int err = vmpi_pvar_accumulates(h->var) ? vmpi_pvar_read_now(h->var, h->obj, h->base) : MPI_SUCCESS;
+    int err = vmpi_pvar_accumulates(h->var) ? reading(h, h->base) : MPI_SUCCESS;
     h->started = err == MPI_SUCCESS;
     return err;
 }

@@ -14,52 +14,53 @@
 
 static vmpi_rank *self(void) { return vmpi_rank_self(); }
 
-static void msgs_sent(const void *obj, void *out)
+static void msgs_sent(const void *obj, void *out, int count)
 {
-    (void)obj;
+    (void)obj, (void)count;
     *(uint64_t *)out = self()->ep.nsent;
 }
 
-static void bytes_sent(const void *obj, void *out)
+static void bytes_sent(const void *obj, void *out, int count)
 {
-    (void)obj;
+    (void)obj, (void)count;
     *(uint64_t *)out = self()->ep.bytes_sent;
 }
 
-static void unexpected(const void *obj, void *out)
+static void unexpected(const void *obj, void *out, int count)
 {
-    (void)obj;
+    (void)obj, (void)count;
     *(uint64_t *)out = vmpi_msg_unexpected_count(&self()->ep, -1);
 }
 
 /* bound to a communicator: the messages that arrived on it (its point-to-point context) before their
  * receive */
-static void comm_unexpected(const void *obj, void *out)
+static void comm_unexpected(const void *obj, void *out, int count)
 {
+    (void)count;
     *(uint64_t *)out = vmpi_msg_unexpected_count(&self()->ep, ((const vmpi_comm *)obj)->ctx);
 }
 
-static void switches(const void *obj, void *out)
+static void switches(const void *obj, void *out, int count)
 {
-    (void)obj;
+    (void)obj, (void)count;
     *(uint64_t *)out = self()->vp.switches;
 }
 
-static void migrations(const void *obj, void *out)
+static void migrations(const void *obj, void *out, int count)
 {
-    (void)obj;
+    (void)obj, (void)count;
     *(uint64_t *)out = self()->vp.migrations;
 }
 
-static void current_pe(const void *obj, void *out)
+static void current_pe(const void *obj, void *out, int count)
 {
-    (void)obj;
+    (void)obj, (void)count;
     *(uint64_t *)out = (uint64_t)self()->vp.pe->id;
 }
 
-static void lb_steps(const void *obj, void *out)
+static void lb_steps(const void *obj, void *out, int count)
 {
-    (void)obj;
+    (void)obj, (void)count;
     unsigned steps;
     double secs;
     uint64_t bytes;
@@ -67,17 +68,17 @@ static void lb_steps(const void *obj, void *out)
     *(uint64_t *)out = steps;
 }
 
-static void lb_time(const void *obj, void *out)
+static void lb_time(const void *obj, void *out, int count)
 {
-    (void)obj;
+    (void)obj, (void)count;
     unsigned steps;
     uint64_t bytes;
     vmpi_adapt_stats(&steps, (double *)out, &bytes);
 }
 
-static void migrated_bytes(const void *obj, void *out)
+static void migrated_bytes(const void *obj, void *out, int count)
 {
-    (void)obj;
+    (void)obj, (void)count;
     unsigned steps;
     double secs;
     vmpi_adapt_stats(&steps, &secs, (uint64_t *)out);
@@ -89,12 +90,13 @@ static int local_pes(const void *obj)
     return vmpi_sched_local_npes();
 }
 
-static void pe_idle(const void *obj, void *out)
+/* (count: the PEs of the process where the handle was made; a rank that moved reads as many of its new one's) */
+static void pe_idle(const void *obj, void *out, int count)
 {
     (void)obj;
     int first = vmpi_sched_local_first(), n = vmpi_sched_local_npes();
-    for (int i = 0; i < n; i++)
-        ((uint64_t *)out)[i] = atomic_load_explicit(&vmpi_sched_pe(first + i)->idle, memory_order_relaxed);
+    for (int i = 0; i < count; i++)
+        ((uint64_t *)out)[i] = i < n ? atomic_load_explicit(&vmpi_sched_pe(first + i)->idle, memory_order_relaxed) : 0;
 }
 
 #define ULL MPI_UNSIGNED_LONG_LONG
@@ -104,7 +106,7 @@ static void pe_idle(const void *obj, void *out)
 #define NOOBJ MPI_T_BIND_NO_OBJECT
 
 /* name, description, category, class, verbosity, binding, type, readonly, continuous, atomic, count, read,
- * ticks */
+ * ticks, process */
 static const vmpi_pvar table[] = {
     {"vmpi_msgs_sent", "messages this rank sent while the handle was started (point-to-point, and those of the "
      "collectives and migration points that go by messages)", "msg", COUNTER, USER, NOOBJ, ULL, false, false,
@@ -122,16 +124,16 @@ static const vmpi_pvar table[] = {
      ULL, true, true, true, NULL, current_pe},
     {"vmpi_pe_idle_time", "seconds each PE of this process had nothing to run (polling or asleep) while the "
      "handle was started, one element per PE", "sched", MPI_T_PVAR_CLASS_TIMER, TUNER, NOOBJ, MPI_DOUBLE, false,
-     false, false, local_pes, pe_idle, true},
+     false, false, local_pes, pe_idle, true, true},
     {"vmpi_migrations", "times a load-balancing step moved this rank to another PE", "lb", COUNTER, USER, NOOBJ,
      ULL, false, true, true, NULL, migrations},
     {"vmpi_lb_steps", "load-balancing steps this process took part in (AMPI_Migrate calls that balanced)", "lb",
-     COUNTER, USER, NOOBJ, ULL, false, true, true, NULL, lb_steps},
+     COUNTER, USER, NOOBJ, ULL, false, true, true, NULL, lb_steps, false, true},
     {"vmpi_lb_time", "seconds this process spent in load-balancing steps (measuring, placing, moving ranks)",
-     "lb", MPI_T_PVAR_CLASS_TIMER, USER, NOOBJ, MPI_DOUBLE, false, true, true, NULL, lb_time},
+     "lb", MPI_T_PVAR_CLASS_TIMER, USER, NOOBJ, MPI_DOUBLE, false, true, true, NULL, lb_time, false, true},
     {"vmpi_migrated_bytes", "bytes of rank state this process sent to other processes with the ranks that left "
      "it (moves within a process copy nothing)", "lb", COUNTER, TUNER, NOOBJ, ULL, false, true, true, NULL,
-     migrated_bytes},
+     migrated_bytes, false, true},
 };
 
 int vmpi_pvar_count(void) { return (int)(sizeof table / sizeof table[0]); }
@@ -167,11 +169,11 @@ static const void *object(const vmpi_pvar *v, int obj)
 
 int vmpi_pvar_elems(const vmpi_pvar *v, int obj) { return v->count ? v->count(object(v, obj)) : 1; }
 
-int vmpi_pvar_read_now(const vmpi_pvar *v, int obj, void *out)
+int vmpi_pvar_read_now(const vmpi_pvar *v, int obj, void *out, int count)
 {
     const void *o = object(v, obj);
     if (o == NULL)
         return MPI_T_ERR_INVALID_HANDLE;
-    v->read(o, out);
+    v->read(o, out, count);
     return MPI_SUCCESS;
 }

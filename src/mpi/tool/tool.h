@@ -44,8 +44,10 @@ typedef struct vmpi_pvar {
     MPI_Datatype dt;           /* MPI_UNSIGNED_LONG_LONG (uint64_t) or MPI_DOUBLE */
     bool readonly, continuous, atomic;
     int (*count)(const void *obj);                 /* elements, for the bound object (NULL: 1) */
-    void (*read)(const void *obj, void *out);      /* the current values, as dt (ticks: as uint64_t) */
+    void (*read)(const void *obj, void *out, int count); /* the current values, as dt (ticks: as uint64_t) */
     bool ticks;        /* a timer read in vmpi_ticks, given in seconds (MPI_DOUBLE) at the current calibration */
+    bool process;      /* the process's (not the rank's, which move with it): a rank in another process, or
+                        * restarted, reads that process's */
 } vmpi_pvar;
 
 int vmpi_pvar_count(void);
@@ -58,7 +60,7 @@ int vmpi_pvar_bind(const vmpi_pvar *v, const void *obj_handle, int *obj);
 /* The number of values of `v` for object `obj`. */
 int vmpi_pvar_elems(const vmpi_pvar *v, int obj);
 /* The current values, as v->dt (or ticks); MPI_T_ERR_INVALID_HANDLE when the object is gone. */
-int vmpi_pvar_read_now(const vmpi_pvar *v, int obj, void *out);
+int vmpi_pvar_read_now(const vmpi_pvar *v, int obj, void *out, int count);
 /* Accumulating classes (counters, timers, aggregates): a handle counts from its start; the others show the
  * current value. */
 static inline bool vmpi_pvar_accumulates(const vmpi_pvar *v)
@@ -93,6 +95,7 @@ struct vmpi_t_pvar_handle {
     void *acc, *base;  /* count values each: the sum of the stopped periods, the reading at the start (a
                         * timer's in ticks) */
     void *tmp, *res;   /* count values of room each (one allocation with acc and base) */
+    long pid;          /* the process of its last reading of a process's variable */
 };
 
 struct vmpi_t_pvar_session {
