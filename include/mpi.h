@@ -249,6 +249,25 @@ typedef struct MPI_F08_status {
 #define MPI_ERR_RMA_SHARED 56
 #define MPI_ERR_RMA_FLAVOR 57
 #define MPI_ERR_SESSION 58 /* MPI-4: an invalid session handle */
+/* MPI_T's (MPI-4.1 15.3.10): its functions return them */
+#define MPI_T_ERR_CANNOT_INIT 59
+#define MPI_T_ERR_NOT_ACCESSIBLE 60
+#define MPI_T_ERR_NOT_INITIALIZED 61
+#define MPI_T_ERR_NOT_SUPPORTED 62
+#define MPI_T_ERR_MEMORY 63
+#define MPI_T_ERR_INVALID 64
+#define MPI_T_ERR_INVALID_INDEX 65
+#define MPI_T_ERR_INVALID_ITEM 66
+#define MPI_T_ERR_INVALID_SESSION 67
+#define MPI_T_ERR_INVALID_HANDLE 68
+#define MPI_T_ERR_INVALID_NAME 69
+#define MPI_T_ERR_OUT_OF_HANDLES 70
+#define MPI_T_ERR_OUT_OF_SESSIONS 71
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 72
+#define MPI_T_ERR_CVAR_SET_NEVER 73
+#define MPI_T_ERR_PVAR_NO_WRITE 74
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 75
+#define MPI_T_ERR_PVAR_NO_ATOMIC 76
 #define MPI_ERR_LASTCODE 0x3fffffff
 
 /* ---- functions; every MPI_X is a weak alias of PMPI_X ---- */
@@ -456,6 +475,7 @@ VMPI_DECL(int, Pcontrol, (const int level, ...))
 #include "vmpi/mpi_coll.h"
 #include "vmpi/mpi_comm.h"
 #include "vmpi/mpi_info.h"
+#include "vmpi/mpi_tool.h"
 #include "vmpi/mpi_rma.h"
 #include "vmpi/mpi_session.h"
 #include "vmpi/mpix_am.h"

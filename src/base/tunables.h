@@ -40,6 +40,9 @@ typedef struct vmpi_tunable {
     const char *help;
     const char *choices; /* strings: the allowed values, '|'-separated, or NULL for any */
     unsigned long long min, max; /* integers and sizes: the valid range (max 0: any) */
+    const char *group;  /* what it tunes: "job", "sched", "msg", "lb"... (the MPI_T category of its cvar) */
+    bool runtime;       /* may change while the job runs (vmpi_tunable_set): read only inside a stop of the
+                         * world, which orders it after the write */
 } vmpi_tunable;
 
 /* The values, read once from the environment by vmpi_tunables_load(). */
@@ -77,7 +80,7 @@ extern vmpi_config vmpi_cfg;
 const vmpi_tunable *vmpi_tunables(size_t *count);
 const vmpi_tunable *vmpi_tunable_find(const char *name);
 /* Parses `text` as a value of `t`; returns false (and sets *why: what is expected, with the valid range) when
- * it is not one.  *why points to a static buffer. */
+ * it is not one.  *why points to a buffer of the calling thread. */
 bool vmpi_tunable_check(const vmpi_tunable *t, const char *text, const char **why);
 /* A value of setting `name` given another way (`given_as`, e.g. "+tcharm_stacksize"): outside its range, a
  * fatal error naming the range. */
@@ -85,6 +88,15 @@ void vmpi_tunable_require(const char *name, unsigned long long v, const char *gi
 /* The setting whose option name (`env` false: "stack-size") or environment variable (`env` true:
  * "VMPI_STACK_SIZE") is closest to `name` by edit distance, or NULL when none is close. */
 const vmpi_tunable *vmpi_tunable_closest(const char *name, bool env);
+/* The setting's value now, as text (the environment's, the default, what boot took from the command line or
+ * what vmpi_tunable_set wrote). */
+const char *vmpi_tunable_text(const vmpi_tunable *t);
+/* Boot: the value of setting `name` was given as `text` another way (AMPI's +vp, +balancer...) and is in
+ * vmpi_cfg already; vmpi_tunable_text reports it. */
+void vmpi_tunable_given(const char *name, const char *text);
+/* Sets a `runtime` setting while the job runs (MPI_T_cvar_write): false, with *why, when `text` is not a
+ * value of it or it is not `runtime`.  The process's value: every rank of the process sees it. */
+bool vmpi_tunable_set(const vmpi_tunable *t, const char *text, const char **why);
 /* Fills vmpi_cfg from the environment; a malformed value or one outside its range is a fatal error naming
  * the variable and the range. */
 void vmpi_tunables_load(void);

@@ -38,20 +38,24 @@ const vmpi_lb_strategy *vmpi_lb_find(const char *name)
 
 int vmpi_lb_parse(const char *spec, const vmpi_lb_strategy **chain, const char **bad)
 {
-    static char name[64];
+    /* the offending name, per thread: ranks on several PEs may parse at once (MPI_T_cvar_write), and the
+     * caller reads it before it can be switched out */
+    static _Thread_local char bad_name[64];
+    char name[64];
     int n = 0;
     const char *s = spec;
     while (*s) {
         size_t len = strcspn(s, ",:+");
         if (len == 0 || len >= sizeof name || n == VMPI_LB_CHAIN_MAX) {
-            snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), s);
-            *bad = name;
+            snprintf(bad_name, sizeof bad_name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), s);
+            *bad = bad_name;
             return -1;
         }
         memcpy(name, s, len);
         name[len] = '\0';
         if ((chain[n++] = vmpi_lb_find(name)) == NULL) {
-            *bad = name;
+            memcpy(bad_name, name, len + 1);
+            *bad = bad_name;
             return -1;
         }
         s += len;

@@ -43,7 +43,7 @@ const vmpi_lb_strategy *vmpi_lb_all(int *n);
 
 enum { VMPI_LB_CHAIN_MAX = 8 };
 /* Parses a chain such as "Greedy,Refine" (',' or ':' or '+' separated).  Returns its length, or -1 with
- * *bad set to the offending name (pointer into a static buffer). */
+ * *bad set to the offending name (pointer into a buffer of the calling thread). */
 int vmpi_lb_parse(const char *spec, const vmpi_lb_strategy **chain, const char **bad);
 /* Runs the chain, each strategy on the previous one's placement; returns -1 when one failed. */
 int vmpi_lb_run(const vmpi_lb_strategy *const *chain, int n, const vmpi_lb_problem *p, int *pe);

@@ -58,11 +58,20 @@ void vmpi_msg_ep_init(vmpi_ep *ep, int world_rank, vmpi_vp *vp, int pe)
     ep->vp = vp;
     ep->probing = false;
     ep->sent = (vmpi_commstat){0};
+    ep->nsent = ep->bytes_sent = 0;
     M.eps[world_rank] = ep;
     vmpi_loc_set(world_rank, pe);
 }
 
 vmpi_ep *vmpi_msg_ep(int world_rank) { return M.eps[world_rank]; }
+
+size_t vmpi_msg_unexpected_count(const vmpi_ep *ep, int ctx)
+{
+    size_t n = 0;
+    vmpi_list_foreach(it, &ep->unexpected)
+        n += ctx < 0 || vmpi_container_of(it, vmpi_env, node)->h.ctx == ctx;
+    return n;
+}
 
 static inline msg_pe *my_pools(void) { return &M.pes[vmpi_pe_self()->id]; }
 

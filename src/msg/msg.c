@@ -60,8 +60,11 @@ void vmpi_msg_isend(vmpi_req *r)
     r->kind = VMPI_REQ_SEND;
     r->complete = false;
     r->packed = NULL;
+    vmpi_ep *self = vmpi_msg_ep(r->owner->id);
+    self->nsent++;
+    self->bytes_sent += (uint64_t)bytes;
     if (VMPI_UNLIKELY(vmpi_commstat_tracking()))
-        vmpi_commstat_add(&vmpi_msg_ep(r->owner->id)->sent, r->peer, (double)bytes);
+        vmpi_commstat_add(&self->sent, r->peer, (double)bytes);
     if (path == VMPI_PATH_SAME_PE) {
         vmpi_req *rr = vmpi_match_posted(vmpi_msg_ep(r->peer), r->ctx, r->rank, r->tag);
         if (rr) { /* the receive is waiting on this PE: one copy, straight into it */

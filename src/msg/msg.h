@@ -52,6 +52,7 @@ typedef struct vmpi_ep {
     vmpi_vp *vp;
     bool probing;            /* blocked in a probe: wake on any arrival */
     vmpi_commstat sent;      /* messages and bytes it sent, per destination (while tracking) */
+    uint64_t nsent, bytes_sent; /* messages and bytes it sent, since it began (MPI_T; plain: its own PE's) */
 } vmpi_ep;
 
 /* Start-up, after vmpi_sched_init: the transports for a job of `npes` PEs in `nprocs` processes (xport/: OS
@@ -64,6 +65,8 @@ void vmpi_msg_ep_init(vmpi_ep *ep, int world_rank, vmpi_vp *vp, int pe);
 /* World rank `world_rank`'s endpoint. */
 vmpi_ep *vmpi_msg_ep(int world_rank);
 
+/* The messages in `ep`'s unexpected queue in context `ctx` (< 0: in any); its rank's PE only. */
+size_t vmpi_msg_unexpected_count(const vmpi_ep *ep, int ctx);
 /* Checkpoint: the messages in `ep`'s unexpected queue (headers, eager payloads; a rendezvous message's
  * data stays in its sender's slot), serialized into a system-allocated buffer of *len bytes (NULL, 0 when
  * there are none). */

@@ -267,6 +267,7 @@ static void run_vp(vmpi_pe *pe, vmpi_vp *vp)
 {
     pe->current = vp;
     vp->state = VMPI_VP_RUNNING;
+    vp->switches++;
     vmpi_ctx_stack st = {vmpi_stack_bottom(&vp->stack), vp->stack.size, vp->fiber};
     bool measure = job.measure;
     unsigned long long t0 = 0;
@@ -530,9 +531,12 @@ static bool wake_reason(vmpi_pe *pe)
 
 static void idle(vmpi_pe *pe)
 {
+    unsigned long long t0 = vmpi_ticks();
     atomic_store_explicit(&pe->waiting, true, memory_order_relaxed);
     idle_wait(pe);
     atomic_store_explicit(&pe->waiting, false, memory_order_relaxed);
+    atomic_store_explicit(&pe->idle, atomic_load_explicit(&pe->idle, memory_order_relaxed) + (vmpi_ticks() - t0),
+                          memory_order_relaxed);
 }
 
 static void idle_wait(vmpi_pe *pe)

@@ -44,6 +44,8 @@ typedef struct vmpi_vp {
                               * (0): a rank restarted from another process's part than the others of its
                               * process (mpi/adapt/restart.c) runs with its own */
     void *fiber;             /* its TSan fiber (ult/ctx.h; NULL outside TSan builds) */
+    uint64_t switches;       /* times it was switched in (MPI_T's context switches) */
+    uint64_t migrations;     /* times a balancing step moved it to another PE (mpi/adapt) */
 } vmpi_vp;
 
 typedef struct vmpi_pe {
@@ -58,6 +60,8 @@ typedef struct vmpi_pe {
     pthread_t thread;
     void *altstack;
     unsigned long long slept; /* ticks asleep (the thread used no CPU) since the last reset */
+    _Atomic unsigned long long idle; /* ticks with nothing to run (polling or asleep), since the start: written
+                                      * by its thread only, read by any (MPI_T) */
     clockid_t cpu_clock;     /* the PE thread's CPU-time clock */
     struct vmpi_cxa_eh_globals *eh; /* the thread's C++ exception state (NULL in a C program) */
     int *errno_loc;          /* the thread's errno */

@@ -17,7 +17,7 @@ import re
 import sys
 
 AREAS = ["pt2pt", "coll", "comm", "group", "datatype", "rma", "info", "init", "errhan", "attr", "topo",
-         "errors/coll", "f90/f90types", "part"]  # part: partitioned point-to-point (MPI-4.0); errors/coll: argument and size checks of the collectives (MPI_ERRORS_RETURN); f90/f90types: the C test of MPI_Type_create_f90_*
+         "errors/coll", "f90/f90types", "part", "mpi_t"]  # part: partitioned point-to-point (MPI-4.0); mpi_t: the tools interface; errors/coll: argument and size checks of the collectives (MPI_ERRORS_RETURN); f90/f90types: the C test of MPI_Type_create_f90_*
 # with Fortran: the Fortran tests of the same areas, mpif.h (f77), the mpi module (f90) and mpi_f08 (f08); not
 # io, spawn
 FORTRAN_AREAS = ["f77/" + a for a in ("attr", "coll", "comm", "datatype", "ext", "info", "init", "pt2pt", "rma",

@@ -43,6 +43,12 @@ typedef struct vmpi_adapt_rank {
 void vmpi_adapt_init(void);
 /* At boot, once this process's ranks exist (made or restored), before any runs: which are here. */
 void vmpi_adapt_count_ranks(void);
+/* vmpi_cfg.balancer was set while the job runs (MPI_T_cvar_write, after vmpi_lb_parse accepted it): the next
+ * balancing step runs the new chain. */
+void vmpi_adapt_balancer_changed(void);
+/* This process's balancing steps so far, the seconds they took, and the bytes of rank state it sent to other
+ * processes with the ranks that left it (MPI_T's performance variables; written inside stops of the world). */
+void vmpi_adapt_stats(unsigned *steps, double *seconds, uint64_t *bytes_out);
 /* The calling rank's settings, created on first use; NULL when out of memory. */
 vmpi_adapt_rank *vmpi_adapt_self(void);
 

@@ -27,6 +27,9 @@ static struct {
     int nchain;
     double last;             /* clock of the last balancing step */
     unsigned steps;
+    double lb_seconds;       /* time spent in balancing steps (MPI_T: vmpi_adapt_stats) */
+    uint64_t bytes_out;      /* bytes of slots this process sent to others with the ranks that left it */
+    _Atomic bool rechain;    /* vmpi_cfg.balancer changed while running: the next step parses it again */
     _Atomic int active;      /* PEs 0 .. active-1 hold ranks after the next step */
     _Atomic long moves;
     _Atomic int arrived;     /* ranks other than 0 waiting at the current migration point */
@@ -51,12 +54,34 @@ static void count_here(void)
 
 void vmpi_adapt_count_ranks(void) { count_here(); }
 
+/* The chain of vmpi_cfg.balancer, with what its strategies need turned on (the flags are read without
+ * synchronization on the send and scheduling paths: set at boot, or inside a stop of the world). */
+static int take_chain(const char **bad)
+{
+    A.nchain = vmpi_lb_parse(vmpi_cfg.balancer, A.chain, bad);
+    for (int i = 0; i < A.nchain; i++) {
+        if (A.chain[i]->wants_graph)
+            vmpi_commstat_track(true);
+        if (A.chain[i]->wants_load)
+            vmpi_sched_measure(true);
+    }
+    return A.nchain;
+}
+
+void vmpi_adapt_balancer_changed(void) { atomic_store(&A.rechain, true); }
+
+void vmpi_adapt_stats(unsigned *steps, double *seconds, uint64_t *bytes_out)
+{
+    *steps = A.steps;
+    *seconds = A.lb_seconds;
+    *bytes_out = A.bytes_out;
+}
+
 void vmpi_adapt_init(void)
 {
     vmpi_loc_on_moved(vmpi_shm_relocate); /* ranks that move (migration, restart) regroup the collectives */
     const char *bad = NULL;
-    A.nchain = vmpi_lb_parse(vmpi_cfg.balancer, A.chain, &bad);
-    if (A.nchain < 0) {
+    if (take_chain(&bad) < 0) {
         int n;
         const vmpi_lb_strategy *all = vmpi_lb_all(&n);
         char names[256] = "";
@@ -66,12 +91,6 @@ void vmpi_adapt_init(void)
                    vmpi_cfg.balancer, names);
     }
     A.last = vmpi_clock_now();
-    for (int i = 0; i < A.nchain; i++) {
-        if (A.chain[i]->wants_graph)
-            vmpi_commstat_track(true);
-        if (A.chain[i]->wants_load)
-            vmpi_sched_measure(true);
-    }
 }
 
 vmpi_adapt_rank *vmpi_adapt_self(void)
@@ -455,6 +474,10 @@ static bool rebalance(bool run)
     bool *active = NULL;
     double *bg = NULL, *share = NULL;
     edges E = {0};
+    double t_step = vmpi_clock_now();
+    const char *bad = NULL;
+    if (atomic_exchange(&A.rechain, false) && take_chain(&bad) < 0) /* (checked by its writer: mpi/tool) */
+        A.nchain = 0;
     if (!load || !pe || !movable)
         goto nomem;
     /* The ranks' busy times are wall time, less what the scheduler found long runs waited for their core
@@ -563,6 +586,7 @@ static bool rebalance(bool run)
         int to = pe[r];
         if (to != rk->vp.pe->id && rk->vp.state != VMPI_VP_DONE) {
             moved++;
+            rk->vp.migrations++; /* (before it leaves the process, if it does: the count goes with it) */
             if (vmpi_xport_proc_of_pe(to) == vmpi_xport_proc_of_pe(rk->vp.pe->id))
                 vmpi_loc_move(&rk->vp, to);
         }
@@ -571,6 +595,7 @@ static bool rebalance(bool run)
         double t = vmpi_clock_now();
         uint64_t sent = 0;
         long across_moves = vmpi_adapt_move_procs(pe, &sent, false);
+        A.bytes_out += sent;
         t = vmpi_clock_now() - t;
         if (vmpi_cfg.lb_verbose)
             vmpi_warn("process %d: %ld rank(s) moved between processes in %.3f ms (%.3f MB of slots sent from here)",
@@ -587,6 +612,7 @@ static bool rebalance(bool run)
     if (run) {
         vmpi_sched_reset_load();
         A.steps++;
+        A.lb_seconds += vmpi_clock_now() - t_step;
     }
     if (0) {
 nomem: /* a job of several processes cannot leave a step alone: the others wait for its part */

@@ -211,6 +211,16 @@ void vmpi_adapt_restart_open(const char *dir, int nprocs, int me)
     vmpi_cfg.iso_base = (uintptr_t)m->iso_base;
     vmpi_cfg.iso_slot_size = (size_t)m->slot_size;
     vmpi_cfg.stack_size = (size_t)m->stack_size;
+    /* the checkpoint's values, as MPI_T's control variables report them */
+    static char given[4][24];
+    snprintf(given[0], sizeof given[0], "%u", m->nranks);
+    snprintf(given[1], sizeof given[1], "%#" PRIx64, (uint64_t)m->iso_base);
+    snprintf(given[2], sizeof given[2], "%" PRIu64, (uint64_t)m->slot_size);
+    snprintf(given[3], sizeof given[3], "%" PRIu64, (uint64_t)m->stack_size);
+    vmpi_tunable_given("ranks", given[0]);
+    vmpi_tunable_given("iso-base", given[1]);
+    vmpi_tunable_given("iso-slot-size", given[2]);
+    vmpi_tunable_given("stack-size", given[3]);
 }
 
 /* Line `*p` of a list of libraries ("address id name"): false at its end or on a malformed line. */

@@ -56,18 +56,25 @@ static void take_plus_args(int *argc, char **argv)
     for (int i = 1; i < *argc; i++) {
         const char *a = argv[i];
         if (strncmp(a, "+vp", 3) == 0) {
-            vmpi_cfg.nranks = plus_value("+vp", a[3] ? a + 3 : (i + 1 < *argc ? argv[++i] : ""));
+            const char *v = a[3] ? a + 3 : (i + 1 < *argc ? argv[++i] : "");
+            vmpi_cfg.nranks = plus_value("+vp", v);
+            vmpi_tunable_given("ranks", v);
         } else if (strncmp(a, "+p", 2) == 0 && (a[2] == '\0' || (a[2] >= '0' && a[2] <= '9'))) {
-            vmpi_cfg.npes = plus_value("+p", a[2] ? a + 2 : (i + 1 < *argc ? argv[++i] : ""));
+            const char *v = a[2] ? a + 2 : (i + 1 < *argc ? argv[++i] : "");
+            vmpi_cfg.npes = plus_value("+p", v);
+            vmpi_tunable_given("pes", v);
         } else if (strcmp(a, "+balancer") == 0 && i + 1 < *argc) {
             vmpi_cfg.balancer = argv[++i];
+            vmpi_tunable_given("balancer", vmpi_cfg.balancer);
         } else if (strncmp(a, "+balancer=", 10) == 0) {
             vmpi_cfg.balancer = a + 10;
+            vmpi_tunable_given("balancer", vmpi_cfg.balancer);
         } else if (strncmp(a, "+tcharm_stacksize", 17) == 0) {
             const char *v = a[17] == '=' ? a + 18 : (a[17] ? "" : (i + 1 < *argc ? argv[++i] : ""));
             if (!vmpi_parse_size(v, &vmpi_cfg.stack_size))
                 vmpi_fatal("bad value '%s' for +tcharm_stacksize: expected a size such as 1M", v);
             vmpi_tunable_require("stack-size", vmpi_cfg.stack_size, "+tcharm_stacksize");
+            vmpi_tunable_given("stack-size", v);
         } else {
             argv[out++] = argv[i];
         }

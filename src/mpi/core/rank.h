@@ -58,6 +58,7 @@ typedef struct vmpi_rank {
     vmpi_comm sess;                  /* internal: every rank, on the sessions' context, where communicators
                                       * made from groups agree on theirs (mpi/comm/comm_from_group.c) */
     struct vmpi_part_rank *part;     /* partitioned receives not yet matched (mpi/pt2pt/part.c), or NULL */
+    struct vmpi_tool_rank *tool;     /* its MPI_T state (mpi/tool/state.c), or NULL */
     void *ext[VMPI_RANK_EXT_MAX];    /* the upper layers' state, by key (vmpi_rank_ext_key) */
 } vmpi_rank;
 

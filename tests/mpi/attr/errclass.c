@@ -134,7 +134,7 @@ int main(int argc, char **argv)
         MT_CHECK_CLASS(errs, MPI_Add_error_class(NULL), MPI_ERR_ARG);
         MT_CHECK_CLASS(errs, MPI_Error_class(e3 + 1, &cls), MPI_ERR_ARG);
         MT_CHECK_CLASS(errs, MPI_Error_string(e3 + 1, str, &x), MPI_ERR_ARG);
-        MT_CHECK_CLASS(errs, MPI_Error_class(MPI_ERR_SESSION + 1, &cls), MPI_ERR_ARG);
+        MT_CHECK_CLASS(errs, MPI_Error_class(MPI_T_ERR_PVAR_NO_ATOMIC + 1, &cls), MPI_ERR_ARG);
     }
     {
         int *last = NULL, flag = 0;

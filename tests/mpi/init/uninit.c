@@ -12,8 +12,8 @@
 #include "uninit_calls.h"
 
 /* Allowed at any time (MPI-4.1 11.2.1: the info functions too, and those that start a session or make or free
- * its error handler), or would end the job (MPI_Abort), or does nothing (MPI_Pcontrol, for profiling
- * libraries). */
+ * its error handler; 15.3.4: the MPI_T ones, which tool/vars calls after MPI_Finalize), or would end the job
+ * (MPI_Abort), or does nothing (MPI_Pcontrol, for profiling libraries). */
 static int allowed(const char *name)
 {
     static const char *const ok[] = {"MPI_Initialized", "MPI_Finalized", "MPI_Get_version",
@@ -22,7 +22,7 @@ static int allowed(const char *name)
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(name, ok[i]) == 0)
             return 1;
-    return strncmp(name, "MPI_Info_", 9) == 0;
+    return strncmp(name, "MPI_Info_", 9) == 0 || strncmp(name, "MPI_T_", 6) == 0; /* MPI_T: any time too */
 }
 
 /* The info functions work before MPI_Init and after MPI_Finalize (MPI-4.1 11.2.1). */
