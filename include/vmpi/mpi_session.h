@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Part of mpi.h (include <mpi.h>, not this file): the Sessions model (MPI-4.1 11.3): sessions, process sets
- * and communicators made from groups without a parent communicator.  A session's buffer (MPI_Session_attach_
- * buffer...) is not here yet. */
+ * and communicators made from groups without a parent communicator, and a session's buffer for buffered
+ * sends. */
 #ifndef VMPI_API_MPI_SESSION_H
 #define VMPI_API_MPI_SESSION_H
 
@@ -32,5 +32,11 @@ VMPI_DECL(int, Session_get_errhandler, (MPI_Session session, MPI_Errhandler *err
 VMPI_DECL(int, Session_call_errhandler, (MPI_Session session, int errorcode))
 VMPI_DECL(MPI_Fint, Session_c2f, (MPI_Session session))
 VMPI_DECL(MPI_Session, Session_f2c, (MPI_Fint session))
+VMPI_DECL(int, Session_attach_buffer, (MPI_Session session, void *buffer, int size))
+VMPI_DECL(int, Session_attach_buffer_c, (MPI_Session session, void *buffer, MPI_Count size))
+VMPI_DECL(int, Session_detach_buffer, (MPI_Session session, void *buffer_addr, int *size))
+VMPI_DECL(int, Session_detach_buffer_c, (MPI_Session session, void *buffer_addr, MPI_Count *size))
+VMPI_DECL(int, Session_flush_buffer, (MPI_Session session))
+VMPI_DECL(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *request))
 
 #endif

@@ -2,6 +2,7 @@
 /* MPI_Group_*: group queries and constructors (local operations). */
 #include "binding/check.h"
 #include "mpi/comm/group_ops.h"
+#include "mpi/core/session.h"
 
 /* Group errors go to MPI_COMM_WORLD's handler: groups belong to no communicator. */
 #define FAIL(err, fn) vmpi_fail(MPI_COMM_WORLD, err, fn, &ck)
@@ -162,7 +163,10 @@ int PMPI_Group_free(MPI_Group *group)
         *group = MPI_GROUP_NULL;
         return MPI_SUCCESS;
     }
+    MPI_Group h = err ? MPI_GROUP_NULL : *group;
     if (!err && (err = vmpi_group_handle_free(group)) != MPI_SUCCESS)
         snprintf(ck.why, sizeof ck.why, "invalid or predefined group handle 0x%x", (unsigned)*group);
+    if (!err)
+        vmpi_session_forget_group(h); /* its handle may name another group next */
     return err ? FAIL(err, "MPI_Group_free") : MPI_SUCCESS;
 }

@@ -138,16 +138,16 @@ int vmpi_b_Buffer_attach(void *buffer, MPI_Count size, vmpi_chk *ck)
 
 int vmpi_b_Buffer_detach(void *buffer_addr, MPI_Count *size)
 {
-    return vmpi_bsend_detach(NULL, buffer_addr, size);
+    return vmpi_bsend_detach(NULL, buffer_addr, size, "MPI_Buffer_detach");
 }
 
-int vmpi_b_Buffer_flush(void) { return vmpi_bsend_flush(NULL); }
+int vmpi_b_Buffer_flush(void) { return vmpi_bsend_flush(NULL, "MPI_Buffer_flush"); }
 
-int vmpi_b_Buffer_iflush(MPI_Request *request) { return vmpi_bsend_iflush(NULL, request); }
+int vmpi_b_Buffer_iflush(MPI_Request *request) { return vmpi_bsend_iflush(NULL, MPI_COMM_WORLD, request); }
 
 int vmpi_b_Comm_attach_buffer(vmpi_comm *comm, void *buffer, MPI_Count size, vmpi_chk *ck)
 {
-    int err = vmpi_bsend_attach(comm, buffer, size);
+    int err = vmpi_bsend_attach(&comm->bsend, buffer, size);
     if (err == MPI_ERR_BUFFER)
         snprintf(ck->why, sizeof ck->why, "a buffer is already attached to %s", comm->name);
     return err;
@@ -155,12 +155,15 @@ int vmpi_b_Comm_attach_buffer(vmpi_comm *comm, void *buffer, MPI_Count size, vmp
 
 int vmpi_b_Comm_detach_buffer(vmpi_comm *comm, void *buffer_addr, MPI_Count *size)
 {
-    return vmpi_bsend_detach(comm, buffer_addr, size);
+    return vmpi_bsend_detach(&comm->bsend, buffer_addr, size, "MPI_Comm_detach_buffer");
 }
 
-int vmpi_b_Comm_flush_buffer(vmpi_comm *comm) { return vmpi_bsend_flush(comm); }
+int vmpi_b_Comm_flush_buffer(vmpi_comm *comm) { return vmpi_bsend_flush(&comm->bsend, "MPI_Comm_flush_buffer"); }
 
-int vmpi_b_Comm_iflush_buffer(vmpi_comm *comm, MPI_Request *request) { return vmpi_bsend_iflush(comm, request); }
+int vmpi_b_Comm_iflush_buffer(vmpi_comm *comm, MPI_Request *request)
+{
+    return vmpi_bsend_iflush(&comm->bsend, comm->handle, request);
+}
 
 int vmpi_b_Probe(int source, int tag, vmpi_comm *comm, MPI_Status *status)
 {

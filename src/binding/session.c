@@ -10,6 +10,7 @@
 #include "binding/check.h"
 #include "mpi/comm/comm_from_group.h"
 #include "mpi/core/session.h"
+#include "mpi/pt2pt/pt2pt.h"
 
 static int raise_(MPI_Errhandler h, int obj, int err, const char *fn, const char *fmt, ...)
 {
@@ -99,6 +100,7 @@ int PMPI_Session_finalize(MPI_Session *session)
         return sess_fail(*session, err, "MPI_Session_finalize", &ck);
     /* local: the program has completed its communication on the session's communicators (MPI-4.1 11.3.1),
      * and a rank leaves no message of its own pending (its sends return complete or are waited for) */
+    vmpi_bsend_release(&s->bsend); /* its buffer's messages still go out; the last frees its record */
     vmpi_session_close(session);
     return MPI_SUCCESS;
 }
@@ -201,8 +203,11 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
     vmpi_group *g = vmpi_pset_group(n);
     MPI_Group h = g ? vmpi_group_handle(g) : MPI_GROUP_NULL;
     vmpi_group_unref(g);
-    if (h == MPI_GROUP_NULL)
+    if (h == MPI_GROUP_NULL || vmpi_session_note_group(s, h) != MPI_SUCCESS) {
+        if (h != MPI_GROUP_NULL)
+            vmpi_group_handle_free(&h);
         return sess_fail(session, MPI_ERR_NO_MEM, "MPI_Group_from_session_pset", &ck);
+    }
     *newgroup = h;
     return MPI_SUCCESS;
 }
@@ -254,6 +259,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
             snprintf(ck.why, sizeof ck.why, "a concurrent call's string tag hashes as \"%.64s\" does", stringtag);
         return ctor_fail(errhandler, err, "MPI_Comm_create_from_group", &ck);
     }
+    vmpi_comm_get(*newcomm)->session = vmpi_session_of_group(group); /* it derives from the group's session */
     return MPI_SUCCESS;
 }
 
@@ -297,6 +303,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
             snprintf(ck.why, sizeof ck.why, "a concurrent call's string tag hashes as \"%.64s\" does", stringtag);
         return ctor_fail(errhandler, err, "MPI_Intercomm_create_from_groups", &ck);
     }
+    vmpi_comm_get(*newintercomm)->session = vmpi_session_of_group(local_group);
     return MPI_SUCCESS;
 }
 
@@ -352,4 +359,90 @@ int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
     snprintf(ck.why, sizeof ck.why, "raised by MPI_Session_call_errhandler");
     sess_fail(session, errorcode, "MPI_Session_call_errhandler", &ck);
     return MPI_SUCCESS; /* the handler was called; the call itself succeeded */
+}
+
+/* ---- a session's buffer (MPI-4.1 3.6): its communicators' buffered sends use it before the rank's ---- */
+
+static int session_attach(MPI_Session session, void *buffer, MPI_Count size, const char *fn)
+{
+    VMPI_CHK(ck);
+    vmpi_session *s;
+    int err = chk_session(&ck, session, &s);
+    if (!err)
+        err = vmpi_chk_bsend_buf(&ck, buffer, size);
+    if (!err && (err = vmpi_bsend_attach(&s->bsend, buffer, size)) == MPI_ERR_BUFFER)
+        snprintf(ck.why, sizeof ck.why, "a buffer is already attached to the session");
+    return err ? sess_fail(session, err, fn, &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Session_attach_buffer)
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+{
+    return session_attach(session, buffer, size, "MPI_Session_attach_buffer");
+}
+
+VMPI_WEAK(Session_attach_buffer_c)
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
+{
+    return session_attach(session, buffer, size, "MPI_Session_attach_buffer_c");
+}
+
+/* `user_size`: the program's size pointer, only checked (the two forms write it themselves) */
+static int session_detach(MPI_Session session, void *buffer_addr, const void *user_size, MPI_Count *size,
+                          const char *fn)
+{
+    VMPI_CHK(ck);
+    vmpi_session *s;
+    int err = chk_session(&ck, session, &s);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, buffer_addr, "buffer_addr");
+    if (!err)
+        err = vmpi_chk_ptr(&ck, user_size, "size");
+    if (!err)
+        err = vmpi_bsend_detach(&s->bsend, buffer_addr, size, fn);
+    return err ? sess_fail(session, err, fn, &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Session_detach_buffer)
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
+{
+    MPI_Count n = 0;
+    int err = session_detach(session, buffer_addr, size, &n, "MPI_Session_detach_buffer");
+    if (!err)
+        *size = vmpi_count_int(n);
+    return err;
+}
+
+VMPI_WEAK(Session_detach_buffer_c)
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
+{
+    MPI_Count n = 0;
+    int err = session_detach(session, buffer_addr, size, &n, "MPI_Session_detach_buffer_c");
+    if (!err)
+        *size = n;
+    return err;
+}
+
+VMPI_WEAK(Session_flush_buffer)
+int PMPI_Session_flush_buffer(MPI_Session session)
+{
+    VMPI_CHK(ck);
+    vmpi_session *s;
+    int err = chk_session(&ck, session, &s);
+    if (!err)
+        err = vmpi_bsend_flush(&s->bsend, "MPI_Session_flush_buffer");
+    return err ? sess_fail(session, err, "MPI_Session_flush_buffer", &ck) : MPI_SUCCESS;
+}
+
+VMPI_WEAK(Session_iflush_buffer)
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
+{
+    VMPI_CHK(ck);
+    vmpi_session *s;
+    int err = chk_session(&ck, session, &s);
+    if (!err)
+        err = vmpi_chk_ptr(&ck, request, "request");
+    if (!err)
+        err = vmpi_bsend_iflush(&s->bsend, MPI_COMM_SELF, request);
+    return err ? sess_fail(session, err, "MPI_Session_iflush_buffer", &ck) : MPI_SUCCESS;
 }

@@ -56,6 +56,7 @@ vmpi_comm *vmpi_comm_new_intra(vmpi_group *g, int ctx, const vmpi_comm *parent)
     c->group = vmpi_group_ref(g);
     c->errh = parent->errh;
     c->info = MPI_INFO_NULL;
+    c->session = parent->session; /* a communicator derived from a session's derives from it too */
     return c;
 }
 
@@ -95,6 +96,7 @@ static vmpi_comm *new_inter(vmpi_group *lg, vmpi_group *rg, int ctx, int lctx, c
     c->local = l;
     c->errh = parent->errh;
     c->info = MPI_INFO_NULL;
+    c->session = parent->session; /* a communicator derived from a session's derives from it too */
     return c;
 }
 

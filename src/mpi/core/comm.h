@@ -30,6 +30,7 @@ typedef struct vmpi_comm {
     signed char coll_span; /* whether its ranks live in several processes: 0 not known yet (mpi/coll/span.h) */
     void *coll_hier;       /* if they do: its ranks in this process, and their leaders (mpi/coll/hier.c) */
     struct vmpi_bsend_state *bsend; /* the buffer attached to it (MPI_Comm_attach_buffer), or NULL */
+    MPI_Session session;   /* the session it derives from (MPI-4.1 11.3.2), else 0: no session's handle */
 } vmpi_comm;
 
 static inline int vmpi_comm_world_rank(const vmpi_comm *c, int r)

@@ -73,10 +73,55 @@ void vmpi_session_close(MPI_Session *h)
     if (s->info != MPI_INFO_NULL)
         vmpi_info_free(&s->info);
     vmpi_errh_free(&s->errh);
+    free(s->groups);
+    s->groups = NULL;
+    s->ngroups = s->cap_groups = 0;
     s->live = false;
     rk->live_sessions--;
     vmpi_session_update_live(rk);
     *h = MPI_SESSION_NULL;
+}
+
+int vmpi_session_note_group(vmpi_session *s, MPI_Group g)
+{
+    if (s->ngroups == s->cap_groups) {
+        int cap = s->cap_groups ? 2 * s->cap_groups : 4;
+        MPI_Group *n = realloc(s->groups, sizeof *n * (size_t)cap);
+        if (n == NULL)
+            return MPI_ERR_NO_MEM;
+        s->groups = n;
+        s->cap_groups = cap;
+    }
+    s->groups[s->ngroups++] = g;
+    return MPI_SUCCESS;
+}
+
+/* The live session that made group `g`, and its slot there (NULL when none did). */
+static vmpi_session *maker(MPI_Group g, int *slot)
+{
+    vmpi_rank *rk = vmpi_rank_self();
+    for (int i = 0; rk && i < rk->nsessions; i++)
+        for (int j = 0; rk->sessions[i].live && j < rk->sessions[i].ngroups; j++)
+            if (rk->sessions[i].groups[j] == g) {
+                *slot = j;
+                return &rk->sessions[i];
+            }
+    return NULL;
+}
+
+MPI_Session vmpi_session_of_group(MPI_Group g)
+{
+    int j;
+    vmpi_session *s = maker(g, &j);
+    return s ? (MPI_Session)VMPI_HANDLE(VMPI_KIND_SESSION, (int)(s - vmpi_rank_self()->sessions) + 1) : MPI_SESSION_NULL;
+}
+
+void vmpi_session_forget_group(MPI_Group g)
+{
+    int j;
+    vmpi_session *s = maker(g, &j);
+    if (s)
+        s->groups[j] = s->groups[--s->ngroups];
 }
 
 void vmpi_session_update_live(vmpi_rank *rk)

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Buffered sends: the message is packed into an attached buffer (first fit over the gaps between segments
  * in use) and sent from there; the segment is freed when the send completes.  A communicator's sends use
- * the buffer attached to it, else the rank's (MPI-4.1 3.6); MPI_BUFFER_AUTOMATIC gives each message a block
- * of the rank's heap instead.  Flushing waits until the buffer's messages are all delivered. */
+ * the buffer attached to it, else its session's, else the rank's (MPI-4.1 3.6); MPI_BUFFER_AUTOMATIC gives
+ * each message a block of the rank's heap instead.  Flushing waits until the buffer's messages are all
+ * delivered. */
 #include <stdint.h>
 #include <stdlib.h>
 #include "mpi/core/handle.h"
 #include "mpi/core/rank.h"
+#include "mpi/core/session.h"
 #include "mpi/pt2pt/pt2pt.h"
 
 typedef struct vmpi_bsend_seg {
@@ -20,27 +22,33 @@ _Static_assert(sizeof(seg) + 2 * 16 <= MPI_BSEND_OVERHEAD, "MPI_BSEND_OVERHEAD t
 
 static char *align_up(char *p) { return (char *)(((uintptr_t)p + 15) & ~(uintptr_t)15); }
 
-/* The buffer a communicator's buffered sends go through: its own, else the rank's (never NULL). */
+/* The buffer a communicator's buffered sends go through: its own, else its session's, else the rank's (never
+ * NULL). */
 static vmpi_bsend_state *used_by(vmpi_comm *c)
 {
-    return c && c->bsend && c->bsend->buf ? c->bsend : &vmpi_rank_self()->bsend;
+    if (c && c->bsend && c->bsend->buf)
+        return c->bsend;
+    vmpi_session *s = c && c->session ? vmpi_session_get(c->session) : NULL;
+    if (s && s->bsend && s->bsend->buf)
+        return s->bsend;
+    return &vmpi_rank_self()->bsend;
 }
 
-/* The buffer MPI_Buffer_* (c NULL) or MPI_Comm_*_buffer name; NULL for a communicator without one. */
-static vmpi_bsend_state *named(vmpi_comm *c)
+/* The buffer a slot names (the rank's for NULL); NULL for an owner without one. */
+static vmpi_bsend_state *named(vmpi_bsend_state **slot)
 {
-    return c ? c->bsend : &vmpi_rank_self()->bsend;
+    return slot ? *slot : &vmpi_rank_self()->bsend;
 }
 
-int vmpi_bsend_attach(vmpi_comm *c, void *buf, MPI_Count size)
+int vmpi_bsend_attach(vmpi_bsend_state **slot, void *buf, MPI_Count size)
 {
-    vmpi_bsend_state *b = named(c);
+    vmpi_bsend_state *b = named(slot);
     if (b && b->buf)
         return MPI_ERR_BUFFER;
     if (b == NULL) {
         if ((b = calloc(1, sizeof *b)) == NULL)
             return MPI_ERR_NO_MEM;
-        c->bsend = b;
+        *slot = b;
     }
     b->automatic = buf == MPI_BUFFER_AUTOMATIC;
     b->buf = buf;
@@ -55,15 +63,15 @@ static void wait_delivered(vmpi_bsend_state *b, const char *why)
         vmpi_vp_block(why);
 }
 
-int vmpi_bsend_detach(vmpi_comm *c, void *buf_addr, MPI_Count *size)
+int vmpi_bsend_detach(vmpi_bsend_state **slot, void *buf_addr, MPI_Count *size, const char *why)
 {
-    vmpi_bsend_state *b = named(c);
+    vmpi_bsend_state *b = named(slot);
     if (b == NULL || b->buf == NULL) {
         *(void **)buf_addr = NULL;
         *size = 0;
         return MPI_SUCCESS;
     }
-    wait_delivered(b, c ? "MPI_Comm_detach_buffer" : "MPI_Buffer_detach");
+    wait_delivered(b, why);
     *(void **)buf_addr = b->buf;
     *size = b->size;
     b->buf = NULL;
@@ -72,20 +80,19 @@ int vmpi_bsend_detach(vmpi_comm *c, void *buf_addr, MPI_Count *size)
     return MPI_SUCCESS;
 }
 
-int vmpi_bsend_flush(vmpi_comm *c)
+int vmpi_bsend_flush(vmpi_bsend_state **slot, const char *why)
 {
-    vmpi_bsend_state *b = named(c);
+    vmpi_bsend_state *b = named(slot);
     if (b)
-        wait_delivered(b, c ? "MPI_Comm_flush_buffer" : "MPI_Buffer_flush");
+        wait_delivered(b, why);
     return MPI_SUCCESS;
 }
 
-int vmpi_bsend_iflush(vmpi_comm *c, MPI_Request *req)
+int vmpi_bsend_iflush(vmpi_bsend_state **slot, MPI_Comm obj, MPI_Request *req)
 {
-    vmpi_bsend_state *b = named(c);
-    MPI_Comm h = c ? c->handle : MPI_COMM_WORLD;
+    vmpi_bsend_state *b = named(slot);
     if (b == NULL || b->pending == 0) {
-        *req = vmpi_mreq_new_complete(h);
+        *req = vmpi_mreq_new_complete(obj);
         return *req == MPI_REQUEST_NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
     }
     if (b->nflushes == b->cap_flushes) {
@@ -96,7 +103,7 @@ int vmpi_bsend_iflush(vmpi_comm *c, MPI_Request *req)
         b->flushes = f;
         b->cap_flushes = cap;
     }
-    vmpi_mreq *m = vmpi_mreq_new(VMPI_MREQ_FLUSH, h);
+    vmpi_mreq *m = vmpi_mreq_new(VMPI_MREQ_FLUSH, obj);
     m->r.kind = VMPI_REQ_SEND; /* its status is an empty send's */
     m->r.complete = false;
     m->r.on_done = NULL;
@@ -112,11 +119,10 @@ static void state_free(vmpi_bsend_state *b)
     free(b);
 }
 
-/* A communicator is released (MPI_Comm_free...): its buffer's messages still go out; the last frees it. */
-static void comm_released(vmpi_comm *c)
+void vmpi_bsend_release(vmpi_bsend_state **slot)
 {
-    vmpi_bsend_state *b = c->bsend;
-    c->bsend = NULL;
+    vmpi_bsend_state *b = *slot;
+    *slot = NULL;
     if (b == NULL)
         return;
     if (b->pending == 0)
@@ -124,6 +130,8 @@ static void comm_released(vmpi_comm *c)
     else
         b->orphan = true;
 }
+
+static void comm_released(vmpi_comm *c) { vmpi_bsend_release(&c->bsend); }
 
 void vmpi_bsend_init(void) { vmpi_comm_on_release(comm_released); }
 
@@ -141,7 +149,7 @@ void vmpi_bsend_finalize(void)
     for (int i = 0; i < 2; i++)
         if (pre[i]->bsend) {
             wait_delivered(pre[i]->bsend, "MPI_Finalize");
-            comm_released(pre[i]);
+            vmpi_bsend_release(&pre[i]->bsend);
         }
     for (int i = 0; i < rk->ncomms; i++)
         if (rk->comms[i] && rk->comms[i]->bsend)

@@ -44,13 +44,17 @@ int vmpi_pready(vmpi_mreq *m, int lo, int hi, const int *list, int n, char *why)
 int vmpi_parrived(vmpi_mreq *m, int partition, int *flag, char *why);
 int vmpi_cancel(MPI_Request h);
 
-/* Buffered sends (bsend.c).  `c`: the communicator whose buffer MPI_Comm_*_buffer names, NULL for the rank's
- * (MPI_Buffer_*).  Attaching a second buffer gives MPI_ERR_BUFFER; detaching and flushing wait until the
- * buffer's messages are delivered; detaching none gives NULL and 0. */
-int vmpi_bsend_attach(vmpi_comm *c, void *buf, MPI_Count size);
-int vmpi_bsend_detach(vmpi_comm *c, void *buf_addr, MPI_Count *size);
-int vmpi_bsend_flush(vmpi_comm *c);
-int vmpi_bsend_iflush(vmpi_comm *c, MPI_Request *req);
+/* Buffered sends (bsend.c).  `slot`: where the buffer's owner keeps it (a communicator's or a session's
+ * `bsend`), NULL for the rank's (MPI_Buffer_*); `obj`: the owner's handle, for an iflush request's errors.
+ * Attaching a second buffer gives MPI_ERR_BUFFER; detaching and flushing wait until the buffer's messages
+ * are delivered; detaching none gives NULL and 0. */
+int vmpi_bsend_attach(struct vmpi_bsend_state **slot, void *buf, MPI_Count size);
+int vmpi_bsend_detach(struct vmpi_bsend_state **slot, void *buf_addr, MPI_Count *size, const char *why);
+int vmpi_bsend_flush(struct vmpi_bsend_state **slot, const char *why);
+int vmpi_bsend_iflush(struct vmpi_bsend_state **slot, MPI_Comm obj, MPI_Request *req);
+/* The owner goes (a communicator freed, a session finalized): the buffer's messages still go out, and the
+ * last one frees it. */
+void vmpi_bsend_release(struct vmpi_bsend_state **slot);
 /* At boot: communicators' buffers go with them.  At MPI_Finalize: every buffer's messages are delivered. */
 void vmpi_bsend_init(void);
 void vmpi_bsend_finalize(void);
