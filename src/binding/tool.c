@@ -55,11 +55,7 @@ int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name,
 VMPI_WEAK(T_cvar_get_num)
 int PMPI_T_cvar_get_num(int *num_cvar)
 {
-    VMPI_T_CHECK();
-    if (num_cvar == NULL)
-        return MPI_T_ERR_INVALID;
-    *num_cvar = vmpi_cvar_count();
-    return MPI_SUCCESS;
+    return vmpi_t_get_num(num_cvar, vmpi_cvar_count());
 }
 
 VMPI_WEAK(T_cvar_get_info)
@@ -169,11 +165,7 @@ int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 VMPI_WEAK(T_category_get_num)
 int PMPI_T_category_get_num(int *num_cat)
 {
-    VMPI_T_CHECK();
-    if (num_cat == NULL)
-        return MPI_T_ERR_INVALID;
-    *num_cat = vmpi_category_count();
-    return MPI_SUCCESS;
+    return vmpi_t_get_num(num_cat, vmpi_category_count());
 }
 
 VMPI_WEAK(T_category_get_info)
@@ -275,11 +267,7 @@ int PMPI_T_category_changed(int *update_number)
 VMPI_WEAK(T_source_get_num)
 int PMPI_T_source_get_num(int *num_sources)
 {
-    VMPI_T_CHECK();
-    if (num_sources == NULL)
-        return MPI_T_ERR_INVALID;
-    *num_sources = 1;
-    return MPI_SUCCESS;
+    return vmpi_t_get_num(num_sources, 1);
 }
 
 VMPI_WEAK(T_source_get_info)
@@ -320,11 +308,7 @@ int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp)
 VMPI_WEAK(T_event_get_num)
 int PMPI_T_event_get_num(int *num_events)
 {
-    VMPI_T_CHECK();
-    if (num_events == NULL)
-        return MPI_T_ERR_INVALID;
-    *num_events = 0;
-    return MPI_SUCCESS;
+    return vmpi_t_get_num(num_events, 0);
 }
 
 VMPI_WEAK(T_event_get_info)

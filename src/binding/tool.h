@@ -40,4 +40,14 @@ static inline void vmpi_t_string(const char *s, char *buf, int *len)
             return MPI_T_ERR_NOT_INITIALIZED;                                                                  \
     } while (0)
 
+/* An MPI_T_*_get_num: `n` into *out (MPI_T_ERR_INVALID for NULL), once MPI_T is initialized. */
+static inline int vmpi_t_get_num(int *out, int n)
+{
+    VMPI_T_CHECK();
+    if (out == NULL)
+        return MPI_T_ERR_INVALID;
+    *out = n;
+    return MPI_SUCCESS;
+}
+
 #endif

@@ -11,11 +11,7 @@
 VMPI_WEAK(T_pvar_get_num)
 int PMPI_T_pvar_get_num(int *num_pvar)
 {
-    VMPI_T_CHECK();
-    if (num_pvar == NULL)
-        return MPI_T_ERR_INVALID;
-    *num_pvar = vmpi_pvar_count();
-    return MPI_SUCCESS;
+    return vmpi_t_get_num(num_pvar, vmpi_pvar_count());
 }
 
 VMPI_WEAK(T_pvar_get_info)

@@ -276,26 +276,9 @@ static inline double mt_spin(long n)
     return x;
 }
 
-/* Sum the error counts over MPI_COMM_WORLD, print the verdict on rank 0, finalize.
- * Returns the exit status for main. */
-static inline int mt_finish(int errs)
-{
-    int total = 0, rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Allreduce(&errs, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) {
-        if (total)
-            printf(" Found %d errors\n", total);
-        else
-            printf(" No Errors\n");
-        fflush(stdout);
-    }
-    MPI_Finalize();
-    return total ? 1 : 0;
-}
-
-/* mt_finish's verdict over `comm` without MPI_Finalize (the Sessions model: a program that never called
- * MPI_Init, or that goes on after MPI_Finalize).  Returns the exit status for main. */
+/* Sum the error counts over `comm`, print the verdict on its rank 0; without MPI_Finalize (the Sessions
+ * model: a program that never called MPI_Init, or that goes on after MPI_Finalize).  Returns the exit
+ * status for main. */
 static inline int mt_verdict(int errs, MPI_Comm comm)
 {
     int total = 0, rank = 0;
@@ -309,6 +292,14 @@ static inline int mt_verdict(int errs, MPI_Comm comm)
         fflush(stdout);
     }
     return total ? 1 : 0;
+}
+
+/* mt_verdict over MPI_COMM_WORLD, then MPI_Finalize.  Returns the exit status for main. */
+static inline int mt_finish(int errs)
+{
+    int status = mt_verdict(errs, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return status;
 }
 
 static inline void *mt_malloc(size_t n)
