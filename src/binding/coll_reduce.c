@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Reduction entry points (blocking, nonblocking and persistent: persist.h) and the operation objects. */
 #include <stdlib.h>
+#include "binding/abi_hooks.h"
 #include "binding/check.h"
 #include "binding/persist.h"
 #include "mpi/coll/coll.h"
@@ -361,13 +362,13 @@ int PMPI_Reduce_scatter_block_init_c(const void *sbuf, void *rbuf, MPI_Count rco
 /* ---- operations ---- */
 
 /* `large`: fn is an MPI_User_function_c (an MPI_Count length). */
-static int op_create(void (*fn)(void), bool large, int commute, MPI_Op *op, const char *name)
+static int op_create(void (*fn)(void), int form, int commute, MPI_Op *op, const char *name)
 {
     VMPI_CHK(ck);
     VMPI_CHK_LOCAL(ck, name);
     int err;
     if ((err = vmpi_chk_ptr(&ck, (const void *)fn, "the user function")) || (err = vmpi_chk_ptr(&ck, op, "op")) ||
-        (err = vmpi_op_create(fn, large, commute != 0, op)))
+        (err = vmpi_op_create(fn, form, commute != 0, op)))
         return vmpi_fail(MPI_COMM_WORLD, err, name, &ck);
     return MPI_SUCCESS;
 }
@@ -375,12 +376,20 @@ static int op_create(void (*fn)(void), bool large, int commute, MPI_Op *op, cons
 VMPI_WEAK(Op_create)
 int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
 {
-    return op_create((void (*)(void))fn, false, commute, op, "MPI_Op_create");
+    return op_create((void (*)(void))fn, 0, commute, op, "MPI_Op_create");
 }
 VMPI_WEAK(Op_create_c)
 int PMPI_Op_create_c(MPI_User_function_c *fn, int commute, MPI_Op *op)
 {
-    return op_create((void (*)(void))fn, true, commute, op, "MPI_Op_create_c");
+    return op_create((void (*)(void))fn, VMPI_OP_LARGE, commute, op, "MPI_Op_create_c");
+}
+
+void vmpi_abi_set_op_call(vmpi_abi_op_call_fn *call) { vmpi_op_abi_call = call; }
+
+int vmpi_abi_op_create(void (*fn)(void), int large, int commute, MPI_Op *op)
+{
+    return op_create(fn, VMPI_OP_ABI | (large ? VMPI_OP_LARGE : 0), commute, op,
+                     large ? "MPI_Op_create_c" : "MPI_Op_create");
 }
 
 VMPI_WEAK(Op_free)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Error handler and error string entry points. */
 #include <string.h>
+#include "binding/abi_hooks.h"
 #include "binding/check.h"
 #include "mpi/core/errcode.h"
 
@@ -105,6 +106,14 @@ int PMPI_Error_class(int errorcode, int *errorclass)
     }
     *errorclass = cls;
     return MPI_SUCCESS;
+}
+
+void vmpi_abi_set_errh_call(vmpi_abi_errh_call_fn *call) { vmpi_errh_abi_call = call; }
+void vmpi_abi_errh_created(MPI_Errhandler h) { vmpi_errh_set_abi(h); }
+
+int vmpi_abi_raise(MPI_Comm comm, int code, const char *fn, const char *why)
+{
+    return vmpi_err_raise(comm, code, fn, why ? "%s" : NULL, why ? why : "");
 }
 
 VMPI_WEAK(Add_error_class)

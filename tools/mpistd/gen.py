@@ -21,7 +21,8 @@ import spec  # noqa: E402
 import std  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-WHAT = {"proto": "emit_proto", "impl": "emit_impl", "c": "emit_c", "f77": "emit_f77", "fconst": "emit_fconst", "fmod": "emit_fmod", "f08": "emit_f08"}
+WHAT = {"proto": "emit_proto", "impl": "emit_impl", "c": "emit_c", "f77": "emit_f77", "fconst": "emit_fconst", "fmod": "emit_fmod", "f08": "emit_f08",
+        "abi_h": "emit_abi_h", "abi_c": "emit_abi_c", "abi_alias": "emit_abi_alias"}
 PER_AREA = {"c"}
 
 
@@ -54,7 +55,7 @@ def main():
     if (args.what in PER_AREA) != (args.area is not None):
         ap.error(f"--area goes with --what {'|'.join(sorted(PER_AREA))}, and only with it")
 
-    standard = std.Standard()
+    standard = std.Standard(abi=args.what.startswith("abi"))  # the ABI's outputs: MPI-5.0's functions too
     entries = spec.load(args.spec)
     resolve(standard, entries)
     emitter = importlib.import_module(WHAT[args.what])

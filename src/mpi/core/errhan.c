@@ -126,6 +126,15 @@ int vmpi_errh_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *out)
     return MPI_SUCCESS;
 }
 
+void (*vmpi_errh_abi_call)(MPI_Comm_errhandler_function *fn, int *obj, int *code, const char *name);
+
+void vmpi_errh_set_abi(MPI_Errhandler h)
+{
+    int i = VMPI_HANDLE_INDEX(h) - FIRST_USER;
+    if (i >= 0)
+        vmpi_rank_self()->errh_user[i].abi = true;
+}
+
 void vmpi_errh_ref(MPI_Errhandler h)
 {
     int i = VMPI_HANDLE_INDEX(h) - FIRST_USER;
@@ -174,7 +183,11 @@ int vmpi_err_vraise(MPI_Errhandler h, int obj, int code, const char *fn, const c
                                                                  * serves comms and windows */
         int oh = obj;
         int cd = code;
-        rk->errh_user[VMPI_HANDLE_INDEX(h) - FIRST_USER].fn(&oh, &cd, fn);
+        vmpi_errh_user *u = &rk->errh_user[VMPI_HANDLE_INDEX(h) - FIRST_USER];
+        if (u->abi)
+            vmpi_errh_abi_call(u->fn, &oh, &cd, fn);
+        else
+            u->fn(&oh, &cd, fn);
         return code;
     }
     char detail[512] = "";

@@ -6,12 +6,19 @@
 
 #include <mpi.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include "base/compiler.h"
 
 typedef struct vmpi_errh_user {
     MPI_Comm_errhandler_function *fn;
     int refs;
+    bool abi; /* the standard ABI's function (libmpi_abi): called through vmpi_errh_abi_call */
 } vmpi_errh_user;
+
+/* libmpi_abi's caller of its handlers (their handles and error codes are the ABI's), set when it loads */
+extern void (*vmpi_errh_abi_call)(MPI_Comm_errhandler_function *fn, int *obj, int *code, const char *name);
+/* Marks the calling rank's handler `h`, just created, as an ABI function's. */
+void vmpi_errh_set_abi(MPI_Errhandler h);
 
 /* Raises error `code` of MPI function `fn` on `comm` (MPI_COMM_NULL or an invalid handle: MPI_COMM_WORLD's
  * handler).  Returns the code when the handler returns. */

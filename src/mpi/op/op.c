@@ -14,6 +14,7 @@
 typedef struct user_op {
     MPI_User_function *_Atomic fn; /* NULL: free slot; an MPI_User_function_c when `large` */
     bool large;
+    bool abi;                      /* the ABI's function (libmpi_abi): called through vmpi_op_abi_call */
     bool commute;
     bool freed;                    /* MPI_Op_free'd: invalid for new calls, kept while pending ones use it */
     _Atomic int holds;             /* pending nonblocking reductions using it */
@@ -58,7 +59,9 @@ static bool builtin(MPI_Op op)
     return VMPI_HANDLE_KIND(op) == VMPI_KIND_OP && op > MPI_OP_NULL && op <= MPI_NO_OP;
 }
 
-int vmpi_op_create(void (*fn)(void), bool large, bool commute, MPI_Op *out)
+void (*vmpi_op_abi_call)(MPI_User_function *fn, bool large, void *in, void *inout, MPI_Count len, MPI_Datatype dt);
+
+int vmpi_op_create(void (*fn)(void), int form, bool commute, MPI_Op *out)
 {
     int err = MPI_ERR_INTERN;
     pthread_mutex_lock(&users_lock);
@@ -73,7 +76,8 @@ int vmpi_op_create(void (*fn)(void), bool large, bool commute, MPI_Op *out)
             atomic_store(&users[i].gen, gen ? gen : 1);
             users[i].commute = commute;
             users[i].freed = false;
-            users[i].large = large;
+            users[i].large = form & VMPI_OP_LARGE;
+            users[i].abi = form & VMPI_OP_ABI;
             users[i].fn = (MPI_User_function *)fn;
             *out = VMPI_HANDLE(VMPI_KIND_OP, (int)(atomic_load(&users[i].gen) << SLOT_BITS) | i);
             err = MPI_SUCCESS;
@@ -137,18 +141,30 @@ int vmpi_op_check(MPI_Op op, const vmpi_dtype *dt)
     return vmpi_op_builtin_check(op, VMPI_HANDLE(VMPI_KIND_DATATYPE, dt->basic));
 }
 
+static void call_user(const user_op *u, MPI_Datatype dth, void *in, void *inout, MPI_Count len)
+{
+    if (u->abi) {
+        vmpi_op_abi_call(u->fn, u->large, in, inout, len, dth);
+    } else if (u->large) {
+        ((MPI_User_function_c *)u->fn)(in, inout, &len, &dth);
+    } else {
+        int n = (int)len;
+        u->fn(in, inout, &n, &dth);
+    }
+}
+
 static void apply_user(const user_op *u, MPI_Datatype dth, const vmpi_dtype *dt, const void *in, void *inout,
                        MPI_Count count)
 {
     if (u->large) {
-        ((MPI_User_function_c *)u->fn)((void *)in, inout, &count, &dth);
+        call_user(u, dth, (void *)in, inout, count);
         return;
     }
     /* an int length: pieces of at most INT_MAX instances (a large-count reduction with an MPI_Op_create op) */
     for (MPI_Count done = 0; done < count;) {
-        int len = count - done > INT_MAX ? INT_MAX : (int)(count - done);
+        MPI_Count len = count - done > INT_MAX ? INT_MAX : count - done;
         MPI_Aint at = done * dt->extent;
-        u->fn((char *)in + at, (char *)inout + at, &len, &dth);
+        call_user(u, dth, (char *)in + at, (char *)inout + at, len);
         done += len;
     }
 }
@@ -193,7 +209,7 @@ int vmpi_op_each_owned(int owner, vmpi_op_entry_fn fn, void *arg)
     for (int i = VMPI_OP_USER_FIRST; i < VMPI_OP_USER_MAX; i++)
         if (users[i].fn != NULL && users[i].owner == owner) {
             vmpi_op_entry e = {i, atomic_load(&users[i].gen), users[i].commute, users[i].freed,
-                               atomic_load(&users[i].holds), users[i].fn, users[i].large};
+                               atomic_load(&users[i].holds), users[i].fn, users[i].large, users[i].abi};
             fn(arg, &e);
             n++;
         }
@@ -213,6 +229,7 @@ bool vmpi_op_install(const vmpi_op_entry *e, int owner)
         atomic_store(&u->holds, e->holds);
         u->owner = owner;
         u->large = e->large;
+        u->abi = e->abi;
         u->fn = e->fn;
         vmpi_handle_seq_saw(&seq, e->slot);
         ok = true;

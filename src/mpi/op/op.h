@@ -22,7 +22,7 @@ typedef struct vmpi_op_entry {
     bool commute, freed;
     int holds;
     MPI_User_function *fn; /* an MPI_User_function_c when `large` */
-    bool large;
+    bool large, abi;
 } vmpi_op_entry;
 typedef void (*vmpi_op_entry_fn)(void *arg, const vmpi_op_entry *e);
 int vmpi_op_each_owned(int owner, vmpi_op_entry_fn fn, void *arg);
@@ -32,10 +32,14 @@ void vmpi_op_forget_owned(int owner);
 void vmpi_op_keep_only(bool (*here)(int owner));
 void vmpi_op_rebase(int above);
 
-/* `fn` is an MPI_User_function (int length: MPI_Op_create) or, when `large`, an MPI_User_function_c
- * (MPI_Count length: MPI_Op_create_c); either reduces every count, in pieces of at most INT_MAX elements for
- * the int one. */
-int vmpi_op_create(void (*fn)(void), bool large, bool commute, MPI_Op *out);
+/* `fn` is an MPI_User_function (int length: MPI_Op_create) or, with VMPI_OP_LARGE in `form`, an
+ * MPI_User_function_c (MPI_Count length: MPI_Op_create_c); either reduces every count, in pieces of at most
+ * INT_MAX elements for the int one.  With VMPI_OP_ABI it is the standard ABI's function (libmpi_abi, whose
+ * datatype handles are not vmpi's), which vmpi calls through vmpi_op_abi_call, the library's translator. */
+enum { VMPI_OP_LARGE = 1, VMPI_OP_ABI = 2 };
+int vmpi_op_create(void (*fn)(void), int form, bool commute, MPI_Op *out);
+extern void (*vmpi_op_abi_call)(MPI_User_function *fn, bool large, void *in, void *inout, MPI_Count len,
+                                MPI_Datatype dt);
 /* MPI_ERR_OP for a predefined or invalid op. */
 int vmpi_op_free(MPI_Op *op);
 /* Whether `op` is a valid predefined or live user operation. */
