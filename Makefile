@@ -64,6 +64,10 @@ demo: build
 	@echo "a Fortran program (the mpi module), 64 ranks on 2 PEs, moved at every migration point:"
 	$(BUILD)/bin/vmpifort -O2 -o $(BUILD)/ring_f examples/ring.f90
 	$(BUILD)/bin/vmpirun -n 64 -p 2 --balancer Rotate $(BUILD)/ring_f
+	@echo "the same C program compiled once against the MPI-5.0 standard ABI's mpi.h (no vmpi header), linked with libmpi_abi:"
+	cc -O2 -fPIC -I $(BUILD)/include/abi -c examples/ring.c -o $(BUILD)/ring_abi.o
+	$(BUILD)/bin/vmpicc -abi -o $(BUILD)/ring_abi $(BUILD)/ring_abi.o
+	$(BUILD)/bin/vmpirun -n 64 -p 2 --balancer Rotate $(BUILD)/ring_abi
 	$(BUILD)/bin/vmpicc -O2 -o $(BUILD)/am_search examples/am_search.c
 	$(BUILD)/bin/vmpirun -n 1000 -p 2 $(BUILD)/am_search
 	@echo "ARMCI: a load-imbalanced LU (lu-block.c's distribution) on 64 ARMCI processes, balanced by ARMCI_Migrate"

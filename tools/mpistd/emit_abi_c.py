@@ -36,7 +36,7 @@ HAND = {"MPI_Abi_get_info", "MPI_Abi_get_version", "MPI_Abi_get_fortran_info", "
         "MPI_Op_create", "MPI_Comm_create_errhandler", "MPI_Win_create_errhandler", "MPI_Session_create_errhandler",
         "MPI_Comm_create_keyval", "MPI_Type_create_keyval", "MPI_Win_create_keyval", "MPI_Keyval_create",
         "MPI_Grequest_start", "MPI_T_event_register_callback", "MPI_T_event_set_dropped_handler",
-        "MPI_T_event_handle_free"} | {f"MPI_{t}_{d}" for t in ("Comm", "Errhandler", "File", "Group", "Info",
+        "MPI_T_event_handle_free", "MPI_T_pvar_handle_alloc", "MPI_T_cvar_handle_alloc"} | {f"MPI_{t}_{d}" for t in ("Comm", "Errhandler", "File", "Group", "Info",
                                                                "Message", "Op", "Request", "Session", "Type",
                                                                "Win") for d in ("toint", "fromint")}
 T_HANDLES = {"MPI_T_enum", "MPI_T_cvar_handle", "MPI_T_pvar_handle", "MPI_T_pvar_session",
