@@ -17,6 +17,11 @@
 #include <string.h>
 
 #define VMPI_ABI_HANDLE_LIMIT 0x400
+/* The library is compiled with hidden visibility: only the entry points are exported (and its own calls of
+ * its translations are direct, inlined within a file). */
+#define VMPI_ABI_API __attribute__((visibility("default")))
+
+#pragma GCC visibility push(hidden) /* the library's own functions and tables (declarations too: direct calls) */
 
 #define VMPI_ABI_HANDLE_TYPES(X)                                                                                  \
     X(Comm) X(Datatype) X(Errhandler) X(File) X(Group) X(Info) X(Message) X(Op) X(Request) X(Session) X(Win)
@@ -138,12 +143,15 @@ int abi_peers(MPI_Comm comm, int neighbor, int send);
  * through MPI_COMM_WORLD's error handler, naming the function. */
 int abi_absent(const char *fn);
 
+#pragma GCC visibility pop
+
 /* For the entry points written by hand: vmpi's function X under its second name, and the definition of the
  * ABI's PMPI_X (C name abi_PMPI_X) with MPI_X its weak alias. */
 #define ABI_NATIVE(f) extern __typeof__(PMPI_##f) vmpi_native_PMPI_##f;
 #define ABI_ENTRY(ret, f, params)                                                                                \
-    ret abi_PMPI_##f params __asm__("PMPI_" #f);                                                               \
-    extern __typeof__(abi_PMPI_##f) abi_MPI_##f __asm__("MPI_" #f) __attribute__((weak, alias("PMPI_" #f)));  \
+    VMPI_ABI_API ret abi_PMPI_##f params __asm__("PMPI_" #f);                                                  \
+    VMPI_ABI_API extern __typeof__(abi_PMPI_##f) abi_MPI_##f __asm__("MPI_" #f)                                \
+        __attribute__((weak, alias("PMPI_" #f)));                                                             \
     ret abi_PMPI_##f params
 
 #endif

@@ -5,5 +5,5 @@
 
 extern __typeof__(AMPI_Migrate) vmpi_native_AMPI_Migrate;
 
-int abi_AMPI_Migrate(abi_Info hints) __asm__("AMPI_Migrate");
+VMPI_ABI_API int abi_AMPI_Migrate(abi_Info hints) __asm__("AMPI_Migrate");
 int abi_AMPI_Migrate(abi_Info hints) { return abi_ret(vmpi_native_AMPI_Migrate(abi_v(hints))); }

@@ -186,7 +186,7 @@ def entry(out, name, profile_name, expr, have):
     ret = expr.return_type
     params = list(expr.parameters)
     sig = abi_params(expr, absent=name not in have)
-    out.write(f"\n{ret} abi_{profile_name}({sig}) __asm__(\"{profile_name}\");\n")
+    out.write(f"\nVMPI_ABI_API {ret} abi_{profile_name}({sig}) __asm__(\"{profile_name}\");\n")
     out.write(f"{ret} abi_{profile_name}({sig})\n{{\n")
     if name not in have:
         if ret != "int":
@@ -213,7 +213,7 @@ def entry(out, name, profile_name, expr, have):
             if b.post or b.always or b.done:
                 raise Unknown(f"{name}: results to translate from a function returning {ret}")
             out.write(f"    return {call};\n}}\n")
-    out.write(f"extern __typeof__(abi_{profile_name}) abi_{name} __asm__(\"{name}\") "
+    out.write(f"VMPI_ABI_API extern __typeof__(abi_{profile_name}) abi_{name} __asm__(\"{name}\") "
               f"__attribute__((weak, alias(\"{profile_name}\")));\n")
 
 
