@@ -111,7 +111,7 @@ test-emul: build
 # since, unconfirmed), coll/allreduce:64x2 over TCP and
 # coll/determinism:7x2 under ASan; a SIGSEGV outside any rank, coll/bcast:13x2 over TCP).  PROCS_EXCLUDE: what does not run between processes yet, each with
 # its reason in tests/procs-exclude.
-PROCS_TESTS ?= ^((pt2pt|coll|comm|attr|datatype|init|errors|rma|armci|ckpt|fortran)/|adapt/(ckpt_errors|migrate|balance|move_procs|preempted):)
+PROCS_TESTS ?= ^((pt2pt|coll|comm|attr|datatype|init|errors|rma|armci|ckpt|fortran|abi)/|adapt/(ckpt_errors|migrate|balance|move_procs|preempted):)
 PROCS3_TESTS ?= ^(pt2pt|coll|comm|rma|armci)/|^init/(procname|wtime):|^attr/predef:|^adapt/(migrate|balance|move_procs):
 MPICH_PROCS_TESTS ?= ^mpich/
 MPICH_PROCS_EXCLUDE ?= ^mpich/rma/|^mpich/f(77|90|08)/

@@ -74,7 +74,7 @@ typedef struct ck_info_ent {
 typedef struct ck_op_ent {
     int32_t slot;
     uint32_t gen;
-    uint8_t commute, freed, large, pad;
+    uint8_t commute, freed, large, abi; /* abi: the standard ABI's function (was padding, 0) */
     int32_t holds;
     uint64_t fn;                    /* in the rank's copy of the program */
 } ck_op_ent;

@@ -120,7 +120,7 @@ static void save_info(void *arg, int idx, vmpi_info *o)
 static void save_op(void *arg, const vmpi_op_entry *o)
 {
     saver *s = arg;
-    ck_op_ent e = {o->slot, o->gen, o->commute, o->freed, o->large, 0, o->holds, (uint64_t)(uintptr_t)o->fn};
+    ck_op_ent e = {o->slot, o->gen, o->commute, o->freed, o->large, o->abi, o->holds, (uint64_t)(uintptr_t)o->fn};
     put(&s->ents, &e, sizeof e);
     s->head.nop++;
 }
@@ -291,7 +291,7 @@ const char *vmpi_adapt_owned_load(vmpi_rank *rk, const void *data, size_t len)
         ck_op_ent e;
         take(&p, end, &e, sizeof e);
         vmpi_op_entry o = {e.slot, e.gen, e.commute, e.freed, e.holds, (MPI_User_function *)(uintptr_t)e.fn,
-                           e.large != 0};
+                           e.large != 0, e.abi != 0};
         if (!vmpi_op_install(&o, r))
             return "an operation handle cannot be registered again (corrupt, or taken here)";
     }
