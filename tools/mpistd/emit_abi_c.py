@@ -153,6 +153,8 @@ def param_body(name, params, p, b):
         group = None  # the job's exit status, not an MPI error code
     if k == "RANK" and is_array(p) and name not in RANK_ARRAYS:
         group = None
+    if k == "RANK_NNI" and not is_array(p):  # RMA's target ranks may be MPI_PROC_NULL (MPI-4.1 12.3)
+        group = "rank"
     if group:
         if is_array(p):
             ln = length_of(name, params, p)

@@ -215,6 +215,7 @@ static int check_rma(int rank, int size)
     MT_CHECK(errs, flag && (*model == MPI_WIN_UNIFIED || *model == MPI_WIN_SEPARATE), "MPI_WIN_MODEL: %d", *model);
     *base = -1;
     MT_CHECK_RC(errs, MPI_Win_fence(MPI_MODE_NOPRECEDE, win));
+    MT_CHECK_RC(errs, MPI_Put(&rank, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win)); /* a target of none */
     MT_CHECK_RC(errs, MPI_Win_fence(0, win));
     MT_CHECK_RC(errs, MPI_Win_lock(MPI_LOCK_SHARED, (rank + 1) % size, MPI_MODE_NOCHECK, win));
     MT_CHECK_RC(errs, MPI_Put(&rank, 1, MPI_INT, (rank + 1) % size, 0, 1, MPI_INT, win));
