@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Entry points whose results hold values the generator cannot see: the predefined attributes whose values are
- * ranks or enumerations (MPI_HOST, MPI_WIN_CREATE_FLAVOR, MPI_WIN_MODEL: the attribute is a pointer to an int,
+ * ranks or enumerations (MPI_HOST, MPI_IO, MPI_WIN_CREATE_FLAVOR, MPI_WIN_MODEL: the attribute is a pointer to an int,
  * which must point at the ABI's value), and a datatype's contents (the order and distributions of subarray and
  * darray types among its integers). */
 #include "abi/abi.h"
@@ -15,16 +15,19 @@ ABI_NATIVE(Type_get_contents_c)
 
 /* the ABI's values the pointers point at: constants, one per value (they never change) */
 static const int abi_flavors[] = {311, 312, 313, 314}, abi_models[] = {321, 322};
-static _Thread_local int abi_host;
+static const int abi_rank_sentinels[] = {-1, -3, -4}; /* MPI_ANY_SOURCE, MPI_PROC_NULL, MPI_ROOT */
 
 static void *abi_attr_value(int keyval, void *v)
 {
     const int *p = v;
     if (p == NULL)
         return v;
-    if (keyval == MPI_HOST) {
-        abi_host = abi_a_rank(*p);
-        return &abi_host;
+    if (keyval == MPI_HOST || keyval == MPI_IO) { /* a rank (the same number), MPI_PROC_NULL or MPI_ANY_SOURCE */
+        int a = abi_a_rank(*p);
+        for (int i = 0; i < 3; i++)
+            if (a == abi_rank_sentinels[i])
+                return (void *)&abi_rank_sentinels[i];
+        return v;
     }
     if (keyval == MPI_WIN_CREATE_FLAVOR) {
         int a = abi_a_flavor(*p);

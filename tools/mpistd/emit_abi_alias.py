@@ -13,5 +13,8 @@ def emit(standard, entries, out):
               "edit. */\n")
     for name in sorted(emit_abi_c.have_names(standard, entries)):
         out.write(f"vmpi_native_P{name} = P{name};\n")
+    for e in entries:  # MPI-1's removed functions, which libmpi_abi translates for old programs (abi_removed.c)
+        if e.status == "removed":
+            out.write(f"vmpi_native_P{e.name} = P{e.name};\n")
     for name in EXTENSIONS:
         out.write(f"vmpi_native_{name} = {name};\n")

@@ -124,10 +124,11 @@ def param_body(name, params, p, b):
         elif ptr == 0:
             b.args.append(f"abi_v({n})")
         else:
-            b.pre.append(f"MPI_{HANDLE_KINDS[k]} v_{n} = {n} ? abi_v(*{n}) : 0;" if d != "out" else
-                         f"MPI_{HANDLE_KINDS[k]} v_{n} = 0;")
+            # written back whatever the result, from the program's own value when vmpi leaves it: a failed
+            # MPI_Comm_dup must give MPI_COMM_NULL, as vmpi's does
+            b.pre.append(f"MPI_{HANDLE_KINDS[k]} v_{n} = {n} ? abi_v(*{n}) : 0;")
             b.args.append(f"{n} ? &v_{n} : NULL")
-            (b.always if d == "inout" else b.post).append(f"if ({n}) *{n} = abi_a(v_{n});")
+            b.always.append(f"if ({n}) *{n} = abi_a(v_{n});")
         return
     if k == "STATUS" or p.base_type == "MPI_Status":
         if is_array(p):
@@ -136,11 +137,9 @@ def param_body(name, params, p, b):
             b.args.append(f"v_{n}")
             b.done.append(f"abi_st_arr_done(v_{n}, v_{n}_buf, {n}, {ln});")
             return
+        # (an out status too starts as the program's: vmpi leaves MPI_ERROR as it was on a success)
         b.pre.append(f"MPI_Status v_{n};")
-        if d == "in" or d == "inout":
-            b.pre.append(f"if ({n}) abi_st_v({n}, &v_{n}); else memset(&v_{n}, 0, sizeof v_{n});")
-        else:
-            b.pre.append(f"memset(&v_{n}, 0, sizeof v_{n});")
+        b.pre.append(f"if ({n}) abi_st_v({n}, &v_{n}); else memset(&v_{n}, 0, sizeof v_{n});")
         b.args.append(f"{n} ? &v_{n} : NULL" if d != "out" else f"{n} ? &v_{n} : MPI_STATUS_IGNORE")
         if d != "in":
             b.always.append(f"if ({n}) abi_st_a(&v_{n}, {n});")
