@@ -64,6 +64,15 @@ int main(int argc, char **argv)
         MT_CHECK_RC(errs, MPI_T_cvar_get_info(i, name, &nl, &verbosity, &dt, &en, NULL, &dl, &bind, &scope));
         MT_CHECK(errs, one_of(scope, scopes, 7), "cvar %s: scope %d", name, scope);
         MT_CHECK(errs, one_of(verbosity, verbosities, 9), "cvar %s: verbosity %d", name, verbosity);
+        if (bind == MPI_T_BIND_NO_OBJECT && dt == MPI_INT) { /* read it through a handle */
+            MPI_T_cvar_handle ch;
+            int count = -1, value = -12345;
+            MT_CHECK_RC(errs, MPI_T_cvar_handle_alloc(i, NULL, &ch, &count));
+            MT_CHECK_INT(errs, "cvar count", 1, count);
+            MT_CHECK_RC(errs, MPI_T_cvar_read(ch, &value));
+            MT_CHECK(errs, value != -12345, "cvar %s not read", name);
+            MT_CHECK_RC(errs, MPI_T_cvar_handle_free(&ch));
+        }
     }
     if (comm_index >= 0) {
         MPI_T_pvar_session session;
