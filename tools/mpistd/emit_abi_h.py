@@ -27,8 +27,8 @@ def _typedef(expr):
 
 
 def fortran_interop(expr):
-    """The C-Fortran conversions (MPI_Comm_c2f, MPI_Status_f082c...): the ABI leaves them to a Fortran
-    companion header (the MPI Forum's mpi_fortran.h), with MPI_Fint, whose size is the Fortran compiler's."""
+    """The C-Fortran conversions (MPI_Comm_c2f, MPI_Status_f082c...): no functions of the ABI, which gives
+    them as macros over its own (fortran_interop_part; mpi_f08's status conversions are not there)."""
     text = cdecl.declaration(expr, width=10000)
     return "MPI_Fint" in text or "MPI_F08_status" in text
 
@@ -57,8 +57,8 @@ def emit(standard, entries, out):
               "#if defined(__cplusplus)\nextern \"C\" {\n#endif\n\n")
     out.write(f"#define MPI_VERSION {abi.MPI_VERSION[0]}\n#define MPI_SUBVERSION {abi.MPI_VERSION[1]}\n")
     out.write(f"#define MPI_ABI_VERSION {abi.ABI_VERSION[0]}\n#define MPI_ABI_SUBVERSION {abi.ABI_VERSION[1]}\n\n")
-    out.write("typedef intptr_t MPI_Aint;\ntypedef int64_t MPI_Offset;\ntypedef MPI_Offset MPI_Count;\n"
-              "typedef int MPI_Fint;\n\n"
+    # (MPI_Fint and the C-Fortran conversions: at the end, fortran_interop_part)
+    out.write("typedef intptr_t MPI_Aint;\ntypedef int64_t MPI_Offset;\ntypedef MPI_Offset MPI_Count;\n\n"
               "typedef struct {\n    int MPI_SOURCE;\n    int MPI_TAG;\n    int MPI_ERROR;\n"
               "    int MPI_internal[5];\n} MPI_Status;\n\n")
     for t, handles in abi.HANDLES.items():
@@ -112,4 +112,27 @@ def emit(standard, entries, out):
     for expr, profile in procedures(standard):
         out.write(cdecl.declaration(expr) + "\n")
         out.write(cdecl.declaration(profile) + "\n")
+    fortran_interop_part(out)
     out.write("\n#if defined(__cplusplus)\n}\n#endif\n\n#endif /* MPI_H_ABI */\n")
+
+
+HANDLE_FUNCS = ["Comm", "Errhandler", "File", "Group", "Info", "Message", "Op", "Request", "Session", "Type", "Win"]
+
+
+def fortran_interop_part(out):
+    """The C-Fortran conversions as the MPI Forum's mpi_fortran.h gives them over the ABI: MPI_Fint an int, a
+    handle's Fortran integer its MPI_X_toint, a status's the 8 ints of the C one (MPI_F_STATUS_SIZE)."""
+    out.write("\n/* C and Fortran (the MPI Forum's mpi_fortran.h): MPI_Fint, MPI_X_c2f/f2c as the handles' integer\n"
+              " * forms, statuses as their MPI_F_STATUS_SIZE ints */\n#ifndef MPI_FORTRAN_H_ABI\n"
+              "#define MPI_FORTRAN_H_ABI\ntypedef int MPI_Fint;\n"
+              "static inline int MPIX_ABI_Status_c2f(const MPI_Status *c, MPI_Fint *f)\n{\n"
+              "    f[0] = c->MPI_SOURCE;\n    f[1] = c->MPI_TAG;\n    f[2] = c->MPI_ERROR;\n"
+              "    for (int i = 0; i < 5; i++)\n        f[3 + i] = c->MPI_internal[i];\n    return MPI_SUCCESS;\n}\n"
+              "static inline int MPIX_ABI_Status_f2c(const MPI_Fint *f, MPI_Status *c)\n{\n"
+              "    c->MPI_SOURCE = f[0];\n    c->MPI_TAG = f[1];\n    c->MPI_ERROR = f[2];\n"
+              "    for (int i = 0; i < 5; i++)\n        c->MPI_internal[i] = f[3 + i];\n    return MPI_SUCCESS;\n}\n")
+    for p in ("", "P"):
+        for h in HANDLE_FUNCS:
+            out.write(f"#define {p}MPI_{h}_c2f {p}MPI_{h}_toint\n#define {p}MPI_{h}_f2c {p}MPI_{h}_fromint\n")
+        out.write(f"#define {p}MPI_Status_c2f MPIX_ABI_Status_c2f\n#define {p}MPI_Status_f2c MPIX_ABI_Status_f2c\n")
+    out.write("#endif /* MPI_FORTRAN_H_ABI */\n")

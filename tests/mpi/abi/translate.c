@@ -38,6 +38,13 @@ static int check_constants(void)
     /* the integer forms of handles */
     MT_CHECK(errs, MPI_Comm_fromint(MPI_Comm_toint(MPI_COMM_SELF)) == MPI_COMM_SELF, "Comm toint/fromint");
     MT_CHECK(errs, MPI_Type_fromint(MPI_Type_toint(MPI_DOUBLE)) == MPI_DOUBLE, "Type toint/fromint");
+    MT_CHECK(errs, MPI_Comm_f2c(MPI_Comm_c2f(MPI_COMM_WORLD)) == MPI_COMM_WORLD, "Comm c2f/f2c");
+    MPI_Status st = {3, 4, 5, {6, 7, 8, 9, 10}}, back;
+    MPI_Fint f[MPI_F_STATUS_SIZE];
+    MT_CHECK_RC(errs, MPI_Status_c2f(&st, f));
+    MT_CHECK_INT(errs, "Fortran status's tag", 4, f[MPI_F_TAG]);
+    MT_CHECK_RC(errs, MPI_Status_f2c(f, &back));
+    MT_CHECK(errs, memcmp(&st, &back, sizeof st) == 0, "status c2f/f2c");
     return errs;
 }
 
