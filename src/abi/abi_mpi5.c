@@ -8,7 +8,6 @@
 
 ABI_NATIVE(Info_create)
 ABI_NATIVE(Info_set)
-ABI_NATIVE(Info_free)
 
 ABI_ENTRY(int, Abi_get_version, (int *abi_major, int *abi_minor))
 {

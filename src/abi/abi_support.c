@@ -3,7 +3,6 @@
  * an alltoallw's arrays of datatypes, and the functions of the standard vmpi does not have. */
 #include "abi/abi.h"
 
-#include <stdio.h>
 #include "binding/abi_hooks.h"
 
 ABI_NATIVE(Comm_test_inter)

@@ -132,6 +132,12 @@ VALUES = {
                   ("MPI_T_CB_REQUIRE_THREAD_SAFE", 0x0F), ("MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE", 0x3F)],
     "source_order": [("MPI_T_SOURCE_ORDERED", 1), ("MPI_T_SOURCE_UNORDERED", 2)],
 }
+# vmpi's values the ABI has no name of, and the ABI's value they translate to (one way): the combiners of
+# MPI-1's removed constructors (MPI_Type_hvector...), as MPI-2 reads them
+VMPI_ONLY = {
+    "combiner": [("MPI_COMBINER_HVECTOR_INTEGER", 105), ("MPI_COMBINER_HINDEXED_INTEGER", 107),
+                 ("MPI_COMBINER_STRUCT_INTEGER", 110)],
+}
 # bit sets: each ABI bit translates to vmpi's bit of the same name (window assertions; file modes: no MPI-IO)
 BITS = {
     "assert": [("MPI_MODE_NOCHECK", 1024), ("MPI_MODE_NOPRECEDE", 2048), ("MPI_MODE_NOPUT", 4096),

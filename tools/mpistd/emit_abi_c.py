@@ -244,7 +244,7 @@ def emit_tables(out):
             out.write(f"#ifdef {name}\n    case {value}: return {name};\n#endif\n")
         out.write(f"    default: return {other_v};\n    }}\n}}\n")
         out.write(f"int abi_a_{group}(int x)\n{{\n    switch (x) {{\n")
-        for name, value in pairs:
+        for name, value in pairs + abi.VMPI_ONLY.get(group, []):
             out.write(f"#ifdef {name}\n    case {name}: return {value};\n#endif\n")
         out.write("    default: return x;\n    }\n}\n")
     for group, pairs in abi.BITS.items():
