@@ -111,13 +111,15 @@ static inline void abi_a_bufaddr(void *addr)
         *(void **)addr = ABI_BUFFER_AUTOMATIC;
 }
 
-/* statuses */
+/* statuses (a status's MPI_ERROR the ABI gives no class of stays as the program wrote it: vmpi leaves it so
+ * on a success, and the program reads it back) */
 static inline void abi_st_v(const abi_Status *a, MPI_Status *v)
 {
     memset(v, 0, sizeof *v);
     v->MPI_SOURCE = abi_v_rank(a->MPI_SOURCE);
     v->MPI_TAG = abi_v_tag(a->MPI_TAG);
-    v->MPI_ERROR = abi_v_error(a->MPI_ERROR);
+    int e = abi_v_error(a->MPI_ERROR);
+    v->MPI_ERROR = e == MPI_ERR_UNKNOWN && a->MPI_ERROR != 14 /* the ABI's MPI_ERR_UNKNOWN */ ? a->MPI_ERROR : e;
     v->vmpi_cancelled = a->internal[0];
     memcpy(&v->vmpi_count, &a->internal[1], sizeof v->vmpi_count);
 }

@@ -9,7 +9,7 @@ ABI_NATIVE(Comm_get_attr)
 ABI_NATIVE(Attr_get)
 ABI_NATIVE(Type_get_attr)
 ABI_NATIVE(Win_get_attr)
-ABI_NATIVE(Type_get_envelope)
+ABI_NATIVE(Type_get_envelope_c)
 ABI_NATIVE(Type_get_contents)
 ABI_NATIVE(Type_get_contents_c)
 
@@ -71,10 +71,13 @@ static void abi_contents_ints(int combiner, int *ints, int n)
     }
 }
 
-static int abi_combiner(MPI_Datatype dt)
+/* the type's combiner, its number of datatypes and of large counts (0 for a type of the int constructors) */
+static int abi_envelope(MPI_Datatype dt, MPI_Count *nd, MPI_Count *nc)
 {
-    int ni, na, nd, combiner = MPI_UNDEFINED;
-    vmpi_native_PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner);
+    MPI_Count ni = 0, na = 0;
+    int combiner = MPI_UNDEFINED;
+    *nd = *nc = 0;
+    vmpi_native_PMPI_Type_get_envelope_c(dt, &ni, &na, nc, nd, &combiner);
     return combiner;
 }
 
@@ -87,10 +90,12 @@ ABI_ENTRY(int, Type_get_contents,
                                       ? malloc(sizeof *v * (size_t)max_datatypes) : buf;
     int rc = vmpi_native_PMPI_Type_get_contents(dt, max_integers, max_addresses, max_datatypes, array_of_integers,
                                                 array_of_addresses, array_of_datatypes ? v : NULL);
-    if (rc == MPI_SUCCESS) {
-        abi_a_arr(v, max_datatypes, (void **)array_of_datatypes);
+    if (rc == MPI_SUCCESS) { /* (the datatypes vmpi wrote, not the rest of the program's array) */
+        MPI_Count nd, nc;
+        int combiner = abi_envelope(dt, &nd, &nc);
+        abi_a_arr(v, nd < max_datatypes ? (int)nd : max_datatypes, (void **)array_of_datatypes);
         if (array_of_integers)
-            abi_contents_ints(abi_combiner(dt), array_of_integers, max_integers);
+            abi_contents_ints(combiner, array_of_integers, max_integers);
     }
     if (v != buf)
         free(v);
@@ -98,8 +103,8 @@ ABI_ENTRY(int, Type_get_contents,
 }
 
 /* the large-count form: a type made by a large-count constructor keeps its sizes among the counts, and its
- * order and distributions among the integers as the int form's do not; those integers are passed as vmpi
- * has them, translated only when the type has no counts (made by an int constructor) */
+ * integers are laid out otherwise than the int form's: they are passed as vmpi has them (a subarray's or
+ * darray's order untranslated), translated only when the type has no counts (made by an int constructor) */
 ABI_ENTRY(int, Type_get_contents_c,
           (abi_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts,
            MPI_Count max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
@@ -112,9 +117,11 @@ ABI_ENTRY(int, Type_get_contents_c,
                                                   array_of_integers, array_of_addresses, array_of_large_counts,
                                                   array_of_datatypes ? v : NULL);
     if (rc == MPI_SUCCESS) {
-        abi_a_arr(v, (int)max_datatypes, (void **)array_of_datatypes);
-        if (array_of_integers && max_large_counts == 0 && max_integers <= INT_MAX)
-            abi_contents_ints(abi_combiner(dt), array_of_integers, (int)max_integers);
+        MPI_Count nd, nc;
+        int combiner = abi_envelope(dt, &nd, &nc);
+        abi_a_arr(v, (int)(nd < max_datatypes ? nd : max_datatypes), (void **)array_of_datatypes);
+        if (array_of_integers && nc == 0 && max_integers <= INT_MAX)
+            abi_contents_ints(combiner, array_of_integers, (int)max_integers);
     }
     if (v != buf)
         free(v);

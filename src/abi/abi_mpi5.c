@@ -8,6 +8,7 @@
 
 ABI_NATIVE(Info_create)
 ABI_NATIVE(Info_set)
+ABI_NATIVE(Info_free)
 
 ABI_ENTRY(int, Abi_get_version, (int *abi_major, int *abi_minor))
 {
@@ -23,7 +24,7 @@ ABI_ENTRY(int, Abi_get_info, (abi_Info *info))
 {
     if (info == NULL)
         return abi_ret(vmpi_abi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Abi_get_info", "info is NULL"));
-    MPI_Info v;
+    MPI_Info v = MPI_INFO_NULL;
     int err = vmpi_native_PMPI_Info_create(&v);
     static const struct {
         const char *key;
@@ -37,6 +38,8 @@ ABI_ENTRY(int, Abi_get_info, (abi_Info *info))
     }
     if (err == MPI_SUCCESS)
         *info = abi_a(v);
+    else if (v != MPI_INFO_NULL)
+        vmpi_native_PMPI_Info_free(&v);
     return abi_ret(err);
 }
 

@@ -92,11 +92,12 @@ def length_of(name, params, p):
         if p.kind.name == "STATUS":
             n = next(q.name for q in params if q.name in ("count", "incount"))
             return n
-        if p.kind.name == "DATATYPE":
+        if p.kind.name == "DATATYPE":  # an alltoallw's: one per peer (none to read for an MPI_IN_PLACE send)
             comm = next(q.name for q in params if q.kind.name == "COMMUNICATOR")
-            nb = "1" if "neighbor" in name else "0"
+            nb = "1" if "neighbor" in name.lower() else "0"
             send = "1" if p.name.startswith("send") else "0"
-            return f"abi_peers(abi_v({comm}), {nb}, {send})"
+            peers = f"abi_peers(abi_v({comm}), {nb}, {send})"
+            return f"(sendbuf == ABI_IN_PLACE ? 0 : {peers})" if send == "1" and not nb == "1" else peers
         raise Unknown(f"{name}: the length of {p.name} ({p.kind.name})")
     for q in params:
         if q.name == length:
@@ -236,9 +237,13 @@ def emit_tables(out):
                       "#endif\n")
     # wildcards and enumerations: a value vmpi does not define becomes one it refuses (INT_MIN), but for
     # the groups whose other values are numbers (ranks, tags, error codes, keyvals, dargs)
-    numbers = {"rank", "tag", "error", "keyval", "darg"}
+    # error classes: a value the ABI reserves (up to its MPI_ERR_LASTCODE) that vmpi has no class of is
+    # MPI_ERR_UNKNOWN (else it would be one of vmpi's other classes); codes above it are the same numbers
+    numbers = {"rank", "tag", "keyval", "darg"}
     for group, pairs in abi.VALUES.items():
-        other_v = "x" if group in numbers else "x == MPI_UNDEFINED ? x : INT_MIN"
+        other_v = ("x" if group in numbers else
+                   f"x > 0 && x <= {abi.ERR_LASTCODE} ? MPI_ERR_UNKNOWN : x" if group == "error" else
+                   "x == MPI_UNDEFINED ? x : INT_MIN")
         out.write(f"\nint abi_v_{group}(int x)\n{{\n    switch (x) {{\n")
         for name, value in pairs:
             out.write(f"#ifdef {name}\n    case {value}: return {name};\n#endif\n")

@@ -124,6 +124,20 @@ static int check_coll(int rank, int size)
     free(types);
     free(sb);
     free(rb);
+    /* a neighbourhood alltoallw on a periodic ring: its arrays of datatypes are as long as its 2 neighbours,
+     * whatever the communicator's size (1 rank: degree 2 > size) */
+    MPI_Comm ring;
+    int dims[1] = {size}, periods[1] = {1}, ncnt[2] = {1, 1};
+    MPI_Aint ndsp[2] = {0, sizeof(int)};
+    MPI_Datatype ntypes[2] = {MPI_INT, MPI_INT};
+    int nsb[2] = {rank * 10, rank * 10 + 1}, nrb[2] = {-1, -1};
+    MT_CHECK_RC(errs, MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring));
+    MT_CHECK_RC(errs, MPI_Neighbor_alltoallw(nsb, ncnt, ndsp, ntypes, nrb, ncnt, ndsp, ntypes, ring));
+    if (size >= 3) { /* (with 1 or 2 ranks both neighbours are one rank) */
+        MT_CHECK_INT(errs, "from the left neighbour", ((rank + size - 1) % size) * 10 + 1, nrb[0]);
+        MT_CHECK_INT(errs, "from the right neighbour", ((rank + 1) % size) * 10, nrb[1]);
+    }
+    MPI_Comm_free(&ring);
     return errs;
 }
 
