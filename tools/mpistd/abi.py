@@ -138,6 +138,10 @@ VMPI_ONLY = {
     "combiner": [("MPI_COMBINER_HVECTOR_INTEGER", 105), ("MPI_COMBINER_HINDEXED_INTEGER", 107),
                  ("MPI_COMBINER_STRUCT_INTEGER", 110)],
 }
+# ABI values that are no valid argument there but would be a wildcard as vmpi's number (-2 is no rank in the
+# ABI but vmpi's MPI_ANY_SOURCE; -1 no tag but vmpi's MPI_ANY_TAG): they translate to a value vmpi refuses
+REFUSED = {"rank": [-2], "tag": [-1]}
+REFUSED_VALUE = -32767
 # bit sets: each ABI bit translates to vmpi's bit of the same name (window assertions; file modes: no MPI-IO)
 BITS = {
     "assert": [("MPI_MODE_NOCHECK", 1024), ("MPI_MODE_NOPRECEDE", 2048), ("MPI_MODE_NOPUT", 4096),

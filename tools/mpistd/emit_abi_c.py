@@ -247,6 +247,8 @@ def emit_tables(out):
         out.write(f"\nint abi_v_{group}(int x)\n{{\n    switch (x) {{\n")
         for name, value in pairs:
             out.write(f"#ifdef {name}\n    case {value}: return {name};\n#endif\n")
+        for value in abi.REFUSED.get(group, []):
+            out.write(f"    case {value}: return {abi.REFUSED_VALUE}; /* no {group} in the ABI, a wildcard in vmpi */\n")
         out.write(f"    default: return {other_v};\n    }}\n}}\n")
         out.write(f"int abi_a_{group}(int x)\n{{\n    switch (x) {{\n")
         for name, value in pairs + abi.VMPI_ONLY.get(group, []):

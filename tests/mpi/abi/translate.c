@@ -258,6 +258,9 @@ static int check_errors(int size)
     MT_CHECK_CLASS(errs, rc, MPI_ERR_COMM);
     rc = MPI_Send(&x, 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD); /* a handle of another kind */
     MT_CHECK_CLASS(errs, rc, MPI_ERR_TYPE);
+    /* values that are wildcards in vmpi's numbering but none in the ABI's */
+    MT_CHECK_CLASS(errs, MPI_Recv(&x, 1, MPI_INT, -2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_ERR_RANK);
+    MT_CHECK_CLASS(errs, MPI_Send(&x, 1, MPI_INT, 0, -1, MPI_COMM_WORLD), MPI_ERR_TAG);
     MPI_File fh;
     rc = MPI_File_open(MPI_COMM_SELF, "/nonexistent", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
     MT_CHECK_CLASS(errs, rc, MPI_ERR_UNSUPPORTED_OPERATION);
