@@ -138,7 +138,8 @@ void abi_st_arr_done(MPI_Status *v, const MPI_Status *buf, abi_Status *a, int n)
 
 /* The number of entries of an alltoallw's arrays of datatypes: the communicator's size (the remote group's
  * for an intercommunicator), or for a neighbourhood one its topology's in- (send == 0) or out-degree; 0 for
- * an invalid communicator (vmpi then reports it). */
+ * a handle that is no communicator (vmpi then reports it; a freed one is reported by the queries, under
+ * their names). */
 int abi_peers(MPI_Comm comm, int neighbor, int send);
 
 /* A function of the standard vmpi does not have (MPI-IO, dynamic processes): MPI_ERR_UNSUPPORTED_OPERATION
