@@ -361,7 +361,8 @@ int PMPI_Reduce_scatter_block_init_c(const void *sbuf, void *rbuf, MPI_Count rco
 
 /* ---- operations ---- */
 
-/* `large`: fn is an MPI_User_function_c (an MPI_Count length). */
+/* `form`: VMPI_OP_LARGE when fn is an MPI_User_function_c (an MPI_Count length), VMPI_OP_ABI when it is the
+ * standard ABI's (mpi/op/op.h). */
 static int op_create(void (*fn)(void), int form, int commute, MPI_Op *op, const char *name)
 {
     VMPI_CHK(ck);
