@@ -46,6 +46,20 @@ TAG_ROLES = {"send": "vmpi_chk_send_tag", "recv": "vmpi_chk_recv_tag"}
 TAG_NAMES = {"sendtag": "send", "recvtag": "recv"}
 # the XFER_NUM_ELEM kinds: a count of elements of a datatype, after its buffer
 COUNT_KINDS = ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI")
+# a result through a pointer (MPI_Group_size's size, MPI_Test's flag): the pointer is checked, the implementation
+# writes it
+OUT_SCALARS = ("LOGICAL", "COMM_SIZE", "RANK", "GROUP_COMPARISON", "INDEX", "ARRAY_LENGTH")
+# arrays of plain values, as long as another parameter says (MPI_Group_incl's ranks, n of them; a [n][3]
+# array of ranges is as long as its first dimension): checked not NULL when that length is positive
+VALUE_ARRAYS = ("RANK",)
+
+
+def length_of(p):
+    """The parameter that gives the length of array parameter p, or None (`*`: the standard names none)."""
+    length = p._parseset.get("length")
+    if isinstance(length, list):
+        length = length[0]
+    return None if length in (None, "", "*") else length
 
 
 def buffer_triple(params, i):
@@ -107,8 +121,16 @@ def use(entry, params, i, large):
             return Use([_ptr(p, "message")], arg=name, impl=c_decl(p))
         # a message to receive (MPI_Mrecv): MPI_MESSAGE_NO_PROC or one MPI_Mprobe gave
         return Use([(None, f"vmpi_chk_msg(&ck, {name})")], arg=name, impl=c_decl(p))
-    if k == "LOGICAL" and d == "out" and p.pointer_level == 1 and not array:
+    if k in OUT_SCALARS and d == "out" and p.pointer_level == 1 and not array:
         return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
+    if k == "GROUP" and d == "in" and not array:
+        return Use([(None, f"vmpi_chk_group(&ck, {name}, &{name}_obj)")], f"vmpi_group *{name}_obj;", f"{name}_obj",
+                   f"vmpi_group *{name}")
+    if k == "GROUP" and d in ("out", "inout") and p.pointer_level == 1 and not array:
+        # a new group (the implementation makes its handle); one to free (the implementation checks it)
+        return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
+    if k in VALUE_ARRAYS and array and length_of(p):
+        return Use([(f"{length_of(p)} > 0", f'vmpi_chk_ptr(&ck, {name}, "{name}")')], arg=name, impl=c_decl(p))
     if k == "ARRAY_LENGTH_NNI" and d == "in" and not array:
         return Use([(None, f"vmpi_chk_count(&ck, {name})")], arg=name, impl=f"int {name}")
     if k == "POLYNUM_BYTES_NNI" and d == "in" and not array:

@@ -19,6 +19,7 @@ KEYS = {
     "extra": list,
     "ck": (True,),
     "raises": (True,),
+    "local": (True,),
     "large": (True, False),
     "fortran": ("hand", "none"),
 }
@@ -38,6 +39,8 @@ class Entry:
         self.extra = fields.get("extra", [])  # further C checks, after the parameters'
         self.ck = fields.get("ck", False)  # the implementation gets the check record, to say why it failed
         self.raises = fields.get("raises", False)  # the implementation reports its errors itself
+        # a local call (check.h's vmpi_chk_local): also where no rank is current in a running job
+        self.local = fields.get("local", False)
         # the _c form too, where the standard has one: by default where the entry points are generated or the
         # area writes every _c form by hand (large_forms = "hand-written"); else where the entry says
         # `large = true` (its file has the _c entry point)
