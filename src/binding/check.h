@@ -171,6 +171,40 @@ static inline int vmpi_chk_ptr(vmpi_chk *ck, const void *p, const char *what)
     return MPI_ERR_ARG;
 }
 
+/* A request through its pointer: the pointer, then the handle (MPI_REQUEST_NULL when null_ok: MPI_Wait's). */
+static inline int vmpi_chk_req_at(vmpi_chk *ck, const MPI_Request *p, bool null_ok)
+{
+    int err = vmpi_chk_ptr(ck, p, "request pointer");
+    return err ? err : vmpi_chk_req(ck, *p, null_ok);
+}
+
+/* An array of n requests, each MPI_REQUEST_NULL or valid (MPI_Waitall's, MPI_Startall's). */
+static inline int vmpi_chk_reqs(vmpi_chk *ck, int n, const MPI_Request *reqs)
+{
+    int err;
+    if (n > 0 && (err = vmpi_chk_ptr(ck, reqs, "request array")))
+        return err;
+    for (int i = 0; i < n; i++)
+        if ((err = vmpi_chk_req(ck, reqs[i], true)))
+            return err;
+    return MPI_SUCCESS;
+}
+
+/* A status to read or to set (MPI_Get_count's, MPI_Status_set_tag's): not NULL, not MPI_STATUS_IGNORE. */
+static inline int vmpi_chk_status(vmpi_chk *ck, const MPI_Status *st)
+{
+    return vmpi_chk_ptr(ck, st == MPI_STATUS_IGNORE ? NULL : st, "status");
+}
+
+/* The communicator whose handler reports what goes wrong completing request h (checked, maybe null): the
+ * request's own.  No check: always MPI_SUCCESS. */
+static inline int vmpi_chk_req_comm(MPI_Request h, MPI_Comm *comm)
+{
+    const vmpi_mreq *m = h == MPI_REQUEST_NULL ? NULL : vmpi_mreq_get(h);
+    *comm = m ? m->comm : MPI_COMM_WORLD;
+    return MPI_SUCCESS;
+}
+
 /* ---- point-to-point (the checks the kinds of src/binding/spec/pt2pt.toml's parameters do not give) ---- */
 
 /* A message to receive (MPI_Mrecv, MPI_Imrecv): MPI_MESSAGE_NO_PROC or one that MPI_Mprobe gave this rank. */

@@ -95,8 +95,8 @@ def order(params):
     return idx
 
 
-def term(guard, call):
-    return f"({guard} && (err = {call}))" if guard else f"(err = {call})"
+def term(guard, call, err="err"):
+    return f"({guard} && ({err} = {call}))" if guard else f"({err} = {call})"
 
 
 def function(entry, expr, profile, large):
@@ -107,24 +107,26 @@ def function(entry, expr, profile, large):
     texts = [c for u in us for _, c in u.checks] + entry.extra
     errcomm = comm or ("errcomm" if any("errcomm" in t for t in texts) else "MPI_COMM_WORLD")
 
-    checks = [term(None, "vmpi_chk_local(&ck)" if entry.local else "vmpi_chk_ranked(&ck)")]
+    # the error class; `err_` where a parameter is called err (MPI_Status_set_error's)
+    err = "err_" if any(p.name == "err" for p in params) else "err"
+    checks = [term(None, "vmpi_chk_local(&ck)" if entry.local else "vmpi_chk_ranked(&ck)", err)]
     for i in order(params):
-        checks += [term(g, c) for g, c in us[i].checks]
-    checks += [term(None, c) for c in entry.extra]
+        checks += [term(g, c, err) for g, c in us[i].checks]
+    checks += [term(None, c, err) for c in entry.extra]
     args = [u.arg for u in us] + (["&ck"] if entry.ck else [])
 
     out = [f"VMPI_WEAK({fn[len('MPI_'):]})", cdecl.declaration(profile).rstrip(";"), "{", "    VMPI_CHK(ck);"]
     if errcomm == "errcomm":
         out.append("    MPI_Comm errcomm = MPI_COMM_WORLD; /* the handler of errors without a communicator */")
     out += ["    " + u.local for u in us if u.local]
-    out.append("    int err;")
-    fail = f'        return vmpi_fail({errcomm}, err, "{fn}", &ck);'
+    out.append(f"    int {err};")
+    fail = f'        return vmpi_fail({errcomm}, {err}, "{fn}", &ck);'
     call = f"{entry.impl}({', '.join(args)})"
     if entry.raises:  # the implementation reports its own errors
         ret = split_call(f"return {call};", 4)
         out += [wrap_condition(checks), fail] + ["    " + ret[0]] + ["    " + r for r in ret[1:]]
     else:
-        checks.append(term(None, call))
+        checks.append(term(None, call, err))
         out += [wrap_condition(checks), fail] + ["    " + u.out for u in us if u.out] + ["    return MPI_SUCCESS;"]
     out.append("}")
     return "\n".join(out)

@@ -48,7 +48,11 @@ TAG_NAMES = {"sendtag": "send", "recvtag": "recv"}
 COUNT_KINDS = ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI")
 # a result through a pointer (MPI_Group_size's size, MPI_Test's flag): the pointer is checked, the implementation
 # writes it
-OUT_SCALARS = ("LOGICAL", "COMM_SIZE", "RANK", "GROUP_COMPARISON", "INDEX", "ARRAY_LENGTH")
+OUT_SCALARS = ("LOGICAL", "COMM_SIZE", "RANK", "TAG", "ERROR_CODE", "GROUP_COMPARISON", "INDEX", "ARRAY_LENGTH")
+# counts that are no buffer's (MPI_Status_set_elements'): as checked as a buffer's
+LONE_COUNT_KINDS = ("POLYXFER_NUM_ELEM", "XFER_NUM_ELEM")
+# counts and sizes a call gives back (MPI_Get_count's, MPI_Pack_size's)
+COUNT_RESULTS = ("POLYNUM_BYTES", "NUM_BYTES", "POLYXFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM")
 # arrays of plain values, as long as another parameter says (MPI_Group_incl's ranks, n of them; a [n][3]
 # array of ranges is as long as its first dimension): checked not NULL when that length is positive
 VALUE_ARRAYS = ("RANK",)
@@ -84,7 +88,7 @@ def use(entry, params, i, large):
     if k == "DATATYPE" and d == "in" and not array:
         return Use([(None, f"vmpi_chk_dt(&ck, {name}, &{name}_obj)")], f"const vmpi_dtype *{name}_obj;",
                    f"{name}_obj", f"const vmpi_dtype *{name}")
-    if k in COUNT_KINDS and d == "in" and not array:
+    if k in COUNT_KINDS + LONE_COUNT_KINDS and d == "in" and not array:
         return Use([(None, f"vmpi_chk_count(&ck, {name})")], arg=name, impl=f"MPI_Count {name}")
     if k == "BUFFER" and not array:
         t = buffer_triple(params, i)
@@ -105,17 +109,17 @@ def use(entry, params, i, large):
             raise Unknown(f"TAG parameter {name}: say whether it is a send or a receive tag (tag = \"send\" or "
                           f"\"recv\") or give its check (checks.{name})")
         return Use([(None, f"{TAG_ROLES[role]}(&ck, {name})")], arg=name, impl=f"int {name}")
-    if k == "STATUS" and d == "out" and not array:
-        return passthrough  # MPI_STATUS_IGNORE is a pointer too
+    if k == "STATUS" and d == "out":
+        return passthrough  # MPI_STATUS_IGNORE (MPI_STATUSES_IGNORE) is a pointer too
+    if k == "STATUS" and d in ("in", "inout") and p.pointer_level == 1 and not array:  # one to read or set
+        return Use([(None, f"vmpi_chk_status(&ck, {name})")], arg=name, impl=c_decl(p))
     if k == "REQUEST" and not array and p.pointer_level == 1:
-        checks = [_ptr(p, "request pointer")]
-        if d == "inout":  # an existing request to act on (MPI_Start): not MPI_REQUEST_NULL
-            checks.append((None, f"vmpi_chk_req(&ck, *{name}, false)"))
-        return Use(checks, arg=name, impl=c_decl(p))
-    if k == "REQUEST" and array and d == "inout":
-        length = p._parseset.get("length")
-        return Use([(f"{length} > 0", f'vmpi_chk_ptr(&ck, {name}, "request array")')], arg=name,
-                   impl=c_decl(p))
+        if d == "out":
+            return Use([_ptr(p, "request pointer")], arg=name, impl=c_decl(p))
+        # an existing request to act on (MPI_Start, MPI_Cancel): not MPI_REQUEST_NULL
+        return Use([(None, f"vmpi_chk_req_at(&ck, {name}, false)")], arg=name, impl=c_decl(p))
+    if k == "REQUEST" and array and length_of(p):  # each request MPI_REQUEST_NULL or valid
+        return Use([(None, f"vmpi_chk_reqs(&ck, {length_of(p)}, {name})")], arg=name, impl=c_decl(p))
     if k == "MESSAGE" and p.pointer_level == 1 and not array:
         if d == "out":
             return Use([_ptr(p, "message")], arg=name, impl=c_decl(p))
@@ -135,9 +139,9 @@ def use(entry, params, i, large):
         return Use([(None, f"vmpi_chk_count(&ck, {name})")], arg=name, impl=f"int {name}")
     if k == "POLYNUM_BYTES_NNI" and d == "in" and not array:
         return Use([(None, f'vmpi_chk_nonneg(&ck, {name}, "{name}")')], arg=name, impl=f"MPI_Count {name}")
-    if k == "POLYNUM_BYTES" and d == "out" and p.pointer_level == 1 and not array:
+    if k in COUNT_RESULTS and d == "out" and p.pointer_level == 1 and not array:
         impl = f"MPI_Count *{name}"
-        if large:
+        if large or "MPI_Count" in c_decl(p):  # (MPI_Get_elements_x's is MPI_Count in its int form)
             return Use([_ptr(p, name)], arg=name, impl=impl)
         # the int form: the implementation's MPI_Count result, then stored into the user's int (MPI_UNDEFINED
         # when it does not fit, as MPI_Get_count does)
@@ -145,6 +149,8 @@ def use(entry, params, i, large):
                    f"*{name} = vmpi_count_int({name}_large);")
     if k == "C_BUFFER2" and d == "out" and p.pointer_level == 1 and not array:
         return Use([_ptr(p, "buffer address")], arg=name, impl=c_decl(p))
+    if k == "LOGICAL" and d == "in" and not array:  # any int is true or false
+        return passthrough
     if k == "INFO" and d == "in" and not array:  # MPI_INFO_NULL or an info object
         return Use([(f"{name} != MPI_INFO_NULL", f"vmpi_chk_info(&ck, {name})")], arg=name, impl=c_decl(p))
     if k == "PARTITION" and d == "in":
