@@ -336,6 +336,20 @@ static inline int vmpi_chk_info_writable(vmpi_chk *ck, MPI_Info h)
     return err;
 }
 
+/* The info object MPI_Info_free frees, through its pointer. */
+static inline int vmpi_chk_info_at(vmpi_chk *ck, const MPI_Info *p)
+{
+    int err = vmpi_chk_ptr(ck, p, "info");
+    return err ? err : vmpi_chk_info_writable(ck, *p);
+}
+
+/* MPI_Info_get_string's buffer length, through its pointer: not negative. */
+static inline int vmpi_chk_info_buflen(vmpi_chk *ck, const int *buflen)
+{
+    int err = vmpi_chk_ptr(ck, buflen, "buflen");
+    return err ? err : vmpi_chk_nonneg_cls(ck, *buflen, "buflen", MPI_ERR_ARG);
+}
+
 /* A key of 1 to MPI_MAX_INFO_KEY - 1 characters. */
 static inline int vmpi_chk_info_key(vmpi_chk *ck, const char *key)
 {

@@ -5,7 +5,7 @@ standard has one.
 
 Each entry point checks its arguments as its parameters' kinds say (kinds.py; the spec's `tag`, `checks` and
 `extra` where the kinds are too coarse), in the order vmpi has always checked them: the caller is a rank
-between MPI_Init and MPI_Finalize (for a `local` call, check.h's vmpi_chk_local), the communicator, then the parameters in order, a buffer after its count
+between MPI_Init and MPI_Finalize (or as the spec's `caller` says: spec.CALLER_CHECK), the communicator, then the parameters in order, a buffer after its count
 and datatype.  It then calls the area's hand-written implementation, vmpi_b_X (binding/impl.h: checked
 arguments, handles resolved, counts MPI_Count, shared by the int and _c forms), and reports a failure
 through the communicator's error handler (MPI_COMM_WORLD's without one) under the name the program called.
@@ -16,6 +16,7 @@ import sys
 
 import cdecl
 import kinds
+import spec
 
 WIDTH = 120
 
@@ -109,7 +110,7 @@ def function(entry, expr, profile, large):
 
     # the error class; `err_` where a parameter is called err (MPI_Status_set_error's)
     err = "err_" if any(p.name == "err" for p in params) else "err"
-    checks = [term(None, "vmpi_chk_local(&ck)" if entry.local else "vmpi_chk_ranked(&ck)", err)]
+    checks = [term(None, f"{spec.CALLER_CHECK[entry.caller]}(&ck)", err)]
     for i in order(params):
         checks += [term(g, c, err) for g, c in us[i].checks]
     checks += [term(None, c, err) for c in entry.extra]

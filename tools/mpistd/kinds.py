@@ -48,7 +48,11 @@ TAG_NAMES = {"sendtag": "send", "recvtag": "recv"}
 COUNT_KINDS = ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI")
 # a result through a pointer (MPI_Group_size's size, MPI_Test's flag): the pointer is checked, the implementation
 # writes it
-OUT_SCALARS = ("LOGICAL", "COMM_SIZE", "RANK", "TAG", "ERROR_CODE", "GROUP_COMPARISON", "INDEX", "ARRAY_LENGTH")
+OUT_SCALARS = ("LOGICAL", "COMM_SIZE", "RANK", "TAG", "ERROR_CODE", "GROUP_COMPARISON", "INDEX", "ARRAY_LENGTH",
+               "INFO_VALUE_LENGTH", "KEY_INDEX")
+# handles a call makes (MPI_Info_create's) or frees (MPI_Info_free's, which the spec or the implementation
+# checks further): the pointer is checked
+HANDLES_OUT = ("GROUP", "INFO")
 # counts that are no buffer's (MPI_Status_set_elements'): as checked as a buffer's
 LONE_COUNT_KINDS = ("POLYXFER_NUM_ELEM", "XFER_NUM_ELEM")
 # counts and sizes a call gives back (MPI_Get_count's, MPI_Pack_size's)
@@ -130,9 +134,14 @@ def use(entry, params, i, large):
     if k == "GROUP" and d == "in" and not array:
         return Use([(None, f"vmpi_chk_group(&ck, {name}, &{name}_obj)")], f"vmpi_group *{name}_obj;", f"{name}_obj",
                    f"vmpi_group *{name}")
-    if k == "GROUP" and d in ("out", "inout") and p.pointer_level == 1 and not array:
-        # a new group (the implementation makes its handle); one to free (the implementation checks it)
+    if k in HANDLES_OUT and d in ("out", "inout") and p.pointer_level == 1 and not array:
         return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
+    if k == "STRING" and d == "out" and p.pointer_level == 1:  # a buffer the call fills (as long as it says)
+        return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
+    if k == "INFO_VALUE_LENGTH" and d == "in" and not array:
+        return Use([(None, f'vmpi_chk_nonneg_cls(&ck, {name}, "{name}", MPI_ERR_ARG)')], arg=name, impl=c_decl(p))
+    if k == "KEY_INDEX" and d == "in" and not array:  # an index into the object: the implementation checks it
+        return passthrough
     if k in VALUE_ARRAYS and array and length_of(p):
         return Use([(f"{length_of(p)} > 0", f'vmpi_chk_ptr(&ck, {name}, "{name}")')], arg=name, impl=c_decl(p))
     if k == "ARRAY_LENGTH_NNI" and d == "in" and not array:

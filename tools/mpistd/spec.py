@@ -19,12 +19,17 @@ KEYS = {
     "extra": list,
     "ck": (True,),
     "raises": (True,),
-    "local": (True,),
+    "caller": ("rank", "local", "any time"),
     "large": (True, False),
     "fortran": ("hand", "none"),
 }
 # the settings of an area
-AREA_KEYS = {"entry_points": ("generated", "hand-written"), "large_forms": ("hand-written",)}
+AREA_KEYS = {"entry_points": ("generated", "hand-written"), "large_forms": ("hand-written",),
+             "caller": KEYS["caller"]}
+# the first check of an entry point, by who may call the function (check.h): a rank between MPI_Init and
+# MPI_Finalize; a local call, which a thread that is no rank may make in a running job too; a rank at any time
+# (MPI-4.1 11.2.1: info objects, sessions, error classes)
+CALLER_CHECK = {"rank": "vmpi_chk_ranked", "local": "vmpi_chk_local", "any time": "vmpi_chk_in_rank"}
 
 
 class Entry:
@@ -39,8 +44,8 @@ class Entry:
         self.extra = fields.get("extra", [])  # further C checks, after the parameters'
         self.ck = fields.get("ck", False)  # the implementation gets the check record, to say why it failed
         self.raises = fields.get("raises", False)  # the implementation reports its errors itself
-        # a local call (check.h's vmpi_chk_local): also where no rank is current in a running job
-        self.local = fields.get("local", False)
+        # who may call it (CALLER_CHECK): the entry's, else the area's, else a rank between Init and Finalize
+        self.caller = fields.get("caller", area_settings.get("caller", "rank"))
         # the _c form too, where the standard has one: by default where the entry points are generated or the
         # area writes every _c form by hand (large_forms = "hand-written"); else where the entry says
         # `large = true` (its file has the _c entry point)
