@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 #include "mpi/core/comm.h"
 #include "mpi/core/errhan.h"
 #include "mpi/core/group.h"
@@ -171,6 +172,33 @@ static inline int vmpi_chk_ptr(vmpi_chk *ck, const void *p, const char *what)
     return MPI_ERR_ARG;
 }
 
+/* An error handler: predefined or one of the calling rank's (MPI_ERR_ARG: MPI has no class for it). */
+static inline int vmpi_chk_errh(vmpi_chk *ck, MPI_Errhandler h)
+{
+    if (vmpi_errh_check(h) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "invalid error handler 0x%x", (unsigned)h);
+    return MPI_ERR_ARG;
+}
+
+/* The error handler MPI_Errhandler_free frees, through its pointer. */
+static inline int vmpi_chk_errh_at(vmpi_chk *ck, const MPI_Errhandler *p)
+{
+    int err = vmpi_chk_ptr(ck, p, "errhandler");
+    return err ? err : vmpi_chk_errh(ck, *p);
+}
+
+/* A string of at most `max` - 1 characters (MPI_Add_error_string's: max MPI_MAX_ERROR_STRING, named by
+ * `max_name`). */
+static inline int vmpi_chk_string(vmpi_chk *ck, const char *s, const char *what, int max, const char *max_name)
+{
+    int err = vmpi_chk_ptr(ck, s, what);
+    if (err || strnlen(s, (size_t)max) < (size_t)max)
+        return err;
+    snprintf(ck->why, sizeof ck->why, "%s longer than %s - 1 (%d) characters", what, max_name, max - 1);
+    return MPI_ERR_ARG;
+}
+
 /* A request through its pointer: the pointer, then the handle (MPI_REQUEST_NULL when null_ok: MPI_Wait's). */
 static inline int vmpi_chk_req_at(vmpi_chk *ck, const MPI_Request *p, bool null_ok)
 {
@@ -313,7 +341,6 @@ static inline int vmpi_chk_nonneg_cls(vmpi_chk *ck, int v, const char *what, int
 }
 
 /* ---- info objects, attributes, user error codes (area: attr) ---- */
-#include <string.h>
 #include "mpi/core/attr.h"
 #include "mpi/core/info.h"
 

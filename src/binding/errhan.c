@@ -1,171 +1,86 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Error handler and error string entry points. */
+/* Error handlers, classes, codes and strings: the implementations behind the generated entry points
+ * (<build>/gen/binding/errhan_entry.c, from src/binding/spec/errhan.toml), which check the arguments and
+ * report the errors these return; and the hooks libmpi_abi calls (binding/abi_hooks.h). */
 #include <string.h>
 #include "binding/abi_hooks.h"
-#include "binding/check.h"
+#include "binding/impl.h"
 #include "mpi/core/errcode.h"
 
-VMPI_WEAK(Comm_create_errhandler)
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
+int vmpi_b_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler)
 {
-    VMPI_CHK(ck);
-    int err;
-    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, (void *)fn, "function")) ||
-        (err = vmpi_chk_ptr(&ck, errhandler, "errhandler")) || (err = vmpi_errh_create(fn, errhandler)))
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Comm_create_errhandler", &ck);
+    return vmpi_errh_create(comm_errhandler_fn, errhandler);
+}
+
+int vmpi_b_Comm_set_errhandler(vmpi_comm *comm, MPI_Errhandler errhandler)
+{
+    return vmpi_errh_install(&comm->errh, errhandler);
+}
+
+int vmpi_b_Comm_get_errhandler(vmpi_comm *comm, MPI_Errhandler *errhandler)
+{
+    vmpi_errh_ref(comm->errh); /* the caller owns a reference, freed with MPI_Errhandler_free */
+    *errhandler = comm->errh;
     return MPI_SUCCESS;
 }
 
-VMPI_WEAK(Comm_set_errhandler)
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+int vmpi_b_Comm_call_errhandler(vmpi_comm *comm, int errorcode)
 {
-    VMPI_CHK(ck);
-    vmpi_comm *c;
-    int err;
-    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)))
-        return vmpi_fail(comm, err, "MPI_Comm_set_errhandler", &ck);
-    if ((err = vmpi_errh_install(&c->errh, errhandler))) {
-        snprintf(ck.why, sizeof ck.why, "invalid error handler 0x%x", (unsigned)errhandler);
-        return vmpi_fail(comm, err, "MPI_Comm_set_errhandler", &ck);
-    }
+    vmpi_err_raise(comm->handle, errorcode, "MPI_Comm_call_errhandler", NULL);
     return MPI_SUCCESS;
 }
 
-VMPI_WEAK(Comm_get_errhandler)
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+int vmpi_b_Errhandler_free(MPI_Errhandler *errhandler) { return vmpi_errh_free(errhandler); }
+
+static int unknown_code(int errorcode, vmpi_chk *ck)
 {
-    VMPI_CHK(ck);
-    vmpi_comm *c;
-    int err;
-    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)) ||
-        (err = vmpi_chk_ptr(&ck, errhandler, "errhandler")))
-        return vmpi_fail(comm, err, "MPI_Comm_get_errhandler", &ck);
-    vmpi_errh_ref(c->errh); /* the caller owns a reference, freed with MPI_Errhandler_free */
-    *errhandler = c->errh;
-    return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "unknown error code %d", errorcode);
+    return MPI_ERR_ARG;
 }
 
-VMPI_WEAK(Comm_call_errhandler)
-int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+int vmpi_b_Error_string(int errorcode, char *string, int *resultlen, vmpi_chk *ck)
 {
-    VMPI_CHK(ck);
-    vmpi_comm *c;
-    int err;
-    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)))
-        return vmpi_fail(comm, err, "MPI_Comm_call_errhandler", &ck);
-    vmpi_err_raise(comm, errorcode, "MPI_Comm_call_errhandler", NULL);
-    return MPI_SUCCESS;
-}
-
-VMPI_WEAK(Errhandler_free)
-int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
-{
-    VMPI_CHK(ck);
-    int err;
-    /* allowed at any time (MPI-4.1 11.4.1): a session's handler may be freed before MPI_Session_init */
-    if ((err = vmpi_chk_in_rank(&ck)) || (err = vmpi_chk_ptr(&ck, errhandler, "errhandler")))
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Errhandler_free", &ck);
-    if (vmpi_errh_check(*errhandler) != MPI_SUCCESS) {
-        snprintf(ck.why, sizeof ck.why, "invalid error handler 0x%x", (unsigned)*errhandler);
-        return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Errhandler_free", &ck);
-    }
-    return vmpi_errh_free(errhandler);
-}
-
-VMPI_WEAK(Error_string)
-int PMPI_Error_string(int errorcode, char *string, int *resultlen)
-{
-    VMPI_CHK(ck);
-    VMPI_CHK_LOCAL(ck, "MPI_Error_string");
-    int err;
-    if ((err = vmpi_chk_ptr(&ck, string, "string")) || (err = vmpi_chk_ptr(&ck, resultlen, "resultlen")))
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Error_string", &ck);
     const char *name = vmpi_err_class_name(errorcode), *user = vmpi_errcode_user_string(errorcode);
     if (name)
         *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", name, vmpi_err_class_text(errorcode));
     else if (user)
         *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", user); /* as given to MPI_Add_error_string */
-    else {
-        snprintf(ck.why, sizeof ck.why, "unknown error code %d", errorcode);
-        return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string", &ck);
-    }
+    else
+        return unknown_code(errorcode, ck);
     return MPI_SUCCESS;
 }
 
-VMPI_WEAK(Error_class)
-int PMPI_Error_class(int errorcode, int *errorclass)
+int vmpi_b_Error_class(int errorcode, int *errorclass, vmpi_chk *ck)
 {
-    VMPI_CHK(ck);
-    VMPI_CHK_LOCAL(ck, "MPI_Error_class");
-    int err, cls = vmpi_errcode_class(errorcode);
-    if ((err = vmpi_chk_ptr(&ck, errorclass, "errorclass")))
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Error_class", &ck);
-    if (cls < 0) {
-        snprintf(ck.why, sizeof ck.why, "unknown error code %d", errorcode);
-        return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class", &ck);
-    }
+    int cls = vmpi_errcode_class(errorcode);
+    if (cls < 0)
+        return unknown_code(errorcode, ck);
     *errorclass = cls;
     return MPI_SUCCESS;
 }
 
-void vmpi_abi_set_errh_call(vmpi_abi_errh_call_fn *call) { vmpi_errh_abi_call = call; }
-void vmpi_abi_errh_created(MPI_Errhandler h) { vmpi_errh_set_abi(h); }
+int vmpi_b_Add_error_class(int *errorclass) { return vmpi_errcode_add_class(errorclass); }
 
-int vmpi_abi_raise(MPI_Comm comm, int code, const char *fn, const char *why)
+int vmpi_b_Add_error_code(int errorclass, int *errorcode, vmpi_chk *ck)
 {
-    return vmpi_err_raise(comm, code, fn, why ? "%s" : NULL, why ? why : "");
+    int err = vmpi_errcode_add_code(errorclass, errorcode);
+    if (err == MPI_ERR_ARG)
+        snprintf(ck->why, sizeof ck->why, "%d is not an error class (other than MPI_SUCCESS)", errorclass);
+    return err;
 }
 
-VMPI_WEAK(Add_error_class)
-int PMPI_Add_error_class(int *errorclass)
+int vmpi_b_Add_error_string(int errorcode, const char *string, vmpi_chk *ck)
 {
-    VMPI_CHK(ck);
-    int err;
-    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, errorclass, "errorclass")) ||
-        (err = vmpi_errcode_add_class(errorclass)))
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Add_error_class", &ck);
-    return MPI_SUCCESS;
+    int err = vmpi_errcode_set_string(errorcode, string);
+    if (err == MPI_ERR_ARG)
+        snprintf(ck->why, sizeof ck->why, "%d is not a user error class or code (only those get strings)",
+                 errorcode);
+    return err;
 }
 
-VMPI_WEAK(Add_error_code)
-int PMPI_Add_error_code(int errorclass, int *errorcode)
-{
-    VMPI_CHK(ck);
-    int err;
-    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, errorcode, "errorcode")))
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Add_error_code", &ck);
-    if ((err = vmpi_errcode_add_code(errorclass, errorcode))) {
-        if (err == MPI_ERR_ARG)
-            snprintf(ck.why, sizeof ck.why, "%d is not an error class (other than MPI_SUCCESS)", errorclass);
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Add_error_code", &ck);
-    }
-    return MPI_SUCCESS;
-}
-
-VMPI_WEAK(Add_error_string)
-int PMPI_Add_error_string(int errorcode, const char *string)
-{
-    VMPI_CHK(ck);
-    int err;
-    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_ptr(&ck, string, "string")))
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Add_error_string", &ck);
-    if (strnlen(string, MPI_MAX_ERROR_STRING) >= MPI_MAX_ERROR_STRING) {
-        snprintf(ck.why, sizeof ck.why, "string longer than MPI_MAX_ERROR_STRING - 1 (%d) characters",
-                 MPI_MAX_ERROR_STRING - 1);
-        return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Add_error_string", &ck);
-    }
-    if ((err = vmpi_errcode_set_string(errorcode, string))) {
-        if (err == MPI_ERR_ARG)
-            snprintf(ck.why, sizeof ck.why, "%d is not a user error class or code (only those get strings)",
-                     errorcode);
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Add_error_string", &ck);
-    }
-    return MPI_SUCCESS;
-}
-
-/* MPI-4.1's removals of user error classes, codes and strings: what is not the user's, or still has a
- * string or codes, is refused (MPI_ERR_ARG, saying which). */
-static int removed(int code, int err, const char *fn, vmpi_chk *ck)
+/* A removal's refusal (err, of vmpi_errcode_remove*) as MPI_ERR_ARG, saying why; `what` is what the code
+ * should have been. */
+static int removed(int code, int err, const char *what, vmpi_chk *ck)
 {
     if (err == MPI_SUCCESS)
         return MPI_SUCCESS;
@@ -173,40 +88,32 @@ static int removed(int code, int err, const char *fn, vmpi_chk *ck)
         snprintf(ck->why, sizeof ck->why, "%d still has an error string (MPI_Remove_error_string first)", code);
     else if (err == VMPI_ERRCODE_HAS_CODES)
         snprintf(ck->why, sizeof ck->why, "class %d still has error codes (MPI_Remove_error_code first)", code);
-    else if (strcmp(fn, "MPI_Remove_error_string") == 0)
-        snprintf(ck->why, sizeof ck->why, "%d is not a user error class or code with a string", code);
     else
-        snprintf(ck->why, sizeof ck->why, "%d is not a user error %s", code,
-                 strcmp(fn, "MPI_Remove_error_class") == 0 ? "class" : "code");
-    return vmpi_fail(MPI_COMM_WORLD, MPI_ERR_ARG, fn, ck);
+        snprintf(ck->why, sizeof ck->why, "%d is not a user error %s", code, what);
+    return MPI_ERR_ARG;
 }
 
-VMPI_WEAK(Remove_error_class)
-int PMPI_Remove_error_class(int errorclass)
+int vmpi_b_Remove_error_class(int errorclass, vmpi_chk *ck)
 {
-    VMPI_CHK(ck);
-    int err = vmpi_chk_ranked(&ck);
-    if (err)
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Remove_error_class", &ck);
-    return removed(errorclass, vmpi_errcode_remove(errorclass, true), "MPI_Remove_error_class", &ck);
+    return removed(errorclass, vmpi_errcode_remove(errorclass, true), "class", ck);
 }
 
-VMPI_WEAK(Remove_error_code)
-int PMPI_Remove_error_code(int errorcode)
+int vmpi_b_Remove_error_code(int errorcode, vmpi_chk *ck)
 {
-    VMPI_CHK(ck);
-    int err = vmpi_chk_ranked(&ck);
-    if (err)
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Remove_error_code", &ck);
-    return removed(errorcode, vmpi_errcode_remove(errorcode, false), "MPI_Remove_error_code", &ck);
+    return removed(errorcode, vmpi_errcode_remove(errorcode, false), "code", ck);
 }
 
-VMPI_WEAK(Remove_error_string)
-int PMPI_Remove_error_string(int errorcode)
+int vmpi_b_Remove_error_string(int errorcode, vmpi_chk *ck)
 {
-    VMPI_CHK(ck);
-    int err = vmpi_chk_ranked(&ck);
-    if (err)
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Remove_error_string", &ck);
-    return removed(errorcode, vmpi_errcode_remove_string(errorcode), "MPI_Remove_error_string", &ck);
+    return removed(errorcode, vmpi_errcode_remove_string(errorcode), "class or code with a string", ck);
+}
+
+/* ---- libmpi_abi's hooks ---- */
+
+void vmpi_abi_set_errh_call(vmpi_abi_errh_call_fn *call) { vmpi_errh_abi_call = call; }
+void vmpi_abi_errh_created(MPI_Errhandler h) { vmpi_errh_set_abi(h); }
+
+int vmpi_abi_raise(MPI_Comm comm, int code, const char *fn, const char *why)
+{
+    return vmpi_err_raise(comm, code, fn, why ? "%s" : NULL, why ? why : "");
 }
