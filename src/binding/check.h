@@ -331,6 +331,39 @@ static inline int vmpi_chk_intra(vmpi_chk *ck, const vmpi_comm *c)
     return MPI_ERR_COMM;
 }
 
+/* Operations defined on intercommunicators only (MPI_Comm_remote_size, MPI_Intercomm_merge). */
+static inline int vmpi_chk_inter(vmpi_chk *ck, const vmpi_comm *c)
+{
+    if (vmpi_comm_is_inter(c))
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "not an intercommunicator");
+    return MPI_ERR_COMM;
+}
+
+/* The communicator MPI_Comm_free frees, through its pointer: valid and not predefined; *errcomm becomes it
+ * (its handler reports what goes wrong freeing it). */
+static inline int vmpi_chk_comm_free(vmpi_chk *ck, const MPI_Comm *p, MPI_Comm *errcomm)
+{
+    vmpi_comm *c;
+    int err = vmpi_chk_ptr(ck, p, "comm");
+    if (err || (err = vmpi_chk_comm(ck, *p, &c)))
+        return err;
+    *errcomm = *p;
+    if (*p != MPI_COMM_WORLD && *p != MPI_COMM_SELF)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "a predefined communicator cannot be freed");
+    return MPI_ERR_COMM;
+}
+
+/* MPI_Comm_split's color: not negative, or MPI_UNDEFINED (no new communicator). */
+static inline int vmpi_chk_color(vmpi_chk *ck, int color)
+{
+    if (color >= 0 || color == MPI_UNDEFINED)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "color %d is negative and not MPI_UNDEFINED", color);
+    return MPI_ERR_ARG;
+}
+
 /* A non-negative integer whose error class depends on the call (MPI_ERR_DIMS for ndims, ...). */
 static inline int vmpi_chk_nonneg_cls(vmpi_chk *ck, int v, const char *what, int cls)
 {

@@ -64,7 +64,8 @@ def wrap_condition(terms):
 
 
 def uses(entry, params, large):
-    """kinds.Use of each parameter, the spec's `checks` replacing a kind's checks."""
+    """kinds.Use of each parameter, the spec's `checks` replacing a kind's checks (and its resolving of a handle:
+    the implementation then gets the parameter as the program passed it)."""
     out = []
     for i, p in enumerate(params):
         try:
@@ -75,6 +76,8 @@ def uses(entry, params, large):
             u = kinds.Use(arg=p.name, impl=kinds.c_decl(p))
         if p.name in entry.checks:
             c = entry.checks[p.name]
+            if u.local:  # the kind's checks would have resolved the handle: the implementation gets it as it is
+                u = kinds.Use(arg=p.name, impl=kinds.c_decl(p))
             u.checks = [(None, c)] if c else []
         out.append(u)
     return out

@@ -49,10 +49,10 @@ COUNT_KINDS = ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI")
 # a result through a pointer (MPI_Group_size's size, MPI_Test's flag): the pointer is checked, the implementation
 # writes it
 OUT_SCALARS = ("LOGICAL", "COMM_SIZE", "RANK", "TAG", "ERROR_CODE", "GROUP_COMPARISON", "INDEX", "ARRAY_LENGTH",
-               "INFO_VALUE_LENGTH", "KEY_INDEX", "ERROR_CLASS", "STRING_LENGTH")
+               "INFO_VALUE_LENGTH", "KEY_INDEX", "ERROR_CLASS", "STRING_LENGTH", "COMM_COMPARISON")
 # handles a call makes (MPI_Info_create's) or frees (MPI_Info_free's, which the spec or the implementation
 # checks further): the pointer is checked
-HANDLES_OUT = ("GROUP", "INFO", "ERRHANDLER")
+HANDLES_OUT = ("GROUP", "INFO", "ERRHANDLER", "COMMUNICATOR")
 # counts that are no buffer's (MPI_Status_set_elements'): as checked as a buffer's
 LONE_COUNT_KINDS = ("POLYXFER_NUM_ELEM", "XFER_NUM_ELEM")
 # counts and sizes a call gives back (MPI_Get_count's, MPI_Pack_size's)
@@ -144,6 +144,10 @@ def use(entry, params, i, large):
         return passthrough
     if k in ("ERROR_CODE", "ERROR_CLASS") and d == "in" and not array:
         return passthrough  # any int: the implementation knows which codes and classes there are
+    if k == "COLOR" and d == "in" and not array:
+        return Use([(None, f"vmpi_chk_color(&ck, {name})")], arg=name, impl=c_decl(p))
+    if k == "KEY" and d == "in" and not array:  # any int orders the ranks
+        return passthrough
     if k == "ERRHANDLER" and d == "in" and not array:
         return Use([(None, f"vmpi_chk_errh(&ck, {name})")], arg=name, impl=c_decl(p))
     if k in VALUE_ARRAYS and array and length_of(p):
