@@ -99,6 +99,24 @@ def order(params):
     return idx
 
 
+# the objects whose error handler reports a call's errors (MPI-4.1 9.3), by kind, and the check.h function
+# that reports through it; the first such input parameter is the call's
+REPORTERS = {"COMMUNICATOR": "vmpi_fail", "WINDOW": "vmpi_win_fail", "SESSION": "vmpi_session_fail"}
+
+
+def reporter(entry, params, texts, err, fn):
+    """The statement that reports a failure: the spec's `report`, else through the call's object (REPORTERS),
+    else through `errcomm` when a check sets it, else through MPI_COMM_WORLD."""
+    if entry.report:
+        return "return " + entry.report.format(err=err, fn=f'"{fn}"') + ";"
+    obj = next((p for p in params if p.kind.name in REPORTERS and kinds.direction(p) == "in" and
+                p.pointer_level == 0 and not p.array), None)
+    if obj is not None:
+        return f'return {REPORTERS[obj.kind.name]}({obj.name}, {err}, "{fn}", &ck);'
+    errcomm = "errcomm" if any("errcomm" in t for t in texts) else "MPI_COMM_WORLD"
+    return f'return vmpi_fail({errcomm}, {err}, "{fn}", &ck);'
+
+
 def term(guard, call, err="err"):
     return f"({guard} && ({err} = {call}))" if guard else f"({err} = {call})"
 
@@ -107,12 +125,10 @@ def function(entry, expr, profile, large):
     params = list(expr.parameters)
     us = uses(entry, params, large)
     fn = expr.name  # the name the program called: MPI_Send or MPI_Send_c
-    comm = next((p.name for p in params if p.kind.name == "COMMUNICATOR" and kinds.direction(p) == "in"), None)
     texts = [c for u in us for _, c in u.checks] + entry.extra
-    errcomm = comm or ("errcomm" if any("errcomm" in t for t in texts) else "MPI_COMM_WORLD")
-
     # the error class; `err_` where a parameter is called err (MPI_Status_set_error's)
     err = "err_" if any(p.name == "err" for p in params) else "err"
+    fail = "        " + reporter(entry, params, texts, err, fn)
     checks = [term(None, f"{spec.CALLER_CHECK[entry.caller]}(&ck)", err)]
     for i in order(params):
         checks += [term(g, c, err) for g, c in us[i].checks]
@@ -120,11 +136,10 @@ def function(entry, expr, profile, large):
     args = [u.arg for u in us] + (["&ck"] if entry.ck else [])
 
     out = [f"VMPI_WEAK({fn[len('MPI_'):]})", cdecl.declaration(profile).rstrip(";"), "{", "    VMPI_CHK(ck);"]
-    if errcomm == "errcomm":
+    if "vmpi_fail(errcomm" in fail:
         out.append("    MPI_Comm errcomm = MPI_COMM_WORLD; /* the handler of errors without a communicator */")
     out += ["    " + u.local for u in us if u.local]
     out.append(f"    int {err};")
-    fail = f'        return vmpi_fail({errcomm}, {err}, "{fn}", &ck);'
     call = f"{entry.impl}({', '.join(args)})"
     if entry.raises:  # the implementation reports its own errors
         ret = split_call(f"return {call};", 4)

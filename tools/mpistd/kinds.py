@@ -49,10 +49,11 @@ COUNT_KINDS = ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI")
 # a result through a pointer (MPI_Group_size's size, MPI_Test's flag): the pointer is checked, the implementation
 # writes it
 OUT_SCALARS = ("LOGICAL", "COMM_SIZE", "RANK", "TAG", "ERROR_CODE", "GROUP_COMPARISON", "INDEX", "ARRAY_LENGTH",
-               "INFO_VALUE_LENGTH", "KEY_INDEX", "ERROR_CLASS", "STRING_LENGTH", "COMM_COMPARISON")
+               "INFO_VALUE_LENGTH", "KEY_INDEX", "ERROR_CLASS", "STRING_LENGTH", "COMM_COMPARISON",
+               "ARRAY_LENGTH_NNI")
 # handles a call makes (MPI_Info_create's) or frees (MPI_Info_free's, which the spec or the implementation
 # checks further): the pointer is checked
-HANDLES_OUT = ("GROUP", "INFO", "ERRHANDLER", "COMMUNICATOR")
+HANDLES_OUT = ("GROUP", "INFO", "ERRHANDLER", "COMMUNICATOR", "SESSION")
 # counts that are no buffer's (MPI_Status_set_elements'): as checked as a buffer's
 LONE_COUNT_KINDS = ("POLYXFER_NUM_ELEM", "XFER_NUM_ELEM")
 # counts and sizes a call gives back (MPI_Get_count's, MPI_Pack_size's)
@@ -140,7 +141,10 @@ def use(entry, params, i, large):
         return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
     if k == "INFO_VALUE_LENGTH" and d == "in" and not array:
         return Use([(None, f'vmpi_chk_nonneg_cls(&ck, {name}, "{name}", MPI_ERR_ARG)')], arg=name, impl=c_decl(p))
-    if k == "KEY_INDEX" and d == "in" and not array:  # an index into the object: the implementation checks it
+    if k == "SESSION" and d == "in" and not array:
+        return Use([(None, f"vmpi_chk_session(&ck, {name}, &{name}_obj)")], f"vmpi_session *{name}_obj;",
+                   f"{name}_obj", f"vmpi_session *{name}")
+    if k in ("KEY_INDEX", "INDEX") and d == "in" and not array:  # into the object: the implementation checks it
         return passthrough
     if k in ("ERROR_CODE", "ERROR_CLASS") and d == "in" and not array:
         return passthrough  # any int: the implementation knows which codes and classes there are

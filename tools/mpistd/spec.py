@@ -20,6 +20,7 @@ KEYS = {
     "ck": (True,),
     "raises": (True,),
     "caller": ("rank", "local", "any time"),
+    "report": str,
     "large": (True, False),
     "fortran": ("hand", "none"),
 }
@@ -45,6 +46,9 @@ class Entry:
         self.ck = fields.get("ck", False)  # the implementation gets the check record, to say why it failed
         self.raises = fields.get("raises", False)  # the implementation reports its errors itself
         # who may call it (CALLER_CHECK): the entry's, else the area's, else a rank between Init and Finalize
+        # the C expression that reports a failure ({err}: the error class, {fn}: the name called), where the
+        # call's object (emit_c.REPORTERS) is not the one whose handler does
+        self.report = fields.get("report")
         self.caller = fields.get("caller", area_settings.get("caller", "rank"))
         # the _c form too, where the standard has one: by default where the entry points are generated or the
         # area writes every _c form by hand (large_forms = "hand-written"); else where the entry says
