@@ -571,6 +571,55 @@ static inline int vmpi_win_fail(MPI_Win h, int err, const char *fn, const vmpi_c
     return vmpi_errh_fail(w->errh, h, err, fn, ck);
 }
 
+/* A size in bytes of memory (a window's, MPI_Alloc_mem's): not negative. */
+static inline int vmpi_chk_size(vmpi_chk *ck, MPI_Aint size)
+{
+    if (size >= 0)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "negative size %td", size);
+    return MPI_ERR_SIZE;
+}
+
+/* Memory to attach to a dynamic window: no NULL base for a positive size. */
+static inline int vmpi_chk_base(vmpi_chk *ck, const void *base, MPI_Aint size)
+{
+    if (base != NULL || size == 0)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "NULL base for %td bytes", size);
+    return MPI_ERR_BASE;
+}
+
+/* A window's displacement unit: positive. */
+static inline int vmpi_chk_disp_unit(vmpi_chk *ck, MPI_Aint disp_unit)
+{
+    if (disp_unit > 0)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "disp_unit %td is not positive", disp_unit);
+    return MPI_ERR_DISP;
+}
+
+/* A window made by `what` (its flavor `flavor`: MPI_Win_attach's must be dynamic). */
+static inline int vmpi_chk_flavor(vmpi_chk *ck, const vmpi_win *w, int flavor, const char *what)
+{
+    if (w->flavor == flavor)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "the window was not made by %s", what);
+    return MPI_ERR_RMA_FLAVOR;
+}
+
+/* The window MPI_Win_free frees, through its pointer: no epoch of it open on this rank. */
+static inline int vmpi_chk_win_free(vmpi_chk *ck, const MPI_Win *p)
+{
+    vmpi_win *w;
+    int err = vmpi_chk_ptr(ck, p, "win");
+    if (err || (err = vmpi_chk_win(ck, *p, &w)))
+        return err;
+    if ((w->epoch == VMPI_EPOCH_NONE || (w->epoch == VMPI_EPOCH_FENCE && w->fence_ops == 0)) && !w->post_group)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "an epoch of the window is still open on this rank");
+    return MPI_ERR_RMA_SYNC;
+}
+
 /* A target (or lock) rank: a rank of the window's group or MPI_PROC_NULL. */
 static inline int vmpi_chk_win_rank(vmpi_chk *ck, int r, const vmpi_win *w)
 {

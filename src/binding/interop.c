@@ -22,6 +22,7 @@ IDENTITY(Errhandler, MPI_Errhandler)
 IDENTITY(Info, MPI_Info)
 IDENTITY(Message, MPI_Message)
 IDENTITY(Session, MPI_Session)
+IDENTITY(Win, MPI_Win)
 
 /* The Fortran layout of a status, an INTEGER array (mpif.h, the mpi module) or mpi_f08's TYPE(MPI_Status)
  * (MPI_F08_status, the same six INTEGERs): SOURCE, TAG, ERROR, cancelled, count (low, high 32 bits). */

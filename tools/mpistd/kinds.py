@@ -53,11 +53,15 @@ OUT_SCALARS = ("LOGICAL", "COMM_SIZE", "RANK", "TAG", "ERROR_CODE", "GROUP_COMPA
                "ARRAY_LENGTH_NNI")
 # handles a call makes (MPI_Info_create's) or frees (MPI_Info_free's, which the spec or the implementation
 # checks further): the pointer is checked
-HANDLES_OUT = ("GROUP", "INFO", "ERRHANDLER", "COMMUNICATOR", "SESSION")
+HANDLES_OUT = ("GROUP", "INFO", "ERRHANDLER", "COMMUNICATOR", "SESSION", "WINDOW")
+# sizes in bytes (MPI_Aint) of memory, a window's or MPI_Alloc_mem's: not negative (MPI_ERR_SIZE)
+SIZE_KINDS = ("WINDOW_SIZE", "ALLOC_MEM_NUM_BYTES", "WIN_ATTACH_SIZE")
 # counts that are no buffer's (MPI_Status_set_elements'): as checked as a buffer's
 LONE_COUNT_KINDS = ("POLYXFER_NUM_ELEM", "XFER_NUM_ELEM")
 # counts and sizes a call gives back (MPI_Get_count's, MPI_Pack_size's)
-COUNT_RESULTS = ("POLYNUM_BYTES", "NUM_BYTES", "POLYXFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM")
+COUNT_RESULTS = ("POLYNUM_BYTES", "NUM_BYTES", "POLYXFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM", "POLYRMA_DISPLACEMENT")
+# the type of such a result in the large-count form, where it is not MPI_Count
+LARGE_TYPES = {"POLYRMA_DISPLACEMENT": "MPI_Aint"}
 # arrays of plain values, as long as another parameter says (MPI_Group_incl's ranks, n of them; a [n][3]
 # array of ranges is as long as its first dimension): checked not NULL when that length is positive
 VALUE_ARRAYS = ("RANK",)
@@ -141,6 +145,22 @@ def use(entry, params, i, large):
         return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
     if k == "INFO_VALUE_LENGTH" and d == "in" and not array:
         return Use([(None, f'vmpi_chk_nonneg_cls(&ck, {name}, "{name}", MPI_ERR_ARG)')], arg=name, impl=c_decl(p))
+    if k == "WINDOW" and d == "in" and not array:
+        return Use([(None, f"vmpi_chk_win(&ck, {name}, &{name}_obj)")], f"vmpi_win *{name}_obj;", f"{name}_obj",
+                   f"vmpi_win *{name}")
+    if k == "RANK_NNI" and d == "in" and not array:  # a target rank: of the window's group, or MPI_PROC_NULL
+        win = next((q for q in params if q.kind.name == "WINDOW" and direction(q) == "in"), None)
+        if win is None:
+            raise Unknown(f"RANK_NNI parameter {name} without a window: give its check (checks.{name})")
+        return Use([(None, f"vmpi_chk_win_rank(&ck, {name}, {win.name}_obj)")], arg=name, impl=c_decl(p))
+    if k in SIZE_KINDS and d == "in" and not array:
+        return Use([(None, f'vmpi_chk_size(&ck, {name})')], arg=name, impl=c_decl(p))
+    if k == "WINDOW_SIZE" and d == "out" and p.pointer_level == 1 and not array:
+        return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
+    if k == "POLYRMA_DISPLACEMENT" and d == "in" and not array:  # a window's displacement unit
+        return Use([(None, f'vmpi_chk_disp_unit(&ck, {name})')], arg=name, impl=f"MPI_Aint {name}")
+    if k == "C_BUFFER" and d == "out" and p.pointer_level == 1 and not array:  # where a pointer is written
+        return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
     if k == "SESSION" and d == "in" and not array:
         return Use([(None, f"vmpi_chk_session(&ck, {name}, &{name}_obj)")], f"vmpi_session *{name}_obj;",
                    f"{name}_obj", f"vmpi_session *{name}")
@@ -161,12 +181,13 @@ def use(entry, params, i, large):
     if k == "POLYNUM_BYTES_NNI" and d == "in" and not array:
         return Use([(None, f'vmpi_chk_nonneg(&ck, {name}, "{name}")')], arg=name, impl=f"MPI_Count {name}")
     if k in COUNT_RESULTS and d == "out" and p.pointer_level == 1 and not array:
-        impl = f"MPI_Count *{name}"
-        if large or "MPI_Count" in c_decl(p):  # (MPI_Get_elements_x's is MPI_Count in its int form)
+        ltype = LARGE_TYPES.get(k, "MPI_Count")
+        impl = f"{ltype} *{name}"
+        if large or ltype in c_decl(p):  # (MPI_Get_elements_x's is MPI_Count in its int form)
             return Use([_ptr(p, name)], arg=name, impl=impl)
-        # the int form: the implementation's MPI_Count result, then stored into the user's int (MPI_UNDEFINED
+        # the int form: the implementation's large result, then stored into the user's int (MPI_UNDEFINED
         # when it does not fit, as MPI_Get_count does)
-        return Use([_ptr(p, name)], f"MPI_Count {name}_large;", f"&{name}_large", impl,
+        return Use([_ptr(p, name)], f"{ltype} {name}_large;", f"&{name}_large", impl,
                    f"*{name} = vmpi_count_int({name}_large);")
     if k == "C_BUFFER2" and d == "out" and p.pointer_level == 1 and not array:
         return Use([_ptr(p, "buffer address")], arg=name, impl=c_decl(p))
