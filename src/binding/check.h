@@ -498,6 +498,15 @@ static inline int vmpi_chk_nonneg(vmpi_chk *ck, MPI_Count v, const char *what)
 #include "mpi/op/op.h"
 
 /* A reduction operation valid on `dt`. */
+/* An operation handle, predefined or the program's (MPI_Accumulate's: the target's type decides the rest). */
+static inline int vmpi_chk_op_valid(vmpi_chk *ck, MPI_Op op)
+{
+    if (vmpi_op_valid(op))
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, op == MPI_OP_NULL ? "MPI_OP_NULL" : "invalid operation handle 0x%x", (unsigned)op);
+    return MPI_ERR_OP;
+}
+
 static inline int vmpi_chk_op(vmpi_chk *ck, MPI_Op op, const vmpi_dtype *dt)
 {
     if (!vmpi_op_valid(op)) {
@@ -627,6 +636,35 @@ static inline int vmpi_chk_win_rank(vmpi_chk *ck, int r, const vmpi_win *w)
         return MPI_SUCCESS;
     snprintf(ck->why, sizeof ck->why, "rank %d is not in the window's group of size %d", r, w->size);
     return MPI_ERR_RANK;
+}
+
+static inline int vmpi_chk_lock_type(vmpi_chk *ck, int lock_type)
+{
+    if (lock_type == MPI_LOCK_EXCLUSIVE || lock_type == MPI_LOCK_SHARED)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "lock type %d is neither MPI_LOCK_EXCLUSIVE nor MPI_LOCK_SHARED", lock_type);
+    return MPI_ERR_LOCKTYPE;
+}
+
+/* The origin side of an accumulate: a buffer, unless the operation is MPI_NO_OP (which ignores it). */
+static inline int vmpi_chk_acc_origin(vmpi_chk *ck, MPI_Op op, const void *buf, MPI_Count count, MPI_Datatype h)
+{
+    const vmpi_dtype *dt;
+    int err;
+    if (op == MPI_NO_OP)
+        return MPI_SUCCESS;
+    if ((err = vmpi_chk_count(ck, count)) || (err = vmpi_chk_dt(ck, h, &dt)))
+        return err;
+    return vmpi_chk_buf(ck, buf, count, dt);
+}
+
+/* The one element of MPI_Fetch_and_op and MPI_Compare_and_swap: of a predefined type. */
+static inline int vmpi_chk_dt_builtin(vmpi_chk *ck, const vmpi_dtype *dt)
+{
+    if (dt->builtin)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "the datatype must be a predefined one");
+    return MPI_ERR_TYPE;
 }
 
 static inline int vmpi_chk_assert(vmpi_chk *ck, int assert)

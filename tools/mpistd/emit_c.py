@@ -20,6 +20,10 @@ import spec
 
 WIDTH = 120
 
+# the objects whose error handler reports a call's errors (MPI-4.1 9.3), by kind, and the check.h function
+# that reports through it; the first such input parameter is the call's
+REPORTERS = {"COMMUNICATOR": "vmpi_fail", "WINDOW": "vmpi_win_fail", "SESSION": "vmpi_session_fail"}
+
 
 def split_call(text, col):
     """A term longer than the line, placed at column `col`: broken after the commas of its call's arguments,
@@ -84,9 +88,11 @@ def uses(entry, params, large):
 
 
 def order(params):
-    """The order of the parameters' checks: the communicator first (ranks are checked against it), then the
-    parameters in order, a buffer after its count and datatype (vmpi_chk_buf reads the resolved datatype)."""
-    idx = [i for i, p in enumerate(params) if p.kind.name == "COMMUNICATOR" and kinds.direction(p) == "in"][:1]
+    """The order of the parameters' checks: the call's object first, its communicator or window (ranks are
+    checked against it; REPORTERS), then the parameters in order, a buffer after its count and datatype
+    (vmpi_chk_buf reads the resolved datatype)."""
+    idx = [i for i, p in enumerate(params) if p.kind.name in REPORTERS and kinds.direction(p) == "in" and
+           p.pointer_level == 0 and not p.array][:1]
     deferred = {}
     for i, p in enumerate(params):
         if i in idx:
@@ -97,11 +103,6 @@ def order(params):
         idx.append(i)
         idx += deferred.pop(i, [])
     return idx
-
-
-# the objects whose error handler reports a call's errors (MPI-4.1 9.3), by kind, and the check.h function
-# that reports through it; the first such input parameter is the call's
-REPORTERS = {"COMMUNICATOR": "vmpi_fail", "WINDOW": "vmpi_win_fail", "SESSION": "vmpi_session_fail"}
 
 
 def reporter(entry, params, texts, err, fn):

@@ -153,6 +153,14 @@ def use(entry, params, i, large):
         if win is None:
             raise Unknown(f"RANK_NNI parameter {name} without a window: give its check (checks.{name})")
         return Use([(None, f"vmpi_chk_win_rank(&ck, {name}, {win.name}_obj)")], arg=name, impl=c_decl(p))
+    if k == "RMA_DISPLACEMENT_NNI" and d == "in" and not array:  # the implementation checks it against the window
+        return passthrough
+    if k == "OPERATION" and d == "in" and not array:
+        return Use([(None, f"vmpi_chk_op_valid(&ck, {name})")], arg=name, impl=c_decl(p))
+    if k == "ASSERT" and d == "in" and not array:
+        return Use([(None, f"vmpi_chk_assert(&ck, {name})")], arg=name, impl=c_decl(p))
+    if k == "LOCK_TYPE" and d == "in" and not array:
+        return Use([(None, f"vmpi_chk_lock_type(&ck, {name})")], arg=name, impl=c_decl(p))
     if k in SIZE_KINDS and d == "in" and not array:
         return Use([(None, f'vmpi_chk_size(&ck, {name})')], arg=name, impl=c_decl(p))
     if k == "WINDOW_SIZE" and d == "out" and p.pointer_level == 1 and not array:

@@ -235,7 +235,7 @@ int vmpi_am(vmpi_win *w, const vmpi_am_args *a, char *why)
                  a->in_dt->size != a->tin_dt->size ? "input" : "output");
         return MPI_ERR_TYPE;
     }
-    vmpi_rma_side p = {NULL, a->pcount, a->pdt, a->pdt_h};
+    vmpi_rma_side p = {NULL, a->pcount, a->pdt};
     if ((err = vmpi_rma_target_addr(w, a->rank, a->pdisp, &p, &r.pbuf, why)))
         return err;
     /* one segment must fit somewhere it could be staged (MPI-interoperable AMs, section II) */

@@ -159,7 +159,7 @@ int vmpi_am_remote(vmpi_win *w, vmpi_am_win *am, const vmpi_am_args *a, char *wh
                  a->in_dt->size != a->tin_dt->size ? "input" : "output");
         return MPI_ERR_TYPE;
     }
-    vmpi_rma_side p = {NULL, a->pcount, a->pdt, a->pdt_h};
+    vmpi_rma_side p = {NULL, a->pcount, a->pdt};
     char *pbuf;
     int err = vmpi_rma_remote_addr(w, a->rank, a->pdisp, &p, &pbuf, why);
     if (err)

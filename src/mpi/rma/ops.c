@@ -223,7 +223,7 @@ int vmpi_rma_cas(vmpi_win *w, const void *origin, const void *compare, void *res
 {
     if (rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    vmpi_rma_side t = {NULL, 1, dt, VMPI_DT(dt->basic)};
+    vmpi_rma_side t = {NULL, 1, dt};
     char *addr;
     int err;
     if ((err = begin(w, rank, false, why)))

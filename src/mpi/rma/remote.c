@@ -368,7 +368,7 @@ int vmpi_rma_remote_acc(vmpi_win *w, const vmpi_rma_side *o, const vmpi_rma_side
 int vmpi_rma_remote_cas(vmpi_win *w, const void *origin, const void *compare, void *result, const vmpi_dtype *dt,
                         int rank, MPI_Aint disp, char *why)
 {
-    vmpi_rma_side t = {NULL, 1, dt, VMPI_DT(dt->basic)}, res = {result, 1, dt, t.h};
+    vmpi_rma_side t = {NULL, 1, dt}, res = {result, 1, dt};
     char *addr;
     int err = vmpi_rma_remote_addr(w, rank, disp, &t, &addr, why);
     if (err)

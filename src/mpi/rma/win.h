@@ -147,7 +147,6 @@ typedef struct vmpi_rma_side { /* a buffer description */
     void *buf;
     MPI_Count count;
     const vmpi_dtype *dt;
-    MPI_Datatype h;
 } vmpi_rma_side;
 
 /* `why` gets a description of a failure (at least 160 bytes). */
