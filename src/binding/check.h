@@ -389,6 +389,113 @@ static inline int vmpi_chk_nonneg_cls(vmpi_chk *ck, int v, const char *what, int
     return cls;
 }
 
+/* ---- process topologies (area: topo) ---- */
+
+#include "mpi/comm/topo.h"
+
+/* An intracommunicator (what a topology is made on). */
+static inline int vmpi_chk_intra_comm(vmpi_chk *ck, MPI_Comm h, vmpi_comm **out)
+{
+    int err = vmpi_chk_comm(ck, h, out);
+    return err ? err : vmpi_chk_intra(ck, *out);
+}
+
+/* A communicator with a topology of `kind` (MPI_CART, MPI_GRAPH, MPI_DIST_GRAPH). */
+static inline int vmpi_chk_topo_comm(vmpi_chk *ck, MPI_Comm h, vmpi_comm **out, int kind)
+{
+    int err = vmpi_chk_comm(ck, h, out);
+    if (err || ((*out)->topo && (*out)->topo->kind == kind))
+        return err;
+    snprintf(ck->why, sizeof ck->why, "the communicator has no %s topology",
+             kind == MPI_CART ? "Cartesian" : kind == MPI_GRAPH ? "graph" : "distributed graph");
+    return MPI_ERR_TOPOLOGY;
+}
+
+/* A Cartesian grid of `ndims` (checked) dimensions that fits the communicator. */
+static inline int vmpi_chk_grid(vmpi_chk *ck, int ndims, const int *dims, const int *periods, const vmpi_comm *c)
+{
+    int err = MPI_SUCCESS;
+    if (ndims > 0 && (err = vmpi_chk_ptr(ck, dims, "dims")) == MPI_SUCCESS)
+        err = vmpi_chk_ptr(ck, periods, "periods");
+    long prod = 1;
+    for (int i = 0; !err && i < ndims; i++) {
+        if (dims[i] <= 0) {
+            snprintf(ck->why, sizeof ck->why, "dims[%d] = %d is not positive", i, dims[i]);
+            return MPI_ERR_DIMS;
+        }
+        if ((prod *= dims[i]) > c->size) {
+            snprintf(ck->why, sizeof ck->why, "the grid needs more than the %d ranks of the communicator", c->size);
+            return MPI_ERR_DIMS;
+        }
+    }
+    return err;
+}
+
+/* A query's room for a Cartesian topology's dimensions. */
+static inline int vmpi_chk_maxdims(vmpi_chk *ck, int maxdims, const vmpi_comm *c)
+{
+    if (maxdims >= c->topo->ndims)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "maxdims %d is less than the %d dimensions", maxdims, c->topo->ndims);
+    return MPI_ERR_ARG;
+}
+
+/* An array of one entry per dimension of a Cartesian topology (MPI_Cart_rank's coords). */
+static inline int vmpi_chk_per_dim(vmpi_chk *ck, const int *a, const vmpi_comm *c, const char *what)
+{
+    return c->topo->ndims > 0 ? vmpi_chk_ptr(ck, a, what) : MPI_SUCCESS;
+}
+
+/* A rank of the communicator (MPI_Cart_coords'). */
+static inline int vmpi_chk_rank_in(vmpi_chk *ck, int r, const vmpi_comm *c)
+{
+    if (r >= 0 && r < c->size)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "rank %d is not in the communicator of size %d", r, c->size);
+    return MPI_ERR_RANK;
+}
+
+/* A dimension of a Cartesian topology (MPI_Cart_shift's direction). */
+static inline int vmpi_chk_direction(vmpi_chk *ck, int direction, const vmpi_comm *c)
+{
+    if (direction >= 0 && direction < c->topo->ndims)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "direction %d is not a dimension (0..%d)", direction, c->topo->ndims - 1);
+    return MPI_ERR_ARG;
+}
+
+/* A graph of `nnodes` nodes, at most the communicator's size: index non-decreasing, edges naming nodes. */
+static inline int vmpi_chk_graph(vmpi_chk *ck, int nnodes, const int *index, const int *edges, const vmpi_comm *c)
+{
+    int err = vmpi_chk_nonneg_cls(ck, nnodes, "nnodes", MPI_ERR_ARG);
+    if (!err && nnodes > c->size) {
+        snprintf(ck->why, sizeof ck->why, "%d nodes but only %d ranks", nnodes, c->size);
+        return MPI_ERR_ARG;
+    }
+    if (!err && nnodes > 0 && !(err = vmpi_chk_ptr(ck, index, "index")))
+        err = index[nnodes - 1] > 0 ? vmpi_chk_ptr(ck, edges, "edges") : MPI_SUCCESS;
+    for (int i = 0; !err && i < nnodes; i++)
+        if (index[i] < (i ? index[i - 1] : 0)) {
+            snprintf(ck->why, sizeof ck->why, "index[%d] = %d decreases", i, index[i]);
+            return MPI_ERR_ARG;
+        }
+    for (int e = 0; !err && nnodes > 0 && e < index[nnodes - 1]; e++)
+        if (edges[e] < 0 || edges[e] >= nnodes) {
+            snprintf(ck->why, sizeof ck->why, "edges[%d] = %d is not a node", e, edges[e]);
+            return MPI_ERR_ARG;
+        }
+    return err;
+}
+
+/* A node of a graph topology. */
+static inline int vmpi_chk_node(vmpi_chk *ck, int rank, const vmpi_comm *c)
+{
+    if (rank >= 0 && rank < c->topo->nnodes)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "rank %d is not a node of the graph (%d nodes)", rank, c->topo->nnodes);
+    return MPI_ERR_RANK;
+}
+
 /* ---- info objects, attributes, user error codes (area: attr) ---- */
 #include "mpi/core/attr.h"
 #include "mpi/core/info.h"

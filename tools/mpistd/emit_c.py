@@ -68,8 +68,9 @@ def wrap_condition(terms):
 
 
 def uses(entry, params, large):
-    """kinds.Use of each parameter, the spec's `checks` replacing a kind's checks (and its resolving of a handle:
-    the implementation then gets the parameter as the program passed it)."""
+    """kinds.Use of each parameter, the spec's `checks` replacing a kind's checks (and its resolving of a handle,
+    unless the spec's check resolves it too: else the implementation gets the parameter as the program passed
+    it)."""
     out = []
     for i, p in enumerate(params):
         try:
@@ -80,7 +81,9 @@ def uses(entry, params, large):
             u = kinds.Use(arg=p.name, impl=kinds.c_decl(p))
         if p.name in entry.checks:
             c = entry.checks[p.name]
-            if u.local:  # the kind's checks would have resolved the handle: the implementation gets it as it is
+            # the kind's checks would have resolved the handle: unless the spec's does (it writes &<name>_obj),
+            # the implementation gets the handle as it is
+            if u.local and f"&{p.name}_obj" not in c:
                 u = kinds.Use(arg=p.name, impl=kinds.c_decl(p))
             u.checks = [(None, c)] if c else []
         out.append(u)

@@ -50,7 +50,7 @@ COUNT_KINDS = ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI")
 # writes it
 OUT_SCALARS = ("LOGICAL", "COMM_SIZE", "RANK", "TAG", "ERROR_CODE", "GROUP_COMPARISON", "INDEX", "ARRAY_LENGTH",
                "INFO_VALUE_LENGTH", "KEY_INDEX", "ERROR_CLASS", "STRING_LENGTH", "COMM_COMPARISON",
-               "ARRAY_LENGTH_NNI")
+               "ARRAY_LENGTH_NNI", "NUM_DIMS", "TOPOLOGY_TYPE")
 # handles a call makes (MPI_Info_create's) or frees (MPI_Info_free's, which the spec or the implementation
 # checks further): the pointer is checked
 HANDLES_OUT = ("GROUP", "INFO", "ERRHANDLER", "COMMUNICATOR", "SESSION", "WINDOW")
@@ -64,7 +64,7 @@ COUNT_RESULTS = ("POLYNUM_BYTES", "NUM_BYTES", "POLYXFER_NUM_ELEM", "POLYDTYPE_N
 LARGE_TYPES = {"POLYRMA_DISPLACEMENT": "MPI_Aint"}
 # arrays of plain values, as long as another parameter says (MPI_Group_incl's ranks, n of them; a [n][3]
 # array of ranges is as long as its first dimension): checked not NULL when that length is positive
-VALUE_ARRAYS = ("RANK",)
+VALUE_ARRAYS = ("RANK", "INDEX", "DIMENSION", "COORDINATE", "LOGICAL")
 
 
 def length_of(p):
@@ -179,6 +179,10 @@ def use(entry, params, i, large):
     if k == "COLOR" and d == "in" and not array:
         return Use([(None, f"vmpi_chk_color(&ck, {name})")], arg=name, impl=c_decl(p))
     if k == "KEY" and d == "in" and not array:  # any int orders the ranks
+        return passthrough
+    if k == "NUM_DIMS" and d == "in" and not array:
+        return Use([(None, f'vmpi_chk_nonneg_cls(&ck, {name}, "{name}", MPI_ERR_DIMS)')], arg=name, impl=c_decl(p))
+    if k == "DIMENSION" and d == "in" and not array:  # a displacement along a dimension (MPI_Cart_shift's)
         return passthrough
     if k == "ERRHANDLER" and d == "in" and not array:
         return Use([(None, f"vmpi_chk_errh(&ck, {name})")], arg=name, impl=c_decl(p))
