@@ -338,6 +338,13 @@ static inline int vmpi_chk_group(vmpi_chk *ck, MPI_Group h, vmpi_group **out)
     return MPI_ERR_GROUP;
 }
 
+/* A group handle, left unresolved for the implementation (which needs the handle itself). */
+static inline int vmpi_chk_group_valid(vmpi_chk *ck, MPI_Group h)
+{
+    vmpi_group *g;
+    return vmpi_chk_group(ck, h, &g);
+}
+
 /* Operations defined on intracommunicators only. */
 static inline int vmpi_chk_intra(vmpi_chk *ck, const vmpi_comm *c)
 {
@@ -678,10 +685,12 @@ static inline int vmpi_chk_win(vmpi_chk *ck, MPI_Win h, vmpi_win **out)
 }
 
 
-/* Reports a failure through the window's error handler (MPI_COMM_WORLD's when the handle is not a window). */
+/* Reports a failure through the window's error handler (MPI_COMM_WORLD's when the handle is not a window, or
+ * the caller is outside MPI, as every call's outside MPI is). */
 static inline int vmpi_win_fail(MPI_Win h, int err, const char *fn, const vmpi_chk *ck)
 {
-    vmpi_win *w = vmpi_win_get(h);
+    vmpi_rank *rk = vmpi_rank_self();
+    vmpi_win *w = rk && rk->live ? vmpi_win_get(h) : NULL;
     if (w == NULL)
         return vmpi_fail(MPI_COMM_WORLD, err, fn, ck);
     return vmpi_errh_fail(w->errh, h, err, fn, ck);

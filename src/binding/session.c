@@ -112,22 +112,22 @@ static int ctor_err(int err, const char *stringtag, vmpi_chk *ck)
     return err;
 }
 
-int vmpi_b_Comm_create_from_group(vmpi_group *group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
+int vmpi_b_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
                                   MPI_Comm *newcomm, vmpi_chk *ck)
 {
-    int err = vmpi_comm_from_group(group, stringtag, info, errhandler, newcomm);
+    int err = vmpi_comm_from_group(vmpi_group_get(group), stringtag, info, errhandler, newcomm);
     if (err)
         return ctor_err(err, stringtag, ck);
     vmpi_comm_get(*newcomm)->session = vmpi_session_of_group(group); /* it derives from the group's session */
     return MPI_SUCCESS;
 }
 
-int vmpi_b_Intercomm_create_from_groups(vmpi_group *local_group, int local_leader, vmpi_group *remote_group,
+int vmpi_b_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, vmpi_group *remote_group,
                                         int remote_leader, const char *stringtag, MPI_Info info,
                                         MPI_Errhandler errhandler, MPI_Comm *newintercomm, vmpi_chk *ck)
 {
-    int err = vmpi_intercomm_from_groups(local_group, local_leader, remote_group, remote_leader, stringtag, info,
-                                         errhandler, newintercomm);
+    int err = vmpi_intercomm_from_groups(vmpi_group_get(local_group), local_leader, remote_group, remote_leader,
+                                         stringtag, info, errhandler, newintercomm);
     if (err)
         return ctor_err(err, stringtag, ck);
     vmpi_comm_get(*newintercomm)->session = vmpi_session_of_group(local_group);

@@ -44,20 +44,19 @@ def _ptr(p, what):
 RANK_ROLES = {"dest": "vmpi_chk_dest", "source": "vmpi_chk_source", "root": "vmpi_chk_root"}
 TAG_ROLES = {"send": "vmpi_chk_send_tag", "recv": "vmpi_chk_recv_tag"}
 TAG_NAMES = {"sendtag": "send", "recvtag": "recv"}
-# the XFER_NUM_ELEM kinds: a count of elements of a datatype, after its buffer
-COUNT_KINDS = ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI")
+# the XFER_NUM_ELEM kinds: a count of elements of a datatype, after its buffer (or alone:
+# MPI_Status_set_elements'); not negative, whether or not the kind's name says so (MPI_File_read's does not)
+COUNT_KINDS = ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI", "POLYXFER_NUM_ELEM", "XFER_NUM_ELEM")
 # a result through a pointer (MPI_Group_size's size, MPI_Test's flag): the pointer is checked, the implementation
 # writes it
 OUT_SCALARS = ("LOGICAL", "COMM_SIZE", "RANK", "TAG", "ERROR_CODE", "GROUP_COMPARISON", "INDEX", "ARRAY_LENGTH",
                "INFO_VALUE_LENGTH", "KEY_INDEX", "ERROR_CLASS", "STRING_LENGTH", "COMM_COMPARISON",
                "ARRAY_LENGTH_NNI", "NUM_DIMS", "TOPOLOGY_TYPE")
-# handles a call makes (MPI_Info_create's) or frees (MPI_Info_free's, which the spec or the implementation
-# checks further): the pointer is checked
+# handles a call makes (MPI_Info_create's): the pointer is checked.  One it frees (MPI_Info_free's, inout)
+# has no rule: the spec says how it is checked
 HANDLES_OUT = ("GROUP", "INFO", "ERRHANDLER", "COMMUNICATOR", "SESSION", "WINDOW")
 # sizes in bytes (MPI_Aint) of memory, a window's or MPI_Alloc_mem's: not negative (MPI_ERR_SIZE)
 SIZE_KINDS = ("WINDOW_SIZE", "ALLOC_MEM_NUM_BYTES", "WIN_ATTACH_SIZE")
-# counts that are no buffer's (MPI_Status_set_elements'): as checked as a buffer's
-LONE_COUNT_KINDS = ("POLYXFER_NUM_ELEM", "XFER_NUM_ELEM")
 # counts and sizes a call gives back (MPI_Get_count's, MPI_Pack_size's)
 COUNT_RESULTS = ("POLYNUM_BYTES", "NUM_BYTES", "POLYXFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM", "POLYRMA_DISPLACEMENT")
 # the type of such a result in the large-count form, where it is not MPI_Count
@@ -77,7 +76,8 @@ def length_of(p):
 
 def buffer_triple(params, i):
     """For a BUFFER at params[i] followed by its count and datatype: (count, datatype) parameters, else None."""
-    if i + 2 < len(params) and params[i + 1].kind.name in COUNT_KINDS and params[i + 2].kind.name == "DATATYPE":
+    if (i + 2 < len(params) and params[i + 1].kind.name in COUNT_KINDS and
+            params[i + 2].kind.name == "DATATYPE"):
         return params[i + 1], params[i + 2]
     return None
 
@@ -97,7 +97,7 @@ def use(entry, params, i, large):
     if k == "DATATYPE" and d == "in" and not array:
         return Use([(None, f"vmpi_chk_dt(&ck, {name}, &{name}_obj)")], f"const vmpi_dtype *{name}_obj;",
                    f"{name}_obj", f"const vmpi_dtype *{name}")
-    if k in COUNT_KINDS + LONE_COUNT_KINDS and d == "in" and not array:
+    if k in COUNT_KINDS and d == "in" and not array:
         return Use([(None, f"vmpi_chk_count(&ck, {name})")], arg=name, impl=f"MPI_Count {name}")
     if k == "BUFFER" and not array:
         t = buffer_triple(params, i)
@@ -139,7 +139,7 @@ def use(entry, params, i, large):
     if k == "GROUP" and d == "in" and not array:
         return Use([(None, f"vmpi_chk_group(&ck, {name}, &{name}_obj)")], f"vmpi_group *{name}_obj;", f"{name}_obj",
                    f"vmpi_group *{name}")
-    if k in HANDLES_OUT and d in ("out", "inout") and p.pointer_level == 1 and not array:
+    if k in HANDLES_OUT and d == "out" and p.pointer_level == 1 and not array:
         return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
     if k == "STRING" and d == "out" and p.pointer_level == 1:  # a buffer the call fills (as long as it says)
         return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
@@ -172,7 +172,7 @@ def use(entry, params, i, large):
     if k == "SESSION" and d == "in" and not array:
         return Use([(None, f"vmpi_chk_session(&ck, {name}, &{name}_obj)")], f"vmpi_session *{name}_obj;",
                    f"{name}_obj", f"vmpi_session *{name}")
-    if k in ("KEY_INDEX", "INDEX") and d == "in" and not array:  # into the object: the implementation checks it
+    if k == "KEY_INDEX" and d == "in" and not array:  # into the object: the implementation checks it
         return passthrough
     if k in ("ERROR_CODE", "ERROR_CLASS") and d == "in" and not array:
         return passthrough  # any int: the implementation knows which codes and classes there are
@@ -197,6 +197,8 @@ def use(entry, params, i, large):
         impl = f"{ltype} *{name}"
         if large or ltype in c_decl(p):  # (MPI_Get_elements_x's is MPI_Count in its int form)
             return Use([_ptr(p, name)], arg=name, impl=impl)
+        if p.base_type != "int":
+            raise Unknown(f"result {name} is neither {ltype} nor int: give its check (checks.{name})")
         # the int form: the implementation's large result, then stored into the user's int (MPI_UNDEFINED
         # when it does not fit, as MPI_Get_count does)
         return Use([_ptr(p, name)], f"{ltype} {name}_large;", f"&{name}_large", impl,

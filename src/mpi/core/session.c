@@ -114,14 +114,11 @@ MPI_Session vmpi_session_handle(const vmpi_session *s)
     return (MPI_Session)VMPI_HANDLE(VMPI_KIND_SESSION, (int)(s - vmpi_rank_self()->sessions) + 1);
 }
 
-MPI_Session vmpi_session_of_group(const vmpi_group *g)
+MPI_Session vmpi_session_of_group(MPI_Group g)
 {
-    vmpi_rank *rk = vmpi_rank_self();
-    for (int i = 0; rk && i < rk->nsessions; i++)
-        for (int j = 0; rk->sessions[i].live && j < rk->sessions[i].ngroups; j++)
-            if (vmpi_group_get(rk->sessions[i].groups[j]) == g)
-                return vmpi_session_handle(&rk->sessions[i]);
-    return MPI_SESSION_NULL;
+    int j;
+    vmpi_session *s = maker(g, &j);
+    return s ? vmpi_session_handle(s) : MPI_SESSION_NULL;
 }
 
 void vmpi_session_forget_group(MPI_Group g)

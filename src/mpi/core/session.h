@@ -34,8 +34,7 @@ void vmpi_session_update_live(vmpi_rank *rk);
  * from that session (MPI-4.1 11.3.2: they use its buffer): noted when made, forgotten when freed; a group
  * derived from such a group (MPI_Group_incl...) is not tracked. */
 int vmpi_session_note_group(vmpi_session *s, MPI_Group g);
-/* (by the group itself: a handle the program got for the same group, MPI_Comm_group's, counts as the one noted) */
-MPI_Session vmpi_session_of_group(const vmpi_group *g);
+MPI_Session vmpi_session_of_group(MPI_Group g);
 void vmpi_session_forget_group(MPI_Group g);
 
 /* The process sets: their number, the n-th's name (NULL beyond), the index of a name (compared without
