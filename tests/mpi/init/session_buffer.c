@@ -4,7 +4,9 @@
  * session's buffer (the rank has none: without it they fail with MPI_ERR_BUFFER, as they do after the
  * detach); a communicator's own buffer comes first (the session's is too small for its message then);
  * flush and iflush; detach returns the buffer and its size; MPI_BUFFER_AUTOMATIC; a migration point while a
- * buffered message is pending; a second attach fails; finalizing a session with a buffer attached.
+ * buffered message is pending; a second attach fails; finalizing a session with a buffer attached; two
+ * sessions, each with an mpi://WORLD group (vmpi shares one group object between them): a communicator made
+ * from the second's group uses the second's buffer, not the first's.
  * Pairs (0,1), (2,3)...; a rank without a partner sends to itself. */
 #include "mtest.h"
 
@@ -91,6 +93,22 @@ int main(void)
     MPI_Count cdsize = -1;
     MT_CHECK_RC(errs, MPI_Session_detach_buffer_c(s, &det, &cdsize));
     MT_CHECK(errs, det == MPI_BUFFER_AUTOMATIC, "automatic detach returned %p", det);
+
+    /* a second session: the first (no buffer now) holds a WORLD group too */
+    MPI_Session s2;
+    MPI_Group ga, gb;
+    MPI_Comm wb;
+    MT_CHECK_RC(errs, MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s2));
+    MT_CHECK_RC(errs, MPI_Group_from_session_pset(s, "mpi://WORLD", &ga));
+    MT_CHECK_RC(errs, MPI_Group_from_session_pset(s2, "mpi://WORLD", &gb));
+    MT_CHECK_RC(errs, MPI_Session_attach_buffer(s2, sbuf, ssize));
+    MT_CHECK_RC(errs, MPI_Comm_create_from_group(gb, "session_buffer_b", MPI_INFO_NULL, MPI_ERRORS_RETURN, &wb));
+    exchange(&errs, wb, rank, partner, BIG, 60, buf, rbuf, "second session's buffer");
+    MT_CHECK_RC(errs, MPI_Session_detach_buffer(s2, &det, &dsize));
+    MPI_Comm_free(&wb);
+    MPI_Group_free(&ga);
+    MPI_Group_free(&gb);
+    MT_CHECK_RC(errs, MPI_Session_finalize(&s2));
 
     MPI_Comm_free(&dup);
     int status = mt_verdict(errs, world);
