@@ -76,6 +76,18 @@ static void buf_lock(outbuf *b)
     }
 }
 
+/* The lock of a rank's stdio write, which holds its stream's (glibc's) lock meanwhile: false once a fatal end
+ * keeps the buffer.  Waiting then would hang the end, whose fflush(NULL) takes every stream's lock. */
+static bool buf_lock_alive(outbuf *b)
+{
+    while (atomic_exchange_explicit(&b->lock, 1, memory_order_acquire)) {
+        if (atomic_load_explicit(&dying, memory_order_relaxed))
+            return false;
+        __builtin_ia32_pause();
+    }
+    return true;
+}
+
 static void buf_unlock(outbuf *b) { atomic_store_explicit(&b->lock, 0, memory_order_release); }
 
 /* Writes out the complete lines, keeps the unfinished one. */
@@ -110,7 +122,8 @@ static ssize_t line_write(void *cookie, const char *buf, size_t n)
     if (rk == NULL || outs == NULL)
         return (ssize_t)fwrite(buf, 1, n, s->real);
     outbuf *b = &outs[rk->world_rank][s->idx];
-    buf_lock(b);
+    if (!buf_lock_alive(b))
+        return (ssize_t)n; /* after a fatal end's flush, a rank still running prints nothing more */
     if (b->whole && b->len + n > OUT_LIMIT)
         emit_whole(s, b);
     if (b->len + n > b->cap && !grow(b, b->len + n)) {
