@@ -19,6 +19,7 @@
 #include "mpi/core/errcode.h"
 #include "mpi/core/group.h"
 #include "mpi/core/rank.h"
+#include "mpi/core/session.h"
 #include "mpi/core/waits.h"
 #include "mpi/pt2pt/pt2pt.h"
 #include "mpi/rma/am.h"
@@ -341,6 +342,7 @@ int vmpi_boot(int argc, char **argv, vmpi_main_fn main)
         vmpi_attr_rank_fini(rk);
         vmpi_am_rank_fini(rk);
         vmpi_errcode_rank_fini(rk);
+        vmpi_session_rank_fini(rk);
     }
     vmpi_group_fini();
     vmpi_msg_fini();

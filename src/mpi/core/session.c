@@ -109,6 +109,15 @@ static vmpi_session *maker(MPI_Group g, int *slot)
     return NULL;
 }
 
+void vmpi_session_rank_fini(vmpi_rank *rk)
+{
+    for (int i = 0; i < rk->nsessions; i++)
+        free(rk->sessions[i].groups);
+    free(rk->sessions);
+    rk->sessions = NULL;
+    rk->nsessions = 0;
+}
+
 MPI_Session vmpi_session_handle(const vmpi_session *s)
 {
     return (MPI_Session)VMPI_HANDLE(VMPI_KIND_SESSION, (int)(s - vmpi_rank_self()->sessions) + 1);

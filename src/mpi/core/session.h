@@ -22,6 +22,8 @@ typedef struct vmpi_session {
 
 /* The calling rank's live session of handle `h`, or NULL. */
 vmpi_session *vmpi_session_get(MPI_Session h);
+/* At the end of the job: frees rank rk's sessions, those it left open too. */
+void vmpi_session_rank_fini(vmpi_rank *rk);
 /* The handle of a session of the calling rank. */
 MPI_Session vmpi_session_handle(const vmpi_session *s);
 /* A new session of the calling rank (hints `info`, handler `errh`, both checked). */
