@@ -617,7 +617,8 @@ static inline int vmpi_chk_op_valid(vmpi_chk *ck, MPI_Op op)
 {
     if (vmpi_op_valid(op))
         return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why, op == MPI_OP_NULL ? "MPI_OP_NULL" : "invalid operation handle 0x%x", (unsigned)op);
+    snprintf(ck->why, sizeof ck->why, op == MPI_OP_NULL ? "MPI_OP_NULL" : "invalid operation handle 0x%x",
+             (unsigned)op);
     return MPI_ERR_OP;
 }
 

@@ -188,7 +188,10 @@ static int group_out(vmpi_group *g, MPI_Group *out)
     return *out == MPI_GROUP_NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
 
-int vmpi_b_Comm_remote_group(vmpi_comm *comm, MPI_Group *group) { return group_out(vmpi_group_ref(comm->remote), group); }
+int vmpi_b_Comm_remote_group(vmpi_comm *comm, MPI_Group *group)
+{
+    return group_out(vmpi_group_ref(comm->remote), group);
+}
 
 int vmpi_b_Comm_group(vmpi_comm *comm, MPI_Group *group) { return group_out(vmpi_comm_group(comm), group); }
 

@@ -59,8 +59,9 @@ static int acc(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
                const vmpi_dtype *target_datatype, MPI_Op op, vmpi_win *win, MPI_Request *request, vmpi_chk *ck)
 {
     vmpi_rma_side t = {NULL, target_count, target_datatype};
-    vmpi_rma_side o = op == MPI_NO_OP ? (vmpi_rma_side){NULL, target_count, target_datatype}
-                                      : (vmpi_rma_side){(void *)origin_addr, origin_count, vmpi_dt_get(origin_datatype)};
+    vmpi_rma_side o = {(void *)origin_addr, origin_count, vmpi_dt_get(origin_datatype)};
+    if (op == MPI_NO_OP)
+        o = (vmpi_rma_side){NULL, target_count, target_datatype};
     int err = vmpi_rma_acc(win, &o, result, target_rank, target_disp, &t, op, request != NULL, ck->why);
     if (!err && request)
         *request = vmpi_mreq_new_complete(MPI_COMM_NULL);

@@ -5,10 +5,12 @@ standard has one.
 
 Each entry point checks its arguments as its parameters' kinds say (kinds.py; the spec's `tag`, `checks` and
 `extra` where the kinds are too coarse), in the order vmpi has always checked them: the caller is a rank
-between MPI_Init and MPI_Finalize (or as the spec's `caller` says: spec.CALLER_CHECK), the communicator, then the parameters in order, a buffer after its count
-and datatype.  It then calls the area's hand-written implementation, vmpi_b_X (binding/impl.h: checked
-arguments, handles resolved, counts MPI_Count, shared by the int and _c forms), and reports a failure
-through the communicator's error handler (MPI_COMM_WORLD's without one) under the name the program called.
+between MPI_Init and MPI_Finalize (or as the spec's `caller` says: spec.CALLER_CHECK), the call's object (its
+communicator, window or session), then the parameters in order, a buffer after its count and datatype.  It
+then calls the area's hand-written implementation, vmpi_b_X (binding/impl.h: checked arguments, handles
+resolved, counts MPI_Count, shared by the int and _c forms), and reports a failure through that object's
+error handler (REPORTERS; MPI_COMM_WORLD's without one, or as the spec's `report` says) under the name the
+program called.
 The checks are check.h's static inline helpers, as in the hand-written entry points, so they inline into the
 entry point (the implementation too, with LTO); nothing is allocated.
 """
@@ -141,7 +143,7 @@ def function(entry, expr, profile, large):
 
     out = [f"VMPI_WEAK({fn[len('MPI_'):]})", cdecl.declaration(profile).rstrip(";"), "{", "    VMPI_CHK(ck);"]
     if "vmpi_fail(errcomm" in fail:
-        out.append("    MPI_Comm errcomm = MPI_COMM_WORLD; /* the handler of errors without a communicator */")
+        out.append("    MPI_Comm errcomm = MPI_COMM_WORLD; /* whose handler reports the errors: a check may set it */")
     out += ["    " + u.local for u in us if u.local]
     out.append(f"    int {err};")
     call = f"{entry.impl}({', '.join(args)})"

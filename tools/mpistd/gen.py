@@ -37,7 +37,8 @@ def resolve(standard, entries):
             errors.append(f"{e.area}.toml: [{e.name}] is not an MPI-4.1 procedure of pympistandard {standard.version}")
         elif e.status == "removed" and found:
             errors.append(f"{e.area}.toml: [{e.name}] has status = \"removed\" but the standard has it")
-        if not e.entry_generated and (e.tag or e.checks or e.extra or e.ck or e.raises or e.report or e.caller != "rank"):
+        generated_keys = e.tag or e.checks or e.extra or e.ck or e.raises or e.report or e.caller != "rank"
+        if not e.entry_generated and generated_keys:
             errors.append(f"{e.area}.toml: [{e.name}] has keys for generated entry points, but its area's are "
                           "hand-written (entry_points = \"generated\" at the top of the file generates them)")
     if errors:
