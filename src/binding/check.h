@@ -622,13 +622,12 @@ static inline int vmpi_chk_op_valid(vmpi_chk *ck, MPI_Op op)
     return MPI_ERR_OP;
 }
 
+/* An operation defined on datatype dt. */
 static inline int vmpi_chk_op(vmpi_chk *ck, MPI_Op op, const vmpi_dtype *dt)
 {
-    if (!vmpi_op_valid(op)) {
-        snprintf(ck->why, sizeof ck->why, op == MPI_OP_NULL ? "MPI_OP_NULL" : "invalid operation handle 0x%x",
-                 (unsigned)op);
-        return MPI_ERR_OP;
-    }
+    int err = vmpi_chk_op_valid(ck, op);
+    if (err)
+        return err;
     if (vmpi_op_check(op, dt) != MPI_SUCCESS) {
         snprintf(ck->why, sizeof ck->why, "the operation is not defined on %s", dt->name[0] ? dt->name : "this type");
         return MPI_ERR_OP;

@@ -69,6 +69,12 @@ def wrap_condition(terms):
     return "\n".join(lines)
 
 
+def call_object(params):
+    """The call's object (REPORTERS): its first input communicator, window or session, or None."""
+    return next((p for p in params if p.kind.name in REPORTERS and kinds.direction(p) == "in" and
+                 p.pointer_level == 0 and not p.array), None)
+
+
 def uses(entry, params, large):
     """kinds.Use of each parameter, the spec's `checks` replacing a kind's checks (and its resolving of a handle,
     unless the spec's check resolves it too: else the implementation gets the parameter as the program passed
@@ -96,8 +102,8 @@ def order(params):
     """The order of the parameters' checks: the call's object first, its communicator or window (ranks are
     checked against it; REPORTERS), then the parameters in order, a buffer after its count and datatype
     (vmpi_chk_buf reads the resolved datatype)."""
-    idx = [i for i, p in enumerate(params) if p.kind.name in REPORTERS and kinds.direction(p) == "in" and
-           p.pointer_level == 0 and not p.array][:1]
+    obj = call_object(params)
+    idx = [params.index(obj)] if obj is not None else []
     deferred = {}
     for i, p in enumerate(params):
         if i in idx:
@@ -115,8 +121,7 @@ def reporter(entry, params, texts, err, fn):
     else through `errcomm` when a check sets it, else through MPI_COMM_WORLD."""
     if entry.report:
         return "return " + entry.report.format(err=err, fn=f'"{fn}"') + ";"
-    obj = next((p for p in params if p.kind.name in REPORTERS and kinds.direction(p) == "in" and
-                p.pointer_level == 0 and not p.array), None)
+    obj = call_object(params)
     if obj is not None:
         return f'return {REPORTERS[obj.kind.name]}({obj.name}, {err}, "{fn}", &ck);'
     errcomm = "errcomm" if any("errcomm" in t for t in texts) else "MPI_COMM_WORLD"

@@ -48,13 +48,16 @@ TAG_NAMES = {"sendtag": "send", "recvtag": "recv"}
 # MPI_Status_set_elements'); not negative, whether or not the kind's name says so (MPI_File_read's does not)
 COUNT_KINDS = ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI", "POLYXFER_NUM_ELEM", "XFER_NUM_ELEM")
 # a result through a pointer (MPI_Group_size's size, MPI_Test's flag): the pointer is checked, the implementation
-# writes it
+# writes it; so are the handles a call makes (MPI_Info_create's: one it frees, MPI_Info_free's, inout, has no
+# rule: the spec says how it is checked), a window's size and the pointer MPI_Win_allocate writes
 OUT_SCALARS = ("LOGICAL", "COMM_SIZE", "RANK", "TAG", "ERROR_CODE", "GROUP_COMPARISON", "INDEX", "ARRAY_LENGTH",
                "INFO_VALUE_LENGTH", "KEY_INDEX", "ERROR_CLASS", "STRING_LENGTH", "COMM_COMPARISON",
-               "ARRAY_LENGTH_NNI", "NUM_DIMS", "TOPOLOGY_TYPE")
-# handles a call makes (MPI_Info_create's): the pointer is checked.  One it frees (MPI_Info_free's, inout)
-# has no rule: the spec says how it is checked
-HANDLES_OUT = ("GROUP", "INFO", "ERRHANDLER", "COMMUNICATOR", "SESSION", "WINDOW")
+               "ARRAY_LENGTH_NNI", "NUM_DIMS", "TOPOLOGY_TYPE", "WINDOW_SIZE", "C_BUFFER",
+               "GROUP", "INFO", "ERRHANDLER", "COMMUNICATOR", "SESSION", "WINDOW")
+# input handles the check resolves into the object the implementation gets: the check.h function, the type
+HANDLE_OBJECTS = {"COMMUNICATOR": ("vmpi_chk_comm", "vmpi_comm *"), "DATATYPE": ("vmpi_chk_dt", "const vmpi_dtype *"),
+                  "GROUP": ("vmpi_chk_group", "vmpi_group *"), "WINDOW": ("vmpi_chk_win", "vmpi_win *"),
+                  "SESSION": ("vmpi_chk_session", "vmpi_session *")}
 # sizes in bytes (MPI_Aint) of memory, a window's or MPI_Alloc_mem's: not negative (MPI_ERR_SIZE)
 SIZE_KINDS = ("WINDOW_SIZE", "ALLOC_MEM_NUM_BYTES", "WIN_ATTACH_SIZE")
 # counts and sizes a call gives back (MPI_Get_count's, MPI_Pack_size's)
@@ -91,12 +94,10 @@ def use(entry, params, i, large):
     comm = next((q for q in params if q.kind.name == "COMMUNICATOR" and direction(q) == "in"), None)
     passthrough = Use(arg=name, impl=c_decl(p))
 
-    if k == "COMMUNICATOR" and d == "in" and not array:
-        return Use([(None, f"vmpi_chk_comm(&ck, {name}, &{name}_obj)")], f"vmpi_comm *{name}_obj;", f"{name}_obj",
-                   f"vmpi_comm *{name}")
-    if k == "DATATYPE" and d == "in" and not array:
-        return Use([(None, f"vmpi_chk_dt(&ck, {name}, &{name}_obj)")], f"const vmpi_dtype *{name}_obj;",
-                   f"{name}_obj", f"const vmpi_dtype *{name}")
+    if k in HANDLE_OBJECTS and d == "in" and not array:
+        check, obj = HANDLE_OBJECTS[k]
+        return Use([(None, f"{check}(&ck, {name}, &{name}_obj)")], f"{obj}{name}_obj;", f"{name}_obj",
+                   f"{obj}{name}")
     if k in COUNT_KINDS and d == "in" and not array:
         return Use([(None, f"vmpi_chk_count(&ck, {name})")], arg=name, impl=f"MPI_Count {name}")
     if k == "BUFFER" and not array:
@@ -136,18 +137,10 @@ def use(entry, params, i, large):
         return Use([(None, f"vmpi_chk_msg(&ck, {name})")], arg=name, impl=c_decl(p))
     if k in OUT_SCALARS and d == "out" and p.pointer_level == 1 and not array:
         return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
-    if k == "GROUP" and d == "in" and not array:
-        return Use([(None, f"vmpi_chk_group(&ck, {name}, &{name}_obj)")], f"vmpi_group *{name}_obj;", f"{name}_obj",
-                   f"vmpi_group *{name}")
-    if k in HANDLES_OUT and d == "out" and p.pointer_level == 1 and not array:
-        return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
     if k == "STRING" and d == "out" and p.pointer_level == 1:  # a buffer the call fills (as long as it says)
         return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
     if k == "INFO_VALUE_LENGTH" and d == "in" and not array:
         return Use([(None, f'vmpi_chk_nonneg_cls(&ck, {name}, "{name}", MPI_ERR_ARG)')], arg=name, impl=c_decl(p))
-    if k == "WINDOW" and d == "in" and not array:
-        return Use([(None, f"vmpi_chk_win(&ck, {name}, &{name}_obj)")], f"vmpi_win *{name}_obj;", f"{name}_obj",
-                   f"vmpi_win *{name}")
     if k == "RANK_NNI" and d == "in" and not array:  # a target rank: of the window's group, or MPI_PROC_NULL
         win = next((q for q in params if q.kind.name == "WINDOW" and direction(q) == "in"), None)
         if win is None:
@@ -163,15 +156,8 @@ def use(entry, params, i, large):
         return Use([(None, f"vmpi_chk_lock_type(&ck, {name})")], arg=name, impl=c_decl(p))
     if k in SIZE_KINDS and d == "in" and not array:
         return Use([(None, f'vmpi_chk_size(&ck, {name})')], arg=name, impl=c_decl(p))
-    if k == "WINDOW_SIZE" and d == "out" and p.pointer_level == 1 and not array:
-        return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
     if k == "POLYRMA_DISPLACEMENT" and d == "in" and not array:  # a window's displacement unit
         return Use([(None, f'vmpi_chk_disp_unit(&ck, {name})')], arg=name, impl=f"MPI_Aint {name}")
-    if k == "C_BUFFER" and d == "out" and p.pointer_level == 1 and not array:  # where a pointer is written
-        return Use([_ptr(p, name)], arg=name, impl=c_decl(p))
-    if k == "SESSION" and d == "in" and not array:
-        return Use([(None, f"vmpi_chk_session(&ck, {name}, &{name}_obj)")], f"vmpi_session *{name}_obj;",
-                   f"{name}_obj", f"vmpi_session *{name}")
     if k == "KEY_INDEX" and d == "in" and not array:  # into the object: the implementation checks it
         return passthrough
     if k in ("ERROR_CODE", "ERROR_CLASS") and d == "in" and not array:
