@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Fortran glue the generator cannot derive: MPI_PCONTROL (C's is variadic) and the info values whose length
+/* Fortran glue the generator cannot derive: MPI_PCONTROL (C's is variadic), MPI_F_SYNC_REG (Fortran only) and
+ * the info values whose length
  * the program gives (C writes as much as asked; a CHARACTER has its own length); the conversions of mpi_f08's
  * status type. */
 #include <stdlib.h>
@@ -8,6 +9,15 @@
 F77(mpi_pcontrol, (MPI_Fint * level, MPI_Fint *ierror))
 {
     *ierror = PMPI_Pcontrol(*level);
+}
+
+/* MPI_F_SYNC_REG(BUF) (MPI-4.1 19.1.17): nothing; being an external procedure that takes BUF, a call makes the
+ * compiler store BUF before it and load it after (a register copy is not what an MPI_BOTTOM-based transfer or
+ * a nonblocking one finishing reads or writes).  The modules call it through an interface that passes the
+ * address (emit_fmod.sync_reg_interface). */
+F77(mpi_f_sync_reg, (void *buf))
+{
+    (void)buf;
 }
 
 /* VALUELEN beyond the CHARACTER's length is the CHARACTER's length */

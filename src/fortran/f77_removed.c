@@ -20,7 +20,7 @@ static int narrow(MPI_Aint v, MPI_Fint *f, int rc)
 F77(mpi_address, (void *location, MPI_Fint *address, MPI_Fint *ierror))
 {
     MPI_Aint a = 0;
-    *ierror = narrow(a, address, PMPI_Address(vmpi_f_buf(location), &a));
+    *ierror = narrow(a, address, PMPI_Address(vmpi_f_buf_at(vmpi_f_sent(), location), &a));
 }
 
 #define EXTENT(fname, cname)                                                                                  \

@@ -9,50 +9,62 @@
  * MPI_STATUS_SIZE INTEGERs laid out as the C MPI_Status (only 4-byte aligned: copied, never cast).
  *
  * The sentinels MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS(ES)_IGNORE, MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are
- * variables in COMMON blocks of mpif.h, told apart by their address.  A COMMON block belongs to the program,
- * whose globals are per rank (-privatize=auto): libvmpi's weak reference finds the process's copy, which the
- * running rank's copy of an address is compared with (vmpi_img_proc_addr). */
+ * variables of one COMMON block of mpif.h (mpi_f08 declares the same block), told apart by their address.  A
+ * COMMON block belongs to the program, whose globals are per rank (-privatize=auto): libvmpi's weak reference
+ * finds the process's copy, and the running rank's copy is where an address is looked for (vmpi_f_sent).
+ * One block, looked for once per call: a heap or stack buffer costs a subtraction and a compare, which the
+ * one-way trip of mpi_f08's ping-pong on one PE notices (docs/PERFORMANCE.md). */
 #ifndef VMPI_FORTRAN_FORTRAN_H
 #define VMPI_FORTRAN_FORTRAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include "base/compiler.h"
 #include "img/img.h"
 #include "mpi.h"
 
-/* the sentinels' COMMON blocks (mpif.h): absent (0) in a program without Fortran */
-extern MPI_Fint vmpi_f_bottom_ __attribute__((weak));
-extern MPI_Fint vmpi_f_in_place_ __attribute__((weak));
-extern MPI_Fint vmpi_f_status_ignore_ __attribute__((weak));
-extern MPI_Fint vmpi_f_statuses_ignore_ __attribute__((weak));
-extern MPI_Fint vmpi_f_unweighted_ __attribute__((weak));
-extern MPI_Fint vmpi_f_weights_empty_ __attribute__((weak));
-extern MPI_Fint vmpi_f_buffer_automatic_ __attribute__((weak));
+/* mpif.h's COMMON /VMPI_F_SENTINELS/ (tools/mpistd/emit_fconst.py): absent (0) in a program without Fortran */
+#define VMPI_F_STATUS_INTS (sizeof(MPI_Status) / sizeof(MPI_Fint))
+typedef struct vmpi_f_sentinels {
+    MPI_Fint bottom, in_place, buffer_automatic; /* choice buffers */
+    MPI_Fint unweighted, weights_empty;          /* weights */
+    MPI_Fint status_ignore[VMPI_F_STATUS_INTS], statuses_ignore[VMPI_F_STATUS_INTS];
+} vmpi_f_sentinels;
+extern vmpi_f_sentinels vmpi_f_sentinels_ __attribute__((weak));
 
-/* whether `p` is the running rank's copy of the sentinel whose process copy is `s` */
-static inline int vmpi_f_is(const void *p, const MPI_Fint *s) { return s != NULL && vmpi_img_proc_addr(p) == s; }
+/* The running rank's copy of the block (the process's outside a rank or without privatization), NULL
+ * without Fortran: look it up once per call. */
+static inline const char *vmpi_f_sent(void) { return vmpi_img_rank_addr(&vmpi_f_sentinels_); }
+/* whether `p` is the sentinel at `offset` of the block `s` */
+static inline int vmpi_f_is_at(const char *s, const void *p, size_t offset)
+{
+    return s != NULL && (const char *)p == s + offset;
+}
+#define vmpi_f_is(s, p, field) vmpi_f_is_at(s, p, offsetof(vmpi_f_sentinels, field))
 
 /* A choice buffer: MPI_BOTTOM, MPI_IN_PLACE and MPI_BUFFER_AUTOMATIC become C's. */
-static inline void *vmpi_f_buf(void *p)
+static inline void *vmpi_f_buf_at(const char *s, void *p)
 {
-    const void *q = vmpi_img_proc_addr(p);
-    return q == &vmpi_f_bottom_ && q                ? MPI_BOTTOM
-           : q == &vmpi_f_in_place_ && q            ? MPI_IN_PLACE
-           : q == &vmpi_f_buffer_automatic_ && q    ? MPI_BUFFER_AUTOMATIC
-                                                    : p;
+    size_t off = (size_t)((const char *)p - s);
+    if (VMPI_LIKELY(off > offsetof(vmpi_f_sentinels, buffer_automatic) || s == NULL))
+        return p;
+    return off == offsetof(vmpi_f_sentinels, bottom)     ? MPI_BOTTOM
+           : off == offsetof(vmpi_f_sentinels, in_place) ? MPI_IN_PLACE
+           : off == offsetof(vmpi_f_sentinels, buffer_automatic) ? MPI_BUFFER_AUTOMATIC
+                                                               : p;
 }
 
 /* A weights array: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY become C's. */
-static inline MPI_Fint *vmpi_f_weights(MPI_Fint *p)
+static inline MPI_Fint *vmpi_f_weights_at(const char *s, MPI_Fint *p)
 {
-    return vmpi_f_is(p, &vmpi_f_unweighted_)      ? MPI_UNWEIGHTED
-           : vmpi_f_is(p, &vmpi_f_weights_empty_) ? MPI_WEIGHTS_EMPTY
-                                                  : p;
+    return vmpi_f_is(s, p, unweighted)      ? MPI_UNWEIGHTED
+           : vmpi_f_is(s, p, weights_empty) ? MPI_WEIGHTS_EMPTY
+                                            : p;
 }
 
 /* Statuses: one in or out (NULL when the program passed MPI_STATUS_IGNORE), and arrays of n. */
-static inline int vmpi_f_status_ignored(const MPI_Fint *f) { return vmpi_f_is(f, &vmpi_f_status_ignore_); }
+static inline int vmpi_f_status_ignored_at(const char *s, const MPI_Fint *f) { return vmpi_f_is(s, f, status_ignore); }
 static inline void vmpi_f_status_in(const MPI_Fint *f, MPI_Status *c) { memcpy(c, f, sizeof *c); }
 static inline void vmpi_f_status_out(const MPI_Status *c, MPI_Fint *f) { memcpy(f, c, sizeof *c); }
 /* The C array for Fortran statuses f of n: MPI_STATUSES_IGNORE, f itself when aligned, else a copy (NULL when

@@ -7,7 +7,7 @@
 
 MPI_Status *vmpi_f_statuses(MPI_Fint *f, int n)
 {
-    if (vmpi_f_is(f, &vmpi_f_statuses_ignore_))
+    if (vmpi_f_is(vmpi_f_sent(), f, statuses_ignore))
         return MPI_STATUSES_IGNORE;
     if ((uintptr_t)f % _Alignof(MPI_Status) == 0 || n <= 0)
         return (MPI_Status *)(void *)f;

@@ -61,6 +61,16 @@ static inline const void *vmpi_img_proc_addr(const void *p)
     uintptr_t off = (uintptr_t)p - *(const uintptr_t *)h->img;
     return off < vmpi_img_span_ ? (const void *)(vmpi_img_proc_base_ + off) : p;
 }
+/* The inverse: the running rank's copy of the process's global at `p` (`p` itself outside the program's image,
+ * without privatization or outside a rank), for a global looked for at every call (the Fortran sentinels). */
+static inline const void *vmpi_img_rank_addr(const void *p)
+{
+    const vmpi_iso_heap *h = vmpi_iso_cur_;
+    if (h == NULL || h->img == NULL)
+        return p;
+    uintptr_t off = (uintptr_t)p - vmpi_img_proc_base_;
+    return off < vmpi_img_span_ ? (const void *)(*(const uintptr_t *)h->img + off) : p;
+}
 /* Checkpoints: the parts of the rank's copy (slot `h`) mapped read-only from the program file (its code and
  * constants), which a checkpoint need not write: at most `max` ranges in `out`, in address order; their
  * number. */

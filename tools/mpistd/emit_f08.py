@@ -4,13 +4,14 @@
 (mpi_f08_consts.h, printed from mpi.h by the fconst program), the sentinels, and for every procedure of the
 standard's mpi_f08 binding a module procedure MPI_X_f08 behind the generic MPI_X.
 
-Each procedure is the standard's binding (its declarations as the data writes them; IERROR optional) that
-calls the same external glue as mpif.h and the mpi module (pmpi_x_, src/fortran/, emit_f77.py) through an
-interface declaring the handles as their types: a handle type is one default INTEGER (BIND(C)), so it passes
-by reference as the glue's INTEGER does and arrays of handles and statuses pass without a copy.  A choice
-buffer is `TYPE(*), DIMENSION(*)` with gfortran's NO_ARG_CHECK (MPI_SUBARRAYS_SUPPORTED is .FALSE.).  Not
-yet: the procedures that take a procedure argument (their mpi_f08 callbacks have other arguments than the
-glue's trampolines call).
+Each procedure is the standard's binding (its declarations as the data writes them; IERROR optional).  Most
+are the glue itself: a BIND(C) interface named MPI_X_f08 (MPI_X_f08c for a large-count form), whose scalar
+integer and handle inputs pass by value to C glue generated for it (emit_f77.py), so that a call costs what a
+C call does.  The others (a CHARACTER or procedure argument, a function, hand-written glue) are module
+procedures calling the glue of mpif.h and the mpi module (pmpi_x_, src/fortran/) by reference.  A handle type
+is one default INTEGER (BIND(C)), so it passes as the glue's INTEGER does and arrays of handles and statuses
+pass without a copy.  A choice buffer is `TYPE(*), DIMENSION(*)` with gfortran's NO_ARG_CHECK
+(MPI_SUBARRAYS_SUPPORTED is .FALSE.).
 """
 import re
 
@@ -19,12 +20,10 @@ import emit_fmod
 
 HANDLES = ["MPI_Comm", "MPI_Datatype", "MPI_Group", "MPI_Request", "MPI_Op", "MPI_Errhandler", "MPI_Info",
            "MPI_Win", "MPI_Message", "MPI_File", "MPI_Session"]
-SENTINELS = [("integer", "MPI_BOTTOM", "", "vmpi_f_bottom_"), ("integer", "MPI_IN_PLACE", "", "vmpi_f_in_place_"),
-             ("type(MPI_Status)", "MPI_STATUS_IGNORE", "", "vmpi_f_status_ignore_"),
-             ("type(MPI_Status)", "MPI_STATUSES_IGNORE", "(1)", "vmpi_f_statuses_ignore_"),
-             ("integer", "MPI_UNWEIGHTED", "(1)", "vmpi_f_unweighted_"),
-             ("integer", "MPI_WEIGHTS_EMPTY", "(1)", "vmpi_f_weights_empty_"),
-             ("integer", "MPI_BUFFER_AUTOMATIC", "", "vmpi_f_buffer_automatic_")]
+# the sentinels: mpif.h's COMMON block (emit_fconst.py, src/fortran/fortran.h), in its order
+SENTINELS = [("integer", "MPI_BOTTOM", ""), ("integer", "MPI_IN_PLACE", ""), ("integer", "MPI_BUFFER_AUTOMATIC", ""),
+             ("integer", "MPI_UNWEIGHTED", "(1)"), ("integer", "MPI_WEIGHTS_EMPTY", "(1)"),
+             ("type(MPI_Status)", "MPI_STATUS_IGNORE", ""), ("type(MPI_Status)", "MPI_STATUSES_IGNORE", "(1)")]
 
 
 def split_top(text, sep=","):
@@ -82,6 +81,33 @@ def dummy(attrs, name, dims, glue):
     return lines + [", ".join([base] + rest) + f" :: {name}{shape}"]
 
 
+def direct(f08, glue_generated=True):
+    """Whether the specific of binding `f08` is the glue itself (a BIND(C) interface): a subroutine without a
+    CHARACTER (BIND(C) would pass a descriptor) or a procedure argument, over generated glue (which checks
+    IERROR: absent, a null pointer)."""
+    text = " ".join(" ".join(a) for a, _ in declarations(f08)).upper()
+    return (glue_generated and str(f08).startswith("MPI_") and "CHARACTER" not in text
+            and "PROCEDURE" not in text)
+
+
+BY_VALUE_TYPES = ("INTEGER", "INTEGER(KIND=MPI_ADDRESS_KIND)", "INTEGER(KIND=MPI_COUNT_KIND)",
+                  "INTEGER(KIND=MPI_OFFSET_KIND)")
+
+
+def by_value(f08):
+    """The dummies of a direct specific (binding `f08`) passed by value (VALUE): the scalar INTENT(IN)
+    integers and handles, which a C glue takes as C does (a handle type is one C int: a struct of one int passes
+    as the int).  By reference, gfortran would store each to memory and the glue load it back: a tenth of a
+    ping-pong's time on one PE (docs/PERFORMANCE.md)."""
+    out = set()
+    for attrs, names in declarations(f08):
+        base, rest = attrs[0].upper().replace(" ", ""), [a.upper().replace(" ", "") for a in attrs[1:]]
+        handle = base.startswith("TYPE(MPI_") and base != "TYPE(MPI_STATUS)"
+        if (base in BY_VALUE_TYPES or handle) and rest == ["INTENT(IN)"]:
+            out |= {n for n, dims in names if not dims}
+    return out
+
+
 def same_kinds(proc):
     """Whether the large-count specific of `proc` differs from its int one only by MPI_COUNT_KIND where that has
     MPI_ADDRESS_KIND (MPI_Type_get_extent...): both kinds are 8 bytes in vmpi (mpi.h's MPI_Aint and MPI_Count),
@@ -117,17 +143,20 @@ def procedure(proc, glue_generated=True, large=False):
     suffix = "_f08c" if large else "_f08"
     args = ", ".join(params)
     is_function = not head.startswith("MPI_")
-    text = " ".join(" ".join(a) for a, _ in decls).upper()
-    if glue_generated and not is_function and "CHARACTER" not in text and "PROCEDURE" not in text:
-        # the glue itself is the specific: a BIND(C) interface (IERROR absent is a null pointer, which the glue
-        # checks), so that a call costs what mpif.h's does.  Not with a CHARACTER (BIND(C) would pass a
-        # descriptor) nor a procedure argument, and only over generated glue (which checks IERROR).
-        direct = [f"subroutine {name}{suffix}({args}) bind(C, name=\"{gname}_\")"]
+    if direct(f08, glue_generated):
+        # the glue itself is the specific, named as the standard names it (MPI_X_f08, a weak alias of
+        # PMPI_X_f08: a tool can intercept it), its scalar inputs by value (emit_f77.py's by-value glue)
+        values = by_value(f08)
+        spec = []
+        for attrs, names in decls:
+            for n, dims in names:
+                spec += dummy(list(attrs) + (["VALUE"] if n in values else []), n, dims, False)
+        lines = [f"subroutine {name}{suffix}({args}) bind(C, name=\"{name}{suffix}\")"]
         if imports:
-            direct.append(f"  import :: {', '.join(imports)}")
-        direct += ["  " + x for x in spec]
-        direct.append("end subroutine")
-        return "interface", direct
+            lines.append(f"  import :: {', '.join(imports)}")
+        lines += ["  " + x for x in spec]
+        lines.append("end subroutine")
+        return "interface", lines
     lines = []
     if is_function:
         rtype = head[:head.index(" MPI_")]
@@ -173,9 +202,11 @@ def emit(standard, entries, out):
     w("  type, bind(C) :: MPI_Status\n    integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR\n"
       "    integer(c_int), private :: vmpi_cancelled, vmpi_count_lo, vmpi_count_hi\n  end type\n\n")
     w("  include 'mpi_f08_consts.h'\n\n")
-    w("  ! the sentinels: the variables mpif.h's COMMON blocks are (src/fortran/fortran.h)\n")
-    for t, n, dims, sym in SENTINELS:
-        w(f"  {t}, bind(C, name=\"{sym}\") :: {n}{dims}\n")
+    w("  ! the sentinels: mpif.h's COMMON block (src/fortran/fortran.h)\n")
+    for t, n, dims in SENTINELS:
+        w(f"  {t} :: {n}{dims}\n")
+    w("  common /vmpi_f_sentinels/ " + ", ".join(n for _, n, _ in SENTINELS[:4]) + ", &\n      "
+      + ", ".join(n for _, n, _ in SENTINELS[4:]) + "\n  save /vmpi_f_sentinels/\n")
     w("\n  ! the predefined callbacks (src/fortran/f77_callbacks.c) and the profiling interface's functions\n")
     for i in range(0, len(emit_fconst.PROCEDURES), 3):
         w(f"  external :: {', '.join(emit_fconst.PROCEDURES[i:i + 3])}\n")
@@ -218,7 +249,7 @@ def emit(standard, entries, out):
         w("  end interface\n")
         if large and large[0] == "module" and gc != g:
             w(f"  interface {gc}\n    module procedure {g}_f08c\n  end interface\n")
-    w("\n" + emit_fmod.sizeof_interface(", optional") + "contains\n\n")
+    w("\n" + emit_fmod.sizeof_interface(", optional") + emit_fmod.sync_reg_interface() + "contains\n\n")
     for h in HANDLES:
         s = h[4:].lower()
         for op, rel in (("eq", "=="), ("ne", "/=")):

@@ -59,7 +59,13 @@ def glue(standard, entry, large=False):
         f90, c = proc.express.f90, proc.express.iso_c
         types = {q.name.lower(): ftype(q) for q in f90.parameters}
     fparams = {q.name.lower(): q for q in f90.parameters}
-    decls, hidden, pre, post, args = [], [], [], [], []
+    f08 = proc.express.embiggen.f08 if large else proc.express.f08
+    direct = f08 is not None and emit_f08.direct(f08)
+    values = emit_f08.by_value(f08) if direct else set()  # by value in the mpi_f08 specific's glue
+
+    def val(name):
+        return name if name in values else f"*{name}"
+    decls, vdecls, hidden, pre, post, args = [], [], [], [], [], []
     ierror = None
     requests = any(q.kind.name == "REQUEST" and q._parseset.get("length") not in (None, "") for q in f90.parameters)
     for q in f90.parameters:
@@ -75,6 +81,8 @@ def glue(standard, entry, large=False):
             hidden.append(f"size_t {name}_len")
         elif t == "LOGICAL" or t in INTEGERS:
             decls.append(f"{INTEGERS.get(t, 'MPI_Fint')} *{name}")
+            if name in values:
+                vdecls.append((len(decls) - 1, f"{INTEGERS[t]} {name}"))
         else:
             raise Unknown(f"{entry.name}: parameter {q.name} ({k}, Fortran {t}) has no rule: write its glue in "
                           "src/fortran/ and set fortran = \"hand\" in its spec entry")
@@ -90,7 +98,7 @@ def glue(standard, entry, large=False):
         array = q._parseset.get("length") not in (None, "") or bool(p.array)
         pointer = array or p.pointer_level > 0
         if t == "<type>":
-            args.append(f"vmpi_f_buf({name})")
+            args.append(f"vmpi_f_buf_at(fsent, {name})")
         elif t == "CHARACTER*(*)":
             # an info key or value loses its leading blanks too (MPI-4.1 10: "stripped")
             strip = "vmpi_f_str_in_info" if entry.name.startswith("MPI_Info_") else "vmpi_f_str_in"
@@ -106,7 +114,7 @@ def glue(standard, entry, large=False):
                 pre.append(f"vmpi_f_status_in({name}, &{name}_c);")
                 args.append(f"&{name}_c")
             else:
-                pre.append(f"MPI_Status *{name}_p = vmpi_f_status_ignored({name}) ? MPI_STATUS_IGNORE : &{name}_c;")
+                pre.append(f"MPI_Status *{name}_p = vmpi_f_status_ignored_at(fsent, {name}) ? MPI_STATUS_IGNORE : &{name}_c;")
                 pre.append(f"if ({name}_p != MPI_STATUS_IGNORE)")
                 pre.append(f"    vmpi_f_status_in({name}, &{name}_c);")
                 args.append(f"{name}_p")
@@ -116,11 +124,11 @@ def glue(standard, entry, large=False):
             n = next((s for s in STATUS_COUNTS if s in fparams), None)
             if n is None:
                 raise Unknown(f"{entry.name}: the number of statuses of {name} is in none of {STATUS_COUNTS}")
-            pre.append(f"MPI_Status *{name}_c = vmpi_f_statuses({name}, *{n});")
-            post.append(f"vmpi_f_statuses_done({name}_c, {name}, *{n});")
+            pre.append(f"MPI_Status *{name}_c = vmpi_f_statuses({name}, {val(n)});")
+            post.append(f"vmpi_f_statuses_done({name}_c, {name}, {val(n)});")
             args.append(f"{name}_c")
         elif k == "WEIGHT":
-            args.append(f"vmpi_f_weights({name})")
+            args.append(f"vmpi_f_weights_at(fsent, {name})")
         elif t == "LOGICAL" and not pointer:
             args.append(f"*{name} != 0")
         elif t == "LOGICAL" and not array:
@@ -136,10 +144,19 @@ def glue(standard, entry, large=False):
                 post.append(f"if (rc == MPI_SUCCESS && *{name} != MPI_UNDEFINED) (*{name})++;")
         elif p.array.endswith("[3]"):
             args.append(f"(int (*)[3]){name}")  # MPI_Group_range_incl's triplets: INTEGER RANGES(3, *)
+        elif pointer and name in values and not array:
+            args.append(f"&{name}")  # an input C takes through a pointer (MPI_Cancel's request)
+            continue
         elif pointer:
             args.append(name)  # the C integers or handles themselves (vmpi's handles are ints)
         else:
-            args.append(f"*{name}")
+            args.append(val(name))
+            continue
+        if name in values:
+            raise Unknown(f"{entry.name}: {name} passes by value in mpi_f08 (emit_f08.by_value) but its glue "
+                          "takes it by reference")
+    if any("fsent" in x for x in pre + args):
+        pre.insert(0, "const char *fsent = vmpi_f_sent(); /* where the sentinels are: once a call */")
     ret = c.return_kind.name
     fname, cname = c.name.lower(), "P" + c.name
     lines = []
@@ -157,6 +174,23 @@ def glue(standard, entry, large=False):
         head = f"VMPI_EXPORT {rtype} p{fname}_("
         body = pre + [f"{rtype} r = {cname}({', '.join(args)});"] + post + ["return r;"]
     params = ", ".join(decls + hidden or ["void"])
+    if direct:
+        # the body is the mpi_f08 specific's, PMPI_X_f08 (its inputs by value) with MPI_X_f08 a weak alias;
+        # pmpi_x_ (not for a large-count form: mpi_f08 has those alone) loads the inputs and calls it
+        f08name = f"{c.name[:-2]}_f08c" if large else f"{c.name}_f08"
+        vparams = list(decls)
+        for i, d in vdecls:
+            vparams[i] = d
+        vparams = ", ".join(vparams)
+        lines.append(f"VMPI_EXPORT void P{f08name}({vparams})")
+        lines.append("{")
+        lines += ["    " + b for b in body]
+        lines.append("}")
+        lines.append(f"VMPI_EXPORT __attribute__((weak, alias(\"P{f08name}\"))) void {f08name}({vparams});")
+        if large:
+            return "\n".join(lines)
+        fargs = [d.split()[-1].lstrip("*") for d in decls]
+        body = [f"P{f08name}({', '.join(f'*{a}' if a in values else a for a in fargs)});"]
     lines.append(head + params + ")")
     lines.append("{")
     lines += ["    " + b for b in body]

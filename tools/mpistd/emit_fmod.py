@@ -115,6 +115,15 @@ def sizeof_interface(ierror_attr):
     return out + "  end interface\n\n"
 
 
+def sync_reg_interface():
+    """MPI_F_SYNC_REG (Fortran only, so not in the data's C-based list): BUF of any type and rank, by address,
+    to the hand-written glue (src/fortran/f77_misc.c)."""
+    return ("  ! MPI_F_SYNC_REG(BUF): BUF leaves the registers (an external call that may read and write it)\n"
+            "  interface\n    subroutine MPI_F_sync_reg(buf) bind(C, name=\"mpi_f_sync_reg_\")\n"
+            "      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf\n      type(*), dimension(*) :: buf\n"
+            "    end subroutine\n  end interface\n\n")
+
+
 def wrap(line, indent):
     """Free form lines of at most 132 columns: continued with &."""
     out, cur = [], " " * indent + line
@@ -146,6 +155,7 @@ def emit(standard, entries, out):
         w("\n")
     w("  end interface\n\n")
     w(sizeof_interface(""))
+    w(sync_reg_interface())
     w("  ! the profiling interface's functions (PMPI_WTIME...): no interface, their result types\n")
     w("  double precision, external :: PMPI_Wtime, PMPI_Wtick\n")
     w("  integer(kind=MPI_ADDRESS_KIND), external :: PMPI_Aint_add, PMPI_Aint_diff\n")

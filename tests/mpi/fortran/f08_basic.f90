@@ -1,9 +1,9 @@
 ! SPDX-License-Identifier: BSD-3-Clause
-! mpi_f08: handles as types (==, /=), TYPE(MPI_Status) fields, optional IERROR, MPI_STATUS_IGNORE and
-! MPI_IN_PLACE, large-count specifics (point-to-point, datatypes, collectives), the status conversions, a user
-! operation with mpi_f08's interface (TYPE(C_PTR), VALUE buffers) in an int and a large-count reduction, one of
-! MPI_Op_create_c, a keyval whose callbacks take TYPE(MPI_Comm), names, MPI_SIZEOF, requests across migration
-! points, and module variables per rank.
+! mpi_f08: handles as types (==, /=), TYPE(MPI_Status) fields, optional IERROR, inputs by value,
+! MPI_STATUS_IGNORE, MPI_BOTTOM (with MPI_F_sync_reg) and MPI_IN_PLACE, large-count specifics (point-to-point,
+! datatypes, collectives), the status conversions, a user operation with mpi_f08's interface (TYPE(C_PTR),
+! VALUE buffers) in an int and a large-count reduction, one of MPI_Op_create_c, a keyval whose callbacks take
+! TYPE(MPI_Comm), names, MPI_SIZEOF, requests across migration points, and module variables per rank.
 module f08_basic_state
   use, intrinsic :: iso_c_binding
   implicit none
@@ -57,7 +57,7 @@ program f08_basic
   type(MPI_Status) :: st, sts(2), st2
   integer :: fst(MPI_STATUS_SIZE)
   integer(kind=MPI_COUNT_KIND) :: csize, ccount
-  type(MPI_Datatype) :: big
+  type(MPI_Datatype) :: big, abst
   type(MPI_Request) :: reqs(2)
   type(MPI_Comm) :: dup, dup2
   type(MPI_Op) :: op, op_c
@@ -86,6 +86,25 @@ program f08_basic
     if (me /= rank) errs = errs + 1
   end do
   call MPI_Recv(got, 0, MPI_INTEGER, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+  ! inputs by value, MPI_Cancel's request among them (which C takes through a pointer): a receive cancelled
+  call MPI_Irecv(got, 1, MPI_INTEGER, MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, reqs(1))
+  call MPI_Request_get_status(reqs(1), flag, st)
+  if (flag) errs = errs + 1
+  call MPI_Cancel(reqs(1))
+  call MPI_Wait(reqs(1), st)
+  call MPI_Test_cancelled(st, flag)
+  if (.not. flag .or. reqs(1) /= MPI_REQUEST_NULL) errs = errs + 1
+  ! MPI_BOTTOM (the first of the sentinels' block) with an absolute-address datatype
+  call MPI_Get_address(val, aval)
+  call MPI_Type_create_hindexed(1, [1], [aval], MPI_INTEGER, abst)
+  call MPI_Type_commit(abst)
+  val = rank + 1000
+  got = -1
+  call MPI_F_sync_reg(val)   ! else -O2 may keep val in a register: the call does not name it
+  call MPI_Sendrecv(MPI_BOTTOM, 1, abst, right, 78, got, 1, MPI_INTEGER, left, 78, MPI_COMM_WORLD, &
+                    MPI_STATUS_IGNORE)
+  if (got /= left + 1000) errs = errs + 1
+  call MPI_Type_free(abst)
   ! the large-count specifics: counts of kind MPI_COUNT_KIND pick MPI_Sendrecv_f08c (MPI_Sendrecv_c)
   d = dble(rank)
   call MPI_Sendrecv_replace(d, 3_MPI_COUNT_KIND, MPI_DOUBLE_PRECISION, right, 9, left, 9, MPI_COMM_WORLD, st)

@@ -104,6 +104,8 @@
       CALL MPI_TYPE_COMMIT(STYPE, IERR)
       SI = RANK
       SD = RANK + 0.5D0
+!     (a no-op here, SI being in COMMON: that mpif.h's programs link)
+      CALL MPI_F_SYNC_REG(SI)
       CALL MPI_SENDRECV_REPLACE(MPI_BOTTOM, 1, STYPE, RIGHT, 4, LEFT, 4,
      &     MPI_COMM_WORLD, STATUS, IERR)
       IF (SI .NE. LEFT .OR. SD .NE. LEFT + 0.5D0) CALL FAIL(ERRS,
