@@ -34,7 +34,7 @@ typedef struct img_dtor {
 
 /* A rank's copy, allocated at the bottom of its slot (or the process's, for the tls method's one copy). */
 typedef struct img_rank {
-    uintptr_t base; /* first: vmpi_img_proc_addr (img.h) reads it */
+    uintptr_t base; /* first: vmpi_img_rank_addr (img.h) reads it */
     char *tls;            /* its thread_local block */
     img_dtor *dtor;       /* atexit, C++ and thread_local destructors, in registration order */
     struct img_libc *libc; /* the C library's hidden state, per rank (libc.h), when the program uses it */

@@ -47,22 +47,14 @@ const char *vmpi_img_method_name(vmpi_priv_method m);
 vmpi_img_main_fn vmpi_img_rank_start(vmpi_iso_heap *h, int argc, char **argv, char **envp);
 /* On the rank, when it exits: its destructors, last registered first, then the copy's fini array.  Once. */
 void vmpi_img_rank_exit(vmpi_iso_heap *h);
-/* The process's copy of `p`, an address in the running rank's copy of the image: where ld.so resolved a
- * library's reference to the symbol there (the Fortran sentinels' COMMON blocks, which the Fortran glue
- * compares with); `p` itself outside the copy, without privatization or outside a rank.  Inline: a few loads
- * in every Fortran call.  (A copy's img record begins with its base: image.h.) */
+/* The running rank's copy of the process's global at `p`: where a library's reference to a symbol of the program
+ * was resolved is the process's copy (the Fortran sentinels' COMMON block, which the Fortran glue looks for in
+ * every call); `p` itself outside the program's image, without privatization or outside a rank.  Inline: a few
+ * loads.  (Not a thread-local delta set with each run of a rank: that costs every program's context switches
+ * more than it saves Fortran's calls, docs/PERFORMANCE.md.)  (A copy's img record begins with its base:
+ * image.h.) */
 extern uintptr_t vmpi_img_proc_base_;
 extern size_t vmpi_img_span_;
-static inline const void *vmpi_img_proc_addr(const void *p)
-{
-    const vmpi_iso_heap *h = vmpi_iso_cur_;
-    if (h == NULL || h->img == NULL)
-        return p;
-    uintptr_t off = (uintptr_t)p - *(const uintptr_t *)h->img;
-    return off < vmpi_img_span_ ? (const void *)(vmpi_img_proc_base_ + off) : p;
-}
-/* The inverse: the running rank's copy of the process's global at `p` (`p` itself outside the program's image,
- * without privatization or outside a rank), for a global looked for at every call (the Fortran sentinels). */
 static inline const void *vmpi_img_rank_addr(const void *p)
 {
     const vmpi_iso_heap *h = vmpi_iso_cur_;
