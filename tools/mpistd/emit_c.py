@@ -132,7 +132,10 @@ def term(guard, call, err="err"):
     return f"({guard} && ({err} = {call}))" if guard else f"({err} = {call})"
 
 
-def function(entry, expr, profile, large):
+def function(entry, expr, profile, large, target=None, takes_request=False):
+    """The entry point of one form; `target`: the parameter names of the implementation it calls when that is
+    another entry's (spec `impl`), which then gets this one's request; `takes_request`: the entry's own
+    implementation takes a request (others call it), NULL from this blocking form."""
     params = list(expr.parameters)
     us = uses(entry, params, large)
     fn = expr.name  # the name the program called: MPI_Send or MPI_Send_c
@@ -144,7 +147,13 @@ def function(entry, expr, profile, large):
     for i in order(params):
         checks += [term(g, c, err) for g, c in us[i].checks]
     checks += [term(None, c, err) for c in entry.extra]
-    args = [u.arg for u in us] + (["&ck"] if entry.ck else [])
+    args = [u.arg for u in us]
+    if target is not None:
+        by_name = {p.name: u.arg for p, u in zip(params, us)}
+        args = [by_name[n] for n in target] + [by_name["request"]]
+    elif takes_request:
+        args.append("NULL")
+    args += ["&ck"] if entry.ck else []
 
     out = [f"VMPI_WEAK({fn[len('MPI_'):]})", cdecl.declaration(profile).rstrip(";"), "{", "    VMPI_CHK(ck);"]
     if "vmpi_fail(errcomm" in fail:
@@ -152,6 +161,8 @@ def function(entry, expr, profile, large):
     out += ["    " + u.local for u in us if u.local]
     out.append(f"    int {err};")
     call = f"{entry.impl}({', '.join(args)})"
+    if entry.persistent:  # the schedule the call builds is kept for MPI_Start (binding/persist.h)
+        call = f'VMPI_PERSISTENT({call}, "{fn}")'
     if entry.raises:  # the implementation reports its own errors
         ret = split_call(f"return {call};", 4)
         out += [wrap_condition(checks), fail] + ["    " + ret[0]] + ["    " + r for r in ret[1:]]
@@ -174,6 +185,17 @@ def emit(standard, entries, out, area=None):
               " * alias of PMPI_X): the argument checks of check.h, then the hand-written implementation "
               f"(src/binding/{area}.c). */\n"
               '#include "binding/check.h"\n#include "binding/impl.h"\n')
+    if any(e.persistent for e in gen):
+        out.write('#include "binding/persist.h"\n')
+    targets = shared(entries)
     for e in gen:
+        target = None
+        if e.impl_of != e.name:
+            target = [p.name for p in standard.procedure(e.impl_of).express.iso_c.parameters]
         for expr, profile, large in standard.forms(e):
-            out.write("\n" + function(e, expr, profile, large) + "\n")
+            out.write("\n" + function(e, expr, profile, large, target, e.name in targets) + "\n")
+
+
+def shared(entries):
+    """The entries whose implementation other entries call too (spec `impl`): it takes their request."""
+    return {e.impl_of for e in entries if e.impl_of != e.name}

@@ -12,13 +12,15 @@ import emit_c
 import kinds
 
 
-def prototype(standard, entry):
+def prototype(standard, entry, takes_request=False):
     forms = standard.forms(entry)
     proc = standard.procedure(entry.name)
     # the large form's types (MPI_Count) even where vmpi exports only the int form
     expr = proc.express.embiggen.iso_c if proc.has_embiggenment() else forms[0][0]
     params = list(expr.parameters)
     decls = [u.impl for u in emit_c.uses(entry, params, True)]
+    if takes_request:  # the nonblocking and persistent forms' (spec `impl`), NULL from the blocking one
+        decls.append("MPI_Request *request")
     if entry.ck:
         decls.append("vmpi_chk *ck")
     lines = emit_c.split_call(f"int {entry.impl}({', '.join(decls or ['void'])});", 0)
@@ -41,11 +43,12 @@ def emit(standard, entries, out, area=None):
               " * or an error class. */\n"
               "#ifndef VMPI_BINDING_IMPL_H\n#define VMPI_BINDING_IMPL_H\n\n#include \"binding/check.h\"\n")
     cur = None
+    targets = emit_c.shared(entries)
     for e in entries:
-        if not e.entry_generated:
+        if not e.entry_generated or e.impl_of != e.name:  # another entry's implementation serves it
             continue
         if e.area != cur:
             cur = e.area
             out.write(f"\n/* src/binding/{cur}.c */\n")
-        out.write(prototype(standard, e) + "\n")
+        out.write(prototype(standard, e, e.name in targets) + "\n")
     out.write("\n#endif /* VMPI_BINDING_IMPL_H */\n")

@@ -37,10 +37,19 @@ def resolve(standard, entries):
             errors.append(f"{e.area}.toml: [{e.name}] is not an MPI-4.1 procedure of pympistandard {standard.version}")
         elif e.status == "removed" and found:
             errors.append(f"{e.area}.toml: [{e.name}] has status = \"removed\" but the standard has it")
-        generated_keys = e.tag or e.checks or e.extra or e.ck or e.raises or e.report or e.caller != "rank"
+        generated_keys = (e.tag or e.checks or e.extra or e.ck or e.raises or e.report or e.caller != "rank" or
+                          e.impl_of != e.name or e.persistent)
         if not e.entry_generated and generated_keys:
             errors.append(f"{e.area}.toml: [{e.name}] has keys for generated entry points, but its area's are "
                           "hand-written (entry_points = \"generated\" at the top of the file generates them)")
+        if e.impl_of != e.name:
+            t = next((x for x in entries if x.name == e.impl_of), None)
+            if t is None or t.area != e.area or t.impl_of != t.name:
+                errors.append(f"{e.area}.toml: [{e.name}] impl = \"{e.impl_of}\" is not an entry of the same area "
+                              "with an implementation of its own")
+        if e.persistent and e.impl_of == e.name:
+            errors.append(f"{e.area}.toml: [{e.name}] is persistent: it calls a nonpersistent form's "
+                          "implementation (impl)")
     if errors:
         sys.exit("mpistd: " + "\nmpistd: ".join(errors))
 

@@ -85,6 +85,28 @@ def buffer_triple(params, i):
     return None
 
 
+# count and displacement arrays the implementation gets as a vmpi_ivec (mpi/core/ivec.h), by their C type (a
+# DISPLACEMENT array is MPI_Aint in both forms: as it is)
+IVEC_KINDS = COUNT_KINDS + ("POLYDISPLACEMENT",)
+IVECS = {"int": "vmpi_iv_int", "MPI_Count": "vmpi_iv_count", "MPI_Aint": "vmpi_iv_aint"}
+# what the entry point still checks where the implementation checks the arguments (spec: arguments =
+# "implementation"): the call's communicator, the info and the request pointer
+ENTRY_CHECKED = ("COMMUNICATOR", "INFO", "REQUEST")
+
+
+def passed(p):
+    """A parameter the implementation checks itself: as the program passed it, but counts as MPI_Count and count
+    and displacement arrays as a vmpi_ivec (the int and _c forms share the implementation)."""
+    k, name = p.kind.name, p.name
+    if (bool(p.array) or p._parseset.get("length") not in (None, "")) and k in IVEC_KINDS:
+        if p.base_type not in IVECS:
+            raise Unknown(f"array {name} of {p.base_type}: no vmpi_ivec form (kinds.IVECS)")
+        return Use(arg=f"{IVECS[p.base_type]}({name})", impl=f"vmpi_ivec {name}")
+    if k in COUNT_KINDS and not p.array:
+        return Use(arg=name, impl=f"MPI_Count {name}")
+    return Use(arg=name, impl=c_decl(p))
+
+
 def use(entry, params, i, large):
     """How the entry point of `entry` handles params[i] (the parameters of its `large` form or of its int form).
     Raises Unknown when there is no rule."""
@@ -93,6 +115,8 @@ def use(entry, params, i, large):
     array = bool(p.array) or p._parseset.get("length") not in (None, "")
     comm = next((q for q in params if q.kind.name == "COMMUNICATOR" and direction(q) == "in"), None)
     passthrough = Use(arg=name, impl=c_decl(p))
+    if entry.arguments == "implementation" and k not in ENTRY_CHECKED:
+        return passed(p)
 
     if k in HANDLE_OBJECTS and d == "in" and not array:
         check, obj = HANDLE_OBJECTS[k]

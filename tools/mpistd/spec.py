@@ -23,10 +23,13 @@ KEYS = {
     "report": str,
     "large": (True, False),
     "fortran": ("hand", "none"),
+    "impl": str,
+    "persistent": (True,),
 }
 # the settings of an area
-AREA_KEYS = {"entry_points": ("generated", "hand-written"), "large_forms": ("hand-written",),
-             "caller": KEYS["caller"]}
+AREA_KEYS = {"entry_points": ("generated", "hand-written"),
+             "caller": KEYS["caller"], "report": KEYS["report"], "ck": KEYS["ck"],
+             "arguments": ("implementation",)}
 # the first check of an entry point, by who may call the function (check.h): a rank between MPI_Init and
 # MPI_Finalize; a local call, which a thread that is no rank may make in a running job too; a rank at any time
 # (MPI-4.1 11.2.1: info objects, sessions, error classes)
@@ -43,18 +46,26 @@ class Entry:
         self.tag = fields.get("tag")  # the role of a TAG parameter named `tag`: "send" or "recv"
         self.checks = fields.get("checks", {})  # parameter name -> the C check replacing its kind's ("": none)
         self.extra = fields.get("extra", [])  # further C checks, after the parameters'
-        self.ck = fields.get("ck", False)  # the implementation gets the check record, to say why it failed
+        # the implementation gets the check record, to say why it failed (the entry's, else the area's)
+        self.ck = fields.get("ck", area_settings.get("ck", False))
         self.raises = fields.get("raises", False)  # the implementation reports its errors itself
-        # who may call it (CALLER_CHECK): the entry's, else the area's, else a rank between Init and Finalize
         # the C expression that reports a failure ({err}: the error class, {fn}: the name called), where the
-        # call's object (emit_c.REPORTERS) is not the one whose handler does
-        self.report = fields.get("report")
+        # call's object (emit_c.REPORTERS) is not the one whose handler does (the entry's, else the area's)
+        self.report = fields.get("report", area_settings.get("report"))
+        # "implementation": the entry point checks the caller, the call's object, request and info pointers only,
+        # and the implementation the rest (the collectives: which arguments matter depends on the root, the
+        # communicator's kind, MPI_IN_PLACE); kinds.passed says what it gets
+        self.arguments = area_settings.get("arguments", "entry point")
+        # the entry whose implementation this one calls with its request (MPI_Igather and MPI_Gather_init:
+        # MPI_Gather's, which the blocking form calls with NULL), and whether it is a persistent form (its
+        # schedule kept for MPI_Start: binding/persist.h)
+        self.impl_of = fields.get("impl", name)
+        self.persistent = fields.get("persistent", False)
+        # who may call it (CALLER_CHECK): the entry's, else the area's, else a rank between Init and Finalize
         self.caller = fields.get("caller", area_settings.get("caller", "rank"))
-        # the _c form too, where the standard has one: by default where the entry points are generated or the
-        # area writes every _c form by hand (large_forms = "hand-written"); else where the entry says
-        # `large = true` (its file has the _c entry point)
-        large_hand = area_settings.get("large_forms") == "hand-written" and self.generated
-        self.large = fields.get("large", self.entry_generated or large_hand)
+        # the _c form too, where the standard has one: by default where the entry points are generated, else
+        # where the entry says `large = true` (its file has the _c entry point)
+        self.large = fields.get("large", self.entry_generated)
         # the Fortran glue: "generated" (tools/mpistd/emit_f77.py), "hand" (src/fortran/), "none" (not yet)
         self.fortran = fields.get("fortran", "generated")
 
@@ -71,7 +82,7 @@ class Entry:
     @property
     def impl(self):
         """The hand-written implementation function the generated entry points call."""
-        return "vmpi_b_" + self.short
+        return "vmpi_b_" + self.impl_of[len("MPI_"):]
 
 
 def files(spec_dir):
