@@ -4,10 +4,13 @@
  * were given, by rank), which is also the order the neighbourhood collectives use.  The graph's nodes are
  * ranks of the new communicator, as in MPI_Graph_create: with reorder (both constructors), rank 0 chooses
  * which rank takes which node (mpi/comm/topo_map.h) and hands each rank its node's lists, unchanged;
- * Dist_graph_create_adjacent then sends every rank's lists through rank 0 too. */
+ * Dist_graph_create_adjacent then sends every rank's lists through rank 0 too.  The entry points are generated
+ * (spec/dist_graph.toml: the caller, the communicator, info and the new communicator's pointer); these are
+ * their implementations (binding/impl.h). */
 #include <stdlib.h>
 #include <string.h>
 #include "binding/check.h"
+#include "binding/impl.h"
 #include "mpi/comm/comm_create.h"
 #include "mpi/comm/topo.h"
 #include "mpi/comm/topo_reorder.h"
@@ -148,31 +151,25 @@ static int create_adjacent(vmpi_comm *c, int in, const int *src, const int *sw, 
     return err;
 }
 
-VMPI_WEAK(Dist_graph_create_adjacent)
-int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int *sources, const int *sourceweights,
-                                    int outdegree, const int *destinations, const int *destweights, MPI_Info info,
-                                    int reorder, MPI_Comm *newcomm)
+int vmpi_b_Dist_graph_create_adjacent(vmpi_comm *c, int indegree, const int sources[], const int sourceweights[],
+                                      int outdegree, const int destinations[], const int destweights[], MPI_Info info,
+                                      int reorder, MPI_Comm *newcomm, vmpi_chk *ck)
 {
-    VMPI_CHK(ck);
-    vmpi_comm *c;
+    (void)info; /* vmpi takes no hint from it */
     int err;
-    if (!(err = vmpi_chk_ranked(&ck)) && !(err = vmpi_chk_comm(&ck, comm, &c)) && !(err = vmpi_chk_intra(&ck, c)) &&
-        !(err = vmpi_chk_nonneg_cls(&ck, indegree, "indegree", MPI_ERR_ARG)) &&
-        !(err = vmpi_chk_nonneg_cls(&ck, outdegree, "outdegree", MPI_ERR_ARG)) &&
-        !(err = chk_ranks(&ck, sources, indegree, c->size, "sources")) &&
-        !(err = chk_ranks(&ck, destinations, outdegree, c->size, "destinations")) &&
-        !(err = vmpi_chk_ptr(&ck, newcomm, "newcomm"))) {
-        bool w = weighted_arg(sourceweights) && weighted_arg(destweights);
-        if (w && ((indegree > 0 && (!sourceweights || sourceweights == MPI_WEIGHTS_EMPTY)) ||
-                  (outdegree > 0 && (!destweights || destweights == MPI_WEIGHTS_EMPTY)))) {
-            snprintf(ck.why, sizeof ck.why, "missing weights");
-            err = MPI_ERR_ARG;
-        } else {
-            err = create_adjacent(c, indegree, sources, sourceweights, outdegree, destinations, destweights, w,
-                                  reorder != 0, newcomm);
-        }
+    if ((err = vmpi_chk_intra(ck, c)) || (err = vmpi_chk_nonneg_cls(ck, indegree, "indegree", MPI_ERR_ARG)) ||
+        (err = vmpi_chk_nonneg_cls(ck, outdegree, "outdegree", MPI_ERR_ARG)) ||
+        (err = chk_ranks(ck, sources, indegree, c->size, "sources")) ||
+        (err = chk_ranks(ck, destinations, outdegree, c->size, "destinations")))
+        return err;
+    bool w = weighted_arg(sourceweights) && weighted_arg(destweights);
+    if (w && ((indegree > 0 && (!sourceweights || sourceweights == MPI_WEIGHTS_EMPTY)) ||
+              (outdegree > 0 && (!destweights || destweights == MPI_WEIGHTS_EMPTY)))) {
+        snprintf(ck->why, sizeof ck->why, "missing weights");
+        return MPI_ERR_ARG;
     }
-    return err ? vmpi_fail(comm, err, "MPI_Dist_graph_create_adjacent", &ck) : MPI_SUCCESS;
+    return create_adjacent(c, indegree, sources, sourceweights, outdegree, destinations, destweights, w, reorder != 0,
+                           newcomm);
 }
 
 static int chk_dist(vmpi_chk *ck, const vmpi_comm *c)
@@ -241,37 +238,33 @@ static int collect(vmpi_comm *c, edge *mine, int nmine, int **adj)
     return err;
 }
 
-VMPI_WEAK(Dist_graph_create)
-int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int *sources, const int *degrees, const int *destinations,
-                           const int *weights, MPI_Info info, int reorder, MPI_Comm *newcomm)
+int vmpi_b_Dist_graph_create(vmpi_comm *c, int n, const int sources[], const int degrees[], const int destinations[],
+                             const int weights[], MPI_Info info, int reorder, MPI_Comm *newcomm, vmpi_chk *ck)
 {
-    VMPI_CHK(ck);
-    vmpi_comm *c;
+    (void)info; /* vmpi takes no hint from it */
     int err;
-    if ((err = vmpi_chk_ranked(&ck)) || (err = vmpi_chk_comm(&ck, comm, &c)) || (err = vmpi_chk_intra(&ck, c)) ||
-        (err = vmpi_chk_nonneg_cls(&ck, n, "n", MPI_ERR_ARG)) || (err = chk_ranks(&ck, sources, n, c->size, "sources")) ||
-        (err = vmpi_chk_ptr(&ck, newcomm, "newcomm")))
-        return vmpi_fail(comm, err, "MPI_Dist_graph_create", &ck);
-    if (n > 0 && (err = vmpi_chk_ptr(&ck, degrees, "degrees")))
-        return vmpi_fail(comm, err, "MPI_Dist_graph_create", &ck);
+    if ((err = vmpi_chk_intra(ck, c)) || (err = vmpi_chk_nonneg_cls(ck, n, "n", MPI_ERR_ARG)) ||
+        (err = chk_ranks(ck, sources, n, c->size, "sources")) ||
+        (n > 0 && (err = vmpi_chk_ptr(ck, degrees, "degrees"))))
+        return err;
     int ne = 0;
     for (int i = 0; i < n; i++) {
         if (degrees[i] < 0) {
-            snprintf(ck.why, sizeof ck.why, "degrees[%d] = %d is negative", i, degrees[i]);
-            return vmpi_fail(comm, MPI_ERR_ARG, "MPI_Dist_graph_create", &ck);
+            snprintf(ck->why, sizeof ck->why, "degrees[%d] = %d is negative", i, degrees[i]);
+            return MPI_ERR_ARG;
         }
         ne += degrees[i];
     }
-    if ((err = chk_ranks(&ck, destinations, ne, c->size, "destinations")))
-        return vmpi_fail(comm, err, "MPI_Dist_graph_create", &ck);
+    if ((err = chk_ranks(ck, destinations, ne, c->size, "destinations")))
+        return err;
     bool w = weighted_arg(weights);
     if (w && ne > 0 && (!weights || weights == MPI_WEIGHTS_EMPTY)) {
-        snprintf(ck.why, sizeof ck.why, "missing weights");
-        return vmpi_fail(comm, MPI_ERR_ARG, "MPI_Dist_graph_create", &ck);
+        snprintf(ck->why, sizeof ck->why, "missing weights");
+        return MPI_ERR_ARG;
     }
     edge *mine = malloc(sizeof(edge) * (size_t)(ne ? ne : 1));
     if (mine == NULL)
-        return vmpi_fail(comm, MPI_ERR_NO_MEM, "MPI_Dist_graph_create", &ck);
+        return MPI_ERR_NO_MEM;
     for (int i = 0, k = 0; i < n; i++)
         for (int j = 0; j < degrees[i]; j++, k++)
             mine[k] = (edge){sources[i], destinations[k], w ? weights[k] : 1};
@@ -295,46 +288,37 @@ int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int *sources, const int *
     free(a);
     free(newrank);
     free_lists(adj, c->size);
-    return err ? vmpi_fail(comm, err, "MPI_Dist_graph_create", &ck) : MPI_SUCCESS;
+    return err;
 }
 
-VMPI_WEAK(Dist_graph_neighbors_count)
-int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
+int vmpi_b_Dist_graph_neighbors_count(vmpi_comm *c, int *indegree, int *outdegree, int *weighted, vmpi_chk *ck)
 {
-    VMPI_CHK(ck);
-    vmpi_comm *c;
     int err;
-    if (!(err = vmpi_chk_ranked(&ck)) && !(err = vmpi_chk_comm(&ck, comm, &c)) &&
-        !(err = chk_dist(&ck, c)) &&
-        !(err = vmpi_chk_ptr(&ck, indegree, "indegree")) && !(err = vmpi_chk_ptr(&ck, outdegree, "outdegree")) &&
-        !(err = vmpi_chk_ptr(&ck, weighted, "weighted"))) {
-        *indegree = c->topo->indegree;
-        *outdegree = c->topo->outdegree;
-        *weighted = c->topo->weighted;
-    }
-    return err ? vmpi_fail(comm, err, "MPI_Dist_graph_neighbors_count", &ck) : MPI_SUCCESS;
+    if ((err = chk_dist(ck, c)) || (err = vmpi_chk_ptr(ck, indegree, "indegree")) ||
+        (err = vmpi_chk_ptr(ck, outdegree, "outdegree")) || (err = vmpi_chk_ptr(ck, weighted, "weighted")))
+        return err;
+    *indegree = c->topo->indegree;
+    *outdegree = c->topo->outdegree;
+    *weighted = c->topo->weighted;
+    return MPI_SUCCESS;
 }
 
-VMPI_WEAK(Dist_graph_neighbors)
-int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int *sources, int *sourceweights, int maxoutdegree,
-                              int *destinations, int *destweights)
+int vmpi_b_Dist_graph_neighbors(vmpi_comm *c, int maxindegree, int sources[], int sourceweights[], int maxoutdegree,
+                                int destinations[], int destweights[], vmpi_chk *ck)
 {
-    VMPI_CHK(ck);
-    vmpi_comm *c;
-    int err;
-    if (!(err = vmpi_chk_ranked(&ck)) && !(err = vmpi_chk_comm(&ck, comm, &c)) &&
-        !(err = chk_dist(&ck, c))) {
-        const vmpi_topo *t = c->topo;
-        for (int i = 0; i < t->indegree && i < maxindegree; i++) {
-            sources[i] = t->sources[i];
-            if (t->weighted && weighted_arg(sourceweights) && sourceweights)
-                sourceweights[i] = t->sweights[i];
-        }
-        for (int i = 0; i < t->outdegree && i < maxoutdegree; i++) {
-            destinations[i] = t->dests[i];
-            if (t->weighted && weighted_arg(destweights) && destweights)
-                destweights[i] = t->dweights[i];
-        }
+    int err = chk_dist(ck, c);
+    if (err)
+        return err;
+    const vmpi_topo *t = c->topo;
+    for (int i = 0; i < t->indegree && i < maxindegree; i++) {
+        sources[i] = t->sources[i];
+        if (t->weighted && weighted_arg(sourceweights) && sourceweights)
+            sourceweights[i] = t->sweights[i];
     }
-    return err ? vmpi_fail(comm, err, "MPI_Dist_graph_neighbors", &ck) : MPI_SUCCESS;
+    for (int i = 0; i < t->outdegree && i < maxoutdegree; i++) {
+        destinations[i] = t->dests[i];
+        if (t->weighted && weighted_arg(destweights) && destweights)
+            destweights[i] = t->dweights[i];
+    }
+    return MPI_SUCCESS;
 }

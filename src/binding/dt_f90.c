@@ -3,8 +3,10 @@
  * size, precision (decimal digits) or range (decimal exponent), with the limits of IEEE binary32/64/128
  * and two's-complement integers.  MPI_UNDEFINED for p or r leaves that constraint out.  Type_match_size
  * gives the named type; Type_create_f90_* a predefined type like it whose envelope records the F90
- * combiner and the arguments, the same handle for the same arguments (mpi/datatype/f90.c). */
+ * combiner and the arguments, the same handle for the same arguments (mpi/datatype/f90.c).  The entry points
+ * are generated (spec/dt_f90.toml); these are their implementations (binding/impl.h). */
 #include "binding/check.h"
+#include "binding/impl.h"
 #include "mpi/datatype/f90.h"
 
 typedef struct sized {
@@ -24,12 +26,9 @@ static const sized ints[] = {
     {16, 0, 38, MPI_INTEGER16, 0},
 };
 
-VMPI_WEAK(Type_match_size)
-int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+int vmpi_b_Type_match_size(int typeclass, int size, MPI_Datatype *datatype, vmpi_chk *ck)
 {
-    VMPI_CHK(ck);
-    VMPI_CHK_LOCAL(ck, "MPI_Type_match_size");
-    int err = vmpi_chk_ptr(&ck, datatype, "datatype");
+    int err = vmpi_chk_ptr(ck, datatype, "datatype");
     MPI_Datatype t = MPI_DATATYPE_NULL;
     for (size_t i = 0; !err && i < VMPI_ARRAY_LEN(reals); i++) {
         if (typeclass == MPI_TYPECLASS_REAL && reals[i].size == size)
@@ -41,12 +40,12 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
         if (ints[i].size == size)
             t = ints[i].real;
     if (!err && t == MPI_DATATYPE_NULL) {
-        snprintf(ck.why, sizeof ck.why, "no predefined type of class %d and size %d", typeclass, size);
+        snprintf(ck->why, sizeof ck->why, "no predefined type of class %d and size %d", typeclass, size);
         err = MPI_ERR_ARG;
     }
     if (!err)
         *datatype = t;
-    return err ? vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_match_size", &ck) : MPI_SUCCESS;
+    return err;
 }
 
 /* The job's F90 type for (combiner, p, r) like the named `basic`, in *out. */
@@ -61,50 +60,39 @@ static int f90_type(vmpi_chk *ck, int combiner, int p, int r, MPI_Datatype basic
     return MPI_SUCCESS;
 }
 
-static int f90(const char *fn, int p, int r, bool complex, MPI_Datatype *out)
+static int f90(vmpi_chk *ck, int p, int r, bool complex, MPI_Datatype *out)
 {
-    VMPI_CHK(ck);
-    VMPI_CHK_LOCAL(ck, fn);
-    int err = vmpi_chk_ptr(&ck, out, "newtype");
+    int err = vmpi_chk_ptr(ck, out, "newtype");
     for (size_t i = 0; !err && i < VMPI_ARRAY_LEN(reals); i++)
-        if ((p == MPI_UNDEFINED || p <= reals[i].p) && (r == MPI_UNDEFINED || r <= reals[i].r)) {
-            err = f90_type(&ck, complex ? MPI_COMBINER_F90_COMPLEX : MPI_COMBINER_F90_REAL, p, r,
-                           complex ? reals[i].complex : reals[i].real, out);
-            return err ? vmpi_fail(MPI_COMM_WORLD, err, fn, &ck) : MPI_SUCCESS;
-        }
+        if ((p == MPI_UNDEFINED || p <= reals[i].p) && (r == MPI_UNDEFINED || r <= reals[i].r))
+            return f90_type(ck, complex ? MPI_COMBINER_F90_COMPLEX : MPI_COMBINER_F90_REAL, p, r,
+                            complex ? reals[i].complex : reals[i].real, out);
     if (!err) {
-        snprintf(ck.why, sizeof ck.why, "no real type with precision %d and range %d", p, r);
+        snprintf(ck->why, sizeof ck->why, "no real type with precision %d and range %d", p, r);
         err = MPI_ERR_ARG;
     }
-    return vmpi_fail(MPI_COMM_WORLD, err, fn, &ck);
+    return err;
 }
 
-VMPI_WEAK(Type_create_f90_real)
-int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+int vmpi_b_Type_create_f90_real(int p, int r, MPI_Datatype *newtype, vmpi_chk *ck)
 {
-    return f90("MPI_Type_create_f90_real", p, r, false, newtype);
+    return f90(ck, p, r, false, newtype);
 }
 
-VMPI_WEAK(Type_create_f90_complex)
-int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+int vmpi_b_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype, vmpi_chk *ck)
 {
-    return f90("MPI_Type_create_f90_complex", p, r, true, newtype);
+    return f90(ck, p, r, true, newtype);
 }
 
-VMPI_WEAK(Type_create_f90_integer)
-int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+int vmpi_b_Type_create_f90_integer(int r, MPI_Datatype *newtype, vmpi_chk *ck)
 {
-    VMPI_CHK(ck);
-    VMPI_CHK_LOCAL(ck, "MPI_Type_create_f90_integer");
-    int err = vmpi_chk_ptr(&ck, newtype, "newtype");
+    int err = vmpi_chk_ptr(ck, newtype, "newtype");
     for (size_t i = 0; !err && i < VMPI_ARRAY_LEN(ints); i++)
-        if (r == MPI_UNDEFINED || r <= ints[i].r) {
-            err = f90_type(&ck, MPI_COMBINER_F90_INTEGER, MPI_UNDEFINED, r, ints[i].real, newtype);
-            return err ? vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_create_f90_integer", &ck) : MPI_SUCCESS;
-        }
+        if (r == MPI_UNDEFINED || r <= ints[i].r)
+            return f90_type(ck, MPI_COMBINER_F90_INTEGER, MPI_UNDEFINED, r, ints[i].real, newtype);
     if (!err) {
-        snprintf(ck.why, sizeof ck.why, "no integer type with a decimal range of %d", r);
+        snprintf(ck->why, sizeof ck->why, "no integer type with a decimal range of %d", r);
         err = MPI_ERR_ARG;
     }
-    return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Type_create_f90_integer", &ck);
+    return err;
 }

@@ -9,6 +9,7 @@
 #include <strings.h>
 #include "binding/check.h"
 #include "binding/hwres.h"
+#include "binding/impl.h"
 #include "mpi/coll/coll.h"
 #include "mpi/core/handle.h"
 #include "mpi/core/info.h"
@@ -95,22 +96,15 @@ int vmpi_hwres_unguided(vmpi_comm *c, int *color, char *type, size_t n)
     return MPI_SUCCESS;
 }
 
-/* MPI_Get_hw_resource_info: a key per resource type the rank runs on, largest first, each usable as the
+/* MPI_Get_hw_resource_info (its entry point generated): a key per resource type the rank runs on, largest first, each usable as the
  * value of mpi_hw_resource_type; its value "I/N": the rank is on resource I of the N the job (processes) or
  * the machine (hwloc's levels) has, or "I" for the node (I its id). */
-VMPI_WEAK(Get_hw_resource_info)
-int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
+int vmpi_b_Get_hw_resource_info(MPI_Info *hw_info)
 {
-    VMPI_CHK(ck);
-    int err = vmpi_chk_ranked(&ck);
-    if (!err)
-        err = vmpi_chk_ptr(&ck, hw_info, "hw_info");
-    if (err)
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Get_hw_resource_info", &ck);
     level l[MAX_LEVELS];
     int nl = levels(l);
-    MPI_Info info;
-    err = vmpi_info_create(&info);
+    MPI_Info info = MPI_INFO_NULL;
+    int err = vmpi_info_create(&info);
     for (int i = 0; !err && i < nl; i++) {
         char v[32];
         if (l[i].count > 0)
@@ -119,8 +113,11 @@ int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
             snprintf(v, sizeof v, "%d", l[i].index);
         err = vmpi_info_set(info, l[i].type, v);
     }
-    if (err)
-        return vmpi_fail(MPI_COMM_WORLD, err, "MPI_Get_hw_resource_info", &ck);
+    if (err) {
+        if (info != MPI_INFO_NULL)
+            vmpi_info_free(&info);
+        return err;
+    }
     *hw_info = info;
     return MPI_SUCCESS;
 }
