@@ -134,9 +134,13 @@ def term(guard, call, err="err"):
 
 def function(entry, expr, profile, large, target=None, takes_request=False):
     """The entry point of one form; `target`: the parameter names of the implementation it calls when that is
-    another entry's (spec `impl`), which then gets this one's request; `takes_request`: the entry's own
-    implementation takes a request (others call it), NULL from this blocking form."""
+    another entry's (spec `impl`); `takes_request`: the implementation takes a request too (takes_request),
+    this entry's or NULL (a blocking form)."""
     params = list(expr.parameters)
+    if expr.return_kind.name != "ERROR_CODE":  # a function that reports no error (MPI_Aint_add): its result
+        call = split_call(f"return {entry.impl}({', '.join(p.name for p in params)});", 4)
+        return "\n".join([f"VMPI_WEAK({expr.name[len('MPI_'):]})", cdecl.declaration(profile).rstrip(";"), "{"] +
+                          ["    " + c for c in call] + ["}"])
     us = uses(entry, params, large)
     fn = expr.name  # the name the program called: MPI_Send or MPI_Send_c
     texts = [c for u in us for _, c in u.checks] + entry.extra
@@ -148,11 +152,11 @@ def function(entry, expr, profile, large, target=None, takes_request=False):
         checks += [term(g, c, err) for g, c in us[i].checks]
     checks += [term(None, c, err) for c in entry.extra]
     args = [u.arg for u in us]
-    if target is not None:
+    if target is not None:  # another entry's implementation: its parameters, by name (then this one's request)
         by_name = {p.name: u.arg for p, u in zip(params, us)}
-        args = [by_name[n] for n in target] + [by_name["request"]]
-    elif takes_request:
-        args.append("NULL")
+        args = [by_name[n] for n in target]
+    if takes_request:
+        args.append("request" if any(p.name == "request" for p in params) else "NULL")
     args += ["&ck"] if entry.ck else []
 
     out = [f"VMPI_WEAK({fn[len('MPI_'):]})", cdecl.declaration(profile).rstrip(";"), "{", "    VMPI_CHK(ck);"]
@@ -187,15 +191,17 @@ def emit(standard, entries, out, area=None):
               '#include "binding/check.h"\n#include "binding/impl.h"\n')
     if any(e.persistent for e in gen):
         out.write('#include "binding/persist.h"\n')
-    targets = shared(entries)
+    requests = takes_request(standard, entries)
     for e in gen:
         target = None
         if e.impl_of != e.name:
             target = [p.name for p in standard.procedure(e.impl_of).express.iso_c.parameters]
         for expr, profile, large in standard.forms(e):
-            out.write("\n" + function(e, expr, profile, large, target, e.name in targets) + "\n")
+            out.write("\n" + function(e, expr, profile, large, target, e.impl_of in requests) + "\n")
 
 
-def shared(entries):
-    """The entries whose implementation other entries call too (spec `impl`): it takes their request."""
-    return {e.impl_of for e in entries if e.impl_of != e.name}
+def takes_request(standard, entries):
+    """The entries whose implementation takes a request as well: another entry with a request calls it (spec
+    `impl`: MPI_Igather, MPI_Gather_init call MPI_Gather's)."""
+    return {e.impl_of for e in entries if e.impl_of != e.name and
+            any(p.name == "request" for p in standard.procedure(e.name).express.iso_c.parameters)}

@@ -8,6 +8,7 @@ An implementation gets its arguments checked and resolved: handles as their obje
 const vmpi_dtype *), counts as MPI_Count (the int and _c forms share it), results of the large form's types
 (the int form narrows them), and returns MPI_SUCCESS or an error class, which the entry point reports.
 """
+import cdecl
 import emit_c
 import kinds
 
@@ -18,6 +19,8 @@ def prototype(standard, entry, takes_request=False):
     # the large form's types (MPI_Count) even where vmpi exports only the int form
     expr = proc.express.embiggen.iso_c if proc.has_embiggenment() else forms[0][0]
     params = list(expr.parameters)
+    if expr.return_kind.name != "ERROR_CODE":  # reports no error: the parameters as they are, its result
+        return cdecl.declaration(expr, entry.impl)
     decls = [u.impl for u in emit_c.uses(entry, params, True)]
     if takes_request:  # the nonblocking and persistent forms' (spec `impl`), NULL from the blocking one
         decls.append("MPI_Request *request")
@@ -43,12 +46,12 @@ def emit(standard, entries, out, area=None):
               " * or an error class. */\n"
               "#ifndef VMPI_BINDING_IMPL_H\n#define VMPI_BINDING_IMPL_H\n\n#include \"binding/check.h\"\n")
     cur = None
-    targets = emit_c.shared(entries)
+    requests = emit_c.takes_request(standard, entries)
     for e in entries:
         if not e.entry_generated or e.impl_of != e.name:  # another entry's implementation serves it
             continue
         if e.area != cur:
             cur = e.area
             out.write(f"\n/* src/binding/{cur}.c */\n")
-        out.write(prototype(standard, e, e.name in targets) + "\n")
+        out.write(prototype(standard, e, e.name in requests) + "\n")
     out.write("\n#endif /* VMPI_BINDING_IMPL_H */\n")

@@ -53,15 +53,18 @@ COUNT_KINDS = ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI", "POLYXFER_NUM_ELEM"
 OUT_SCALARS = ("LOGICAL", "COMM_SIZE", "RANK", "TAG", "ERROR_CODE", "GROUP_COMPARISON", "INDEX", "ARRAY_LENGTH",
                "INFO_VALUE_LENGTH", "KEY_INDEX", "ERROR_CLASS", "STRING_LENGTH", "COMM_COMPARISON",
                "ARRAY_LENGTH_NNI", "NUM_DIMS", "TOPOLOGY_TYPE", "WINDOW_SIZE", "C_BUFFER",
-               "GROUP", "INFO", "ERRHANDLER", "COMMUNICATOR", "SESSION", "WINDOW")
+               "GROUP", "INFO", "ERRHANDLER", "COMMUNICATOR", "SESSION", "WINDOW", "DATATYPE", "DISPLACEMENT")
 # input handles the check resolves into the object the implementation gets: the check.h function, the type
 HANDLE_OBJECTS = {"COMMUNICATOR": ("vmpi_chk_comm", "vmpi_comm *"), "DATATYPE": ("vmpi_chk_dt", "const vmpi_dtype *"),
                   "GROUP": ("vmpi_chk_group", "vmpi_group *"), "WINDOW": ("vmpi_chk_win", "vmpi_win *"),
                   "SESSION": ("vmpi_chk_session", "vmpi_session *")}
+# a datatype committed or not (spec: datatypes = "any"), which the implementation may change (its name)
+ANY_DATATYPE = ("vmpi_chk_dt_any", "vmpi_dtype *")
 # sizes in bytes (MPI_Aint) of memory, a window's or MPI_Alloc_mem's: not negative (MPI_ERR_SIZE)
 SIZE_KINDS = ("WINDOW_SIZE", "ALLOC_MEM_NUM_BYTES", "WIN_ATTACH_SIZE")
 # counts and sizes a call gives back (MPI_Get_count's, MPI_Pack_size's)
-COUNT_RESULTS = ("POLYNUM_BYTES", "NUM_BYTES", "POLYXFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM", "POLYRMA_DISPLACEMENT")
+COUNT_RESULTS = ("POLYNUM_BYTES", "NUM_BYTES", "POLYXFER_NUM_ELEM", "XFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM",
+                 "POLYRMA_DISPLACEMENT", "POLYDISPLACEMENT_AINT_COUNT")
 # the type of such a result in the large-count form, where it is not MPI_Count
 LARGE_TYPES = {"POLYRMA_DISPLACEMENT": "MPI_Aint"}
 # arrays of plain values, as long as another parameter says (MPI_Group_incl's ranks, n of them; a [n][3]
@@ -119,7 +122,7 @@ def use(entry, params, i, large):
         return passed(p)
 
     if k in HANDLE_OBJECTS and d == "in" and not array:
-        check, obj = HANDLE_OBJECTS[k]
+        check, obj = HANDLE_OBJECTS[k] if not (k == "DATATYPE" and entry.datatypes == "any") else ANY_DATATYPE
         return Use([(None, f"{check}(&ck, {name}, &{name}_obj)")], f"{obj}{name}_obj;", f"{name}_obj",
                    f"{obj}{name}")
     if k in COUNT_KINDS and d == "in" and not array:
@@ -207,8 +210,11 @@ def use(entry, params, i, large):
         impl = f"{ltype} *{name}"
         if large or ltype in c_decl(p):  # (MPI_Get_elements_x's is MPI_Count in its int form)
             return Use([_ptr(p, name)], arg=name, impl=impl)
+        if p.base_type == "MPI_Aint":  # (MPI_Type_get_extent's lb: MPI_Aint, MPI_Count in the large form)
+            return Use([_ptr(p, name)], f"{ltype} {name}_large;", f"&{name}_large", impl,
+                       f"*{name} = (MPI_Aint){name}_large;")
         if p.base_type != "int":
-            raise Unknown(f"result {name} is neither {ltype} nor int: give its check (checks.{name})")
+            raise Unknown(f"result {name} is neither {ltype}, MPI_Aint nor int: give its check (checks.{name})")
         # the int form: the implementation's large result, then stored into the user's int (MPI_UNDEFINED
         # when it does not fit, as MPI_Get_count does)
         return Use([_ptr(p, name)], f"{ltype} {name}_large;", f"&{name}_large", impl,

@@ -29,7 +29,7 @@ KEYS = {
 # the settings of an area
 AREA_KEYS = {"entry_points": ("generated", "hand-written"),
              "caller": KEYS["caller"], "report": KEYS["report"], "ck": KEYS["ck"],
-             "arguments": ("implementation",)}
+             "arguments": ("implementation",), "datatypes": ("any",)}
 # the first check of an entry point, by who may call the function (check.h): a rank between MPI_Init and
 # MPI_Finalize; a local call, which a thread that is no rank may make in a running job too; a rank at any time
 # (MPI-4.1 11.2.1: info objects, sessions, error classes)
@@ -56,6 +56,8 @@ class Entry:
         # and the implementation the rest (the collectives: which arguments matter depends on the root, the
         # communicator's kind, MPI_IN_PLACE); kinds.passed says what it gets
         self.arguments = area_settings.get("arguments", "entry point")
+        # "any": a datatype argument may be any datatype, committed or not (the queries), else a committed one
+        self.datatypes = area_settings.get("datatypes", "committed")
         # the entry whose implementation this one calls with its request (MPI_Igather and MPI_Gather_init:
         # MPI_Gather's, which the blocking form calls with NULL), and whether it is a persistent form (its
         # schedule kept for MPI_Start: binding/persist.h)
