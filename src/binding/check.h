@@ -77,14 +77,22 @@ static inline int vmpi_chk_local(vmpi_chk *ck)
             return vmpi_fail(MPI_COMM_WORLD, vmpi_e_, fn, &(ck));                                           \
     } while (0)
 
+/* Why handle `h` is none of its kind's objects (its null handle, named `null_name`, or an invalid one: "invalid
+ * <kind> handle"); returns `cls`.  The cold end of every handle check. */
+static inline __attribute__((cold)) int vmpi_chk_bad_handle(vmpi_chk *ck, int h, int null, const char *null_name,
+                                                             const char *kind, int cls)
+{
+    if (h == null)
+        snprintf(ck->why, sizeof ck->why, "%s", null_name);
+    else
+        snprintf(ck->why, sizeof ck->why, "invalid %s handle 0x%x", kind, (unsigned)h);
+    return cls;
+}
+
 static inline int vmpi_chk_comm(vmpi_chk *ck, MPI_Comm h, vmpi_comm **out)
 {
-    *out = vmpi_comm_get(h);
-    if (*out)
-        return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why, h == MPI_COMM_NULL ? "MPI_COMM_NULL" : "invalid communicator handle 0x%x",
-             (unsigned)h);
-    return MPI_ERR_COMM;
+    return (*out = vmpi_comm_get(h)) != NULL ? MPI_SUCCESS
+           : vmpi_chk_bad_handle(ck, h, MPI_COMM_NULL, "MPI_COMM_NULL", "communicator", MPI_ERR_COMM);
 }
 
 static inline int vmpi_chk_count(vmpi_chk *ck, MPI_Count count)
@@ -100,11 +108,9 @@ static inline int vmpi_chk_dt(vmpi_chk *ck, MPI_Datatype h, const vmpi_dtype **o
     *out = vmpi_dt_get(h);
     if (*out)
         return MPI_SUCCESS;
-    if (vmpi_dt_lookup(h) != NULL)
-        snprintf(ck->why, sizeof ck->why, "datatype 0x%x is not committed", (unsigned)h);
-    else
-        snprintf(ck->why, sizeof ck->why,
-                 h == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "invalid or freed datatype handle 0x%x", (unsigned)h);
+    if (vmpi_dt_lookup(h) == NULL)
+        return vmpi_chk_bad_handle(ck, h, MPI_DATATYPE_NULL, "MPI_DATATYPE_NULL", "or freed datatype", MPI_ERR_TYPE);
+    snprintf(ck->why, sizeof ck->why, "datatype 0x%x is not committed", (unsigned)h);
     return MPI_ERR_TYPE;
 }
 

@@ -13,8 +13,7 @@ static inline int vmpi_chk_info(vmpi_chk *ck, MPI_Info h)
 {
     if (vmpi_info_check(h) == MPI_SUCCESS)
         return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why, h == MPI_INFO_NULL ? "MPI_INFO_NULL" : "invalid info handle 0x%x", (unsigned)h);
-    return MPI_ERR_INFO;
+    return vmpi_chk_bad_handle(ck, h, MPI_INFO_NULL, "MPI_INFO_NULL", "info", MPI_ERR_INFO);
 }
 
 /* An info object the caller may change or free: not MPI_INFO_ENV. */

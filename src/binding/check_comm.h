@@ -10,12 +10,8 @@
 
 static inline int vmpi_chk_group(vmpi_chk *ck, MPI_Group h, vmpi_group **out)
 {
-    *out = vmpi_group_get(h);
-    if (*out)
-        return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why, h == MPI_GROUP_NULL ? "MPI_GROUP_NULL" : "invalid group handle 0x%x",
-             (unsigned)h);
-    return MPI_ERR_GROUP;
+    return (*out = vmpi_group_get(h)) != NULL ? MPI_SUCCESS
+           : vmpi_chk_bad_handle(ck, h, MPI_GROUP_NULL, "MPI_GROUP_NULL", "group", MPI_ERR_GROUP);
 }
 
 /* A group handle, left unresolved for the implementation (which needs the handle itself). */

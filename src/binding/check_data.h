@@ -11,12 +11,8 @@
 /* A datatype, committed or not (constructors and queries take both). */
 static inline int vmpi_chk_dt_any(vmpi_chk *ck, MPI_Datatype h, vmpi_dtype **out)
 {
-    *out = vmpi_dt_lookup(h);
-    if (*out)
-        return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why,
-             h == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "invalid or freed datatype handle 0x%x", (unsigned)h);
-    return MPI_ERR_TYPE;
+    return (*out = vmpi_dt_lookup(h)) != NULL ? MPI_SUCCESS
+           : vmpi_chk_bad_handle(ck, h, MPI_DATATYPE_NULL, "MPI_DATATYPE_NULL", "or freed datatype", MPI_ERR_TYPE);
 }
 
 /* An array argument: may be NULL only when it has no entries. */
@@ -44,9 +40,7 @@ static inline int vmpi_chk_op_valid(vmpi_chk *ck, MPI_Op op)
 {
     if (vmpi_op_valid(op))
         return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why, op == MPI_OP_NULL ? "MPI_OP_NULL" : "invalid operation handle 0x%x",
-             (unsigned)op);
-    return MPI_ERR_OP;
+    return vmpi_chk_bad_handle(ck, op, MPI_OP_NULL, "MPI_OP_NULL", "operation", MPI_ERR_OP);
 }
 
 /* An operation defined on datatype dt. */

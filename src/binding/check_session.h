@@ -21,9 +21,7 @@ static inline int vmpi_chk_session(vmpi_chk *ck, MPI_Session h, vmpi_session **o
 {
     if ((*out = vmpi_session_get(h)) != NULL)
         return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why,
-             h == MPI_SESSION_NULL ? "MPI_SESSION_NULL" : "invalid or finalized session handle 0x%x", (unsigned)h);
-    return MPI_ERR_SESSION;
+    return vmpi_chk_bad_handle(ck, h, MPI_SESSION_NULL, "MPI_SESSION_NULL", "or finalized session", MPI_ERR_SESSION);
 }
 
 /* The session MPI_Session_finalize finalizes, through its pointer. */

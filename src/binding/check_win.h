@@ -15,9 +15,7 @@ static inline int vmpi_chk_win(vmpi_chk *ck, MPI_Win h, vmpi_win **out)
         return err;
     if ((*out = vmpi_win_get(h)) != NULL)
         return MPI_SUCCESS;
-    snprintf(ck->why, sizeof ck->why, h == MPI_WIN_NULL ? "MPI_WIN_NULL" : "invalid or freed window handle 0x%x",
-             (unsigned)h);
-    return MPI_ERR_WIN;
+    return vmpi_chk_bad_handle(ck, h, MPI_WIN_NULL, "MPI_WIN_NULL", "or freed window", MPI_ERR_WIN);
 }
 
 /* Reports a failure through the window's error handler (MPI_COMM_WORLD's when the handle is not a window, or
