@@ -119,8 +119,8 @@ def same_kinds(proc):
 
 def procedure(proc, glue_generated=True, large=False):
     """("interface", lines) of a specific that is the glue itself, or ("module", lines) of a module procedure;
-    `large`: the large-count specific (MPI_X_f08c over pmpi_x_c_): the glue itself where it can be, else a module
-    procedure (MPI_Op_create_c's procedure argument)."""
+    `large`: the large-count specific (MPI_X_f08c): the glue itself (PMPI_X_f08c) where it can be, else a module
+    procedure over pmpi_x_c_ (MPI_Op_create_c's procedure argument)."""
     f08 = proc.express.embiggen.f08 if large else proc.express.f08
     name = proc.express.iso_c.name
     head = str(f08).split("\n")[0]

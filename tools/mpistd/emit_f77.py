@@ -49,8 +49,10 @@ def f08_type(attrs):
 
 
 def glue(standard, entry, large=False):
-    """The C text of pmpi_x_ (and its alias) for `entry`; `large`: of its large-count form, pmpi_x_c_ (called
-    through mpi_f08 only, the one binding that has it)."""
+    """The C text of pmpi_x_ (and its alias) for `entry`, or where the mpi_f08 specific is the glue itself
+    (emit_f08.direct) of PMPI_X_f08 (inputs by value, MPI_X_f08 its alias) and pmpi_x_ calling it; `large`: of
+    its large-count form (mpi_f08 only, the one binding that has it), PMPI_X_f08c, or pmpi_x_c_ under a module
+    procedure."""
     proc = standard.procedure(entry.name)
     if large:
         f90, c = proc.express.embiggen.f08, proc.express.embiggen.iso_c

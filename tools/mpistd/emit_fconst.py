@@ -7,7 +7,7 @@ The standard's data has no constants, and their values are vmpi's: they are read
 compiler itself.  Every object-like macro MPI_UPPER_CASE (and AMPI_UPPER_CASE) of the public headers is printed when it is an integer
 constant expression (C11 _Generic picks it out; pointers such as MPI_BOTTOM and the predefined C callbacks are
 not), so a constant added to mpi.h is in mpif.h with no list to keep.  What Fortran has and C has not is
-written here: the status indices, the KIND parameters, the sentinels' COMMON blocks (src/fortran/fortran.h)
+written here: the status indices, the KIND parameters, the sentinels' COMMON block (src/fortran/fortran.h)
 and the predefined procedures.
 
 The output is both fixed and free source form: statements from column 7, none longer than 72 columns, no
