@@ -58,13 +58,11 @@ static int chk_data(vmpi_chk *ck, const void *buf, MPI_Count count, MPI_Datatype
 int vmpi_b_Barrier(vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
     (void)ck;
-    VMPI_VP_CALL(req ? NULL : "MPI_Barrier"); /* a blocking call: names it in a deadlock report */
     return vmpi_comm_is_inter(c) ? vmpi_inter_barrier(c, req) : vmpi_coll_barrier(c, req);
 }
 
 int vmpi_b_Bcast(void *buf, MPI_Count count, MPI_Datatype dt, int root, vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    VMPI_VP_CALL(req ? NULL : "MPI_Bcast"); /* a blocking call: names it in a deadlock report */
     const vmpi_dtype *d;
     int err = MPI_SUCCESS;
     bool inter = vmpi_comm_is_inter(c);
@@ -99,9 +97,8 @@ static int chk_vside(vmpi_chk *ck, const void *buf, vmpi_ivec counts, vmpi_ivec 
 
 static int gather(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                   vmpi_ivec rcounts, vmpi_ivec displs, MPI_Datatype rdt, int root, vmpi_comm *c, bool v,
-                  MPI_Request *req, vmpi_chk *ck, const char *fn)
+                  MPI_Request *req, vmpi_chk *ck)
 {
-    VMPI_VP_CALL(req ? NULL : fn); /* a blocking call: names it in a deadlock report */
     const vmpi_dtype *sd = NULL, *rd = NULL;
     int err = MPI_SUCCESS;
     bool inter = vmpi_comm_is_inter(c);
@@ -146,9 +143,8 @@ static int gather(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rb
 
 static int scatter(const void *sbuf, MPI_Count scount, vmpi_ivec scounts, vmpi_ivec displs, MPI_Datatype sdt,
                    void *rbuf, MPI_Count rcount, MPI_Datatype rdt, int root, vmpi_comm *c, bool v, MPI_Request *req,
-                   vmpi_chk *ck, const char *fn)
+                   vmpi_chk *ck)
 {
-    VMPI_VP_CALL(req ? NULL : fn); /* a blocking call: names it in a deadlock report */
     const vmpi_dtype *sd = NULL, *rd = NULL;
     int err = MPI_SUCCESS;
     bool inter = vmpi_comm_is_inter(c);
@@ -195,9 +191,8 @@ static int scatter(const void *sbuf, MPI_Count scount, vmpi_ivec scounts, vmpi_i
 
 static int allgather(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                      vmpi_ivec rcounts, vmpi_ivec displs, MPI_Datatype rdt, vmpi_comm *c, bool v, MPI_Request *req,
-                     vmpi_chk *ck, const char *fn)
+                     vmpi_chk *ck)
 {
-    VMPI_VP_CALL(req ? NULL : fn); /* a blocking call: names it in a deadlock report */
     const vmpi_dtype *sd = NULL, *rd = NULL;
     int err = MPI_SUCCESS;
     bool inter = vmpi_comm_is_inter(c);
@@ -238,7 +233,6 @@ static int allgather(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void 
 int vmpi_b_Alltoall(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                     MPI_Datatype rdt, vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    VMPI_VP_CALL(req ? NULL : "MPI_Alltoall"); /* a blocking call: names it in a deadlock report */
     const vmpi_dtype *sd = NULL, *rd = NULL;
     int err = MPI_SUCCESS;
     bool inter = vmpi_comm_is_inter(c);
@@ -276,9 +270,8 @@ static int chk_vw_side(vmpi_chk *ck, vmpi_ivec counts, vmpi_ivec displs, const M
  * the type for the v-form, in bytes for the w-form). */
 static int alltoallvw(const void *sbuf, vmpi_ivec scounts, vmpi_ivec sdispls, const MPI_Datatype *sdts,
                       void *rbuf, vmpi_ivec rcounts, vmpi_ivec rdispls, const MPI_Datatype *rdts, bool w,
-                      vmpi_comm *c, MPI_Request *req, vmpi_chk *ck, const char *fn)
+                      vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    VMPI_VP_CALL(req ? NULL : fn); /* a blocking call: names it in a deadlock report */
     int err = MPI_SUCCESS;
     bool inter = vmpi_comm_is_inter(c);
     int n = inter ? c->peer_size : c->size;
@@ -332,50 +325,49 @@ static int alltoallvw(const void *sbuf, vmpi_ivec scounts, vmpi_ivec sdispls, co
 int vmpi_b_Gather(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                   MPI_Datatype rdt, int root, vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    return gather(sbuf, scount, sdt, rbuf, rcount, NOV, NOV, rdt, root, c, false, req, ck, "MPI_Gather");
+    return gather(sbuf, scount, sdt, rbuf, rcount, NOV, NOV, rdt, root, c, false, req, ck);
 }
 
 int vmpi_b_Gatherv(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, vmpi_ivec rcounts,
                    vmpi_ivec displs, MPI_Datatype rdt, int root, vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    return gather(sbuf, scount, sdt, rbuf, 0, rcounts, displs, rdt, root, c, true, req, ck, "MPI_Gatherv");
+    return gather(sbuf, scount, sdt, rbuf, 0, rcounts, displs, rdt, root, c, true, req, ck);
 }
 
 int vmpi_b_Scatter(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                    MPI_Datatype rdt, int root, vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    return scatter(sbuf, scount, NOV, NOV, sdt, rbuf, rcount, rdt, root, c, false, req, ck, "MPI_Scatter");
+    return scatter(sbuf, scount, NOV, NOV, sdt, rbuf, rcount, rdt, root, c, false, req, ck);
 }
 
 int vmpi_b_Scatterv(const void *sbuf, vmpi_ivec scounts, vmpi_ivec displs, MPI_Datatype sdt, void *rbuf,
                     MPI_Count rcount, MPI_Datatype rdt, int root, vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    return scatter(sbuf, 0, scounts, displs, sdt, rbuf, rcount, rdt, root, c, true, req, ck, "MPI_Scatterv");
+    return scatter(sbuf, 0, scounts, displs, sdt, rbuf, rcount, rdt, root, c, true, req, ck);
 }
 
 int vmpi_b_Allgather(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                      MPI_Datatype rdt, vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    return allgather(sbuf, scount, sdt, rbuf, rcount, NOV, NOV, rdt, c, false, req, ck, "MPI_Allgather");
+    return allgather(sbuf, scount, sdt, rbuf, rcount, NOV, NOV, rdt, c, false, req, ck);
 }
 
 int vmpi_b_Allgatherv(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, vmpi_ivec rcounts,
                       vmpi_ivec displs, MPI_Datatype rdt, vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    return allgather(sbuf, scount, sdt, rbuf, 0, rcounts, displs, rdt, c, true, req, ck, "MPI_Allgatherv");
+    return allgather(sbuf, scount, sdt, rbuf, 0, rcounts, displs, rdt, c, true, req, ck);
 }
 
 int vmpi_b_Alltoallv(const void *sbuf, vmpi_ivec scounts, vmpi_ivec sdispls, MPI_Datatype sdt, void *rbuf,
                      vmpi_ivec rcounts, vmpi_ivec rdispls, MPI_Datatype rdt, vmpi_comm *c, MPI_Request *req,
                      vmpi_chk *ck)
 {
-    return alltoallvw(sbuf, scounts, sdispls, &sdt, rbuf, rcounts, rdispls, &rdt, false, c, req, ck,
-                      "MPI_Alltoallv");
+    return alltoallvw(sbuf, scounts, sdispls, &sdt, rbuf, rcounts, rdispls, &rdt, false, c, req, ck);
 }
 
 int vmpi_b_Alltoallw(const void *sbuf, vmpi_ivec scounts, vmpi_ivec sdispls, const MPI_Datatype sdts[], void *rbuf,
                      vmpi_ivec rcounts, vmpi_ivec rdispls, const MPI_Datatype rdts[], vmpi_comm *c, MPI_Request *req,
                      vmpi_chk *ck)
 {
-    return alltoallvw(sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls, rdts, true, c, req, ck, "MPI_Alltoallw");
+    return alltoallvw(sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls, rdts, true, c, req, ck);
 }

@@ -54,10 +54,8 @@ static int inter_reduce_scatter(vmpi_chk *ck, const void *sbuf, void *rbuf, vmpi
 /* Every reduction: `count` is the block count of Reduce_scatter_block, `rcounts` the counts of
  * Reduce_scatter; the send buffer then holds the whole vector. */
 static int reduction(enum red_kind k, const void *sbuf, void *rbuf, MPI_Count count, vmpi_ivec rcounts,
-                     MPI_Datatype dt, MPI_Op op, int root, vmpi_comm *c, MPI_Request *req, vmpi_chk *ck,
-                     const char *fn)
+                     MPI_Datatype dt, MPI_Op op, int root, vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    VMPI_VP_CALL(req ? NULL : fn); /* a blocking call: names it in a deadlock report */
     const vmpi_dtype *d;
     int err;
     if (vmpi_comm_is_inter(c)) {
@@ -125,37 +123,37 @@ static int reduction(enum red_kind k, const void *sbuf, void *rbuf, MPI_Count co
 int vmpi_b_Reduce(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root, vmpi_comm *c,
                   MPI_Request *req, vmpi_chk *ck)
 {
-    return reduction(RED_REDUCE, sbuf, rbuf, count, NOV, dt, op, root, c, req, ck, "MPI_Reduce");
+    return reduction(RED_REDUCE, sbuf, rbuf, count, NOV, dt, op, root, c, req, ck);
 }
 
 int vmpi_b_Allreduce(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, vmpi_comm *c,
                      MPI_Request *req, vmpi_chk *ck)
 {
-    return reduction(RED_ALL, sbuf, rbuf, count, NOV, dt, op, 0, c, req, ck, "MPI_Allreduce");
+    return reduction(RED_ALL, sbuf, rbuf, count, NOV, dt, op, 0, c, req, ck);
 }
 
 int vmpi_b_Reduce_scatter(const void *sbuf, void *rbuf, vmpi_ivec rcounts, MPI_Datatype dt, MPI_Op op, vmpi_comm *c,
                           MPI_Request *req, vmpi_chk *ck)
 {
-    return reduction(RED_SCATTER, sbuf, rbuf, 0, rcounts, dt, op, 0, c, req, ck, "MPI_Reduce_scatter");
+    return reduction(RED_SCATTER, sbuf, rbuf, 0, rcounts, dt, op, 0, c, req, ck);
 }
 
 int vmpi_b_Reduce_scatter_block(const void *sbuf, void *rbuf, MPI_Count rcount, MPI_Datatype dt, MPI_Op op,
                                 vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    return reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NOV, dt, op, 0, c, req, ck, "MPI_Reduce_scatter_block");
+    return reduction(RED_SCATTER_BLOCK, sbuf, rbuf, rcount, NOV, dt, op, 0, c, req, ck);
 }
 
 int vmpi_b_Scan(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, vmpi_comm *c,
                 MPI_Request *req, vmpi_chk *ck)
 {
-    return reduction(RED_SCAN, sbuf, rbuf, count, NOV, dt, op, 0, c, req, ck, "MPI_Scan");
+    return reduction(RED_SCAN, sbuf, rbuf, count, NOV, dt, op, 0, c, req, ck);
 }
 
 int vmpi_b_Exscan(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, vmpi_comm *c,
                   MPI_Request *req, vmpi_chk *ck)
 {
-    return reduction(RED_EXSCAN, sbuf, rbuf, count, NOV, dt, op, 0, c, req, ck, "MPI_Exscan");
+    return reduction(RED_EXSCAN, sbuf, rbuf, count, NOV, dt, op, 0, c, req, ck);
 }
 
 int vmpi_b_Reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, vmpi_chk *ck)

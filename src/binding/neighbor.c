@@ -38,7 +38,6 @@ static MPI_Aint *offsets(int n, vmpi_ivec displs, const vmpi_dtype *dt)
 int vmpi_b_Neighbor_allgather(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                               MPI_Datatype rdt, vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    VMPI_VP_CALL(req ? NULL : "MPI_Neighbor_allgather"); /* a blocking call: names it in a deadlock report */
     const vmpi_dtype *sd, *rd;
     int in, out, err;
     if (!(err = nbr_comm(ck, c, &in, &out)) && !(err = chk_block(ck, sbuf, scount, sdt, &sd)) &&
@@ -53,7 +52,6 @@ int vmpi_b_Neighbor_allgather(const void *sbuf, MPI_Count scount, MPI_Datatype s
 int vmpi_b_Neighbor_allgatherv(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, vmpi_ivec rcounts,
                                vmpi_ivec displs, MPI_Datatype rdt, vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    VMPI_VP_CALL(req ? NULL : "MPI_Neighbor_allgatherv"); /* a blocking call: names it in a deadlock report */
     const vmpi_dtype *sd, *rd;
     int in, out, err;
     if (!(err = nbr_comm(ck, c, &in, &out)) && !(err = chk_block(ck, sbuf, scount, sdt, &sd)) &&
@@ -73,7 +71,6 @@ int vmpi_b_Neighbor_allgatherv(const void *sbuf, MPI_Count scount, MPI_Datatype 
 int vmpi_b_Neighbor_alltoall(const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                              MPI_Datatype rdt, vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    VMPI_VP_CALL(req ? NULL : "MPI_Neighbor_alltoall"); /* a blocking call: names it in a deadlock report */
     const vmpi_dtype *sd, *rd;
     int in, out, err;
     if (!(err = nbr_comm(ck, c, &in, &out)) && !(err = chk_block(ck, sbuf, scount, sdt, &sd)) &&
@@ -89,7 +86,6 @@ int vmpi_b_Neighbor_alltoallv(const void *sbuf, vmpi_ivec scounts, vmpi_ivec sdi
                               vmpi_ivec rcounts, vmpi_ivec rdispls, MPI_Datatype rdt, vmpi_comm *c, MPI_Request *req,
                               vmpi_chk *ck)
 {
-    VMPI_VP_CALL(req ? NULL : "MPI_Neighbor_alltoallv"); /* a blocking call: names it in a deadlock report */
     const vmpi_dtype *sd, *rd;
     int in, out, err;
     if (!(err = nbr_comm(ck, c, &in, &out)) && !(err = vmpi_chk_dt(ck, sdt, &sd)) &&
@@ -129,7 +125,6 @@ int vmpi_b_Neighbor_alltoallw(const void *sbuf, vmpi_ivec scounts, const MPI_Ain
                               void *rbuf, vmpi_ivec rcounts, const MPI_Aint *rdispls, const MPI_Datatype *rtypes,
                               vmpi_comm *c, MPI_Request *req, vmpi_chk *ck)
 {
-    VMPI_VP_CALL(req ? NULL : "MPI_Neighbor_alltoallw"); /* a blocking call: names it in a deadlock report */
     const vmpi_dtype **st = NULL, **rt = NULL;
     int in, out, err;
     if (!(err = nbr_comm(ck, c, &in, &out))) {

@@ -105,10 +105,10 @@ for rp in "4 2" "3 1" "1 1"; do
         done
     done
 done
-# the deadlock report names the call each rank is in, and for point-to-point the peer, the tag and the
-# communicator
+# the deadlock report names the call each rank is in (a large-count form as called), and for point-to-point
+# the peer, the tag and the communicator
 for p in 1 2; do
-    cmd="$vmpirun -n 6 -p $p $build/tests/mpi/errors/deadlock_calls"
+    cmd="$vmpirun -n 8 -p $p $build/tests/mpi/errors/deadlock_calls"
     timeout 60 $cmd >"$tmp/out" 2>"$tmp/err"
     rc=$?
     runs=$((runs + 1))
@@ -116,7 +116,8 @@ for p in 1 2; do
         "rank 1 (PE 0) waits in MPI_Recv for a message from rank 0 (tag 7) on MPI_COMM_WORLD" \
         "waits in MPI_Wait for a message from any rank (tag 9) on mycomm" \
         "waits in MPI_Ssend for rank 1 to receive its message (tag 5) on MPI_COMM_WORLD" \
-        "rank 4 (PE $((p - 1))) waits in MPI_Finalize" "rank 5 (PE $((p - 1))) waits in MPI_Wait on mycomm"; do
+        "rank 4 (PE $((p - 1))) waits in MPI_Finalize" "rank 5 (PE $((p - 1))) waits in MPI_Wait on mycomm" \
+        "rank 6 (PE $((p - 1))) waits in MPI_Bcast_c on MPI_COMM_WORLD"; do
         if [ "$rc" -ne 1 ] || ! grep -qF -- "$want" "$tmp/err"; then
             echo "FAIL: deadlock report on $p PE(s) (status $rc) lacks: $want"
             sed 's/^/  stderr: /' "$tmp/err"

@@ -164,6 +164,8 @@ def function(entry, expr, profile, large, target=None, takes_request=False):
     args += ["&ck"] if entry.ck else []
 
     out = [f"VMPI_WEAK({fn[len('MPI_'):]})", cdecl.declaration(profile).rstrip(";"), "{", "    VMPI_CHK(ck);"]
+    if takes_request and not any(p.name == "request" for p in params):  # the blocking form of a collective
+        out.append(f'    VMPI_VP_CALL("{fn}"); /* names the call in a deadlock report (sched.h) */')
     if "vmpi_fail(errcomm" in fail:
         out.append("    MPI_Comm errcomm = MPI_COMM_WORLD; /* whose handler reports the errors: a check may set it */")
     out += ["    " + u.local for u in us if u.local]

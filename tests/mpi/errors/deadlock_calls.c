@@ -4,8 +4,9 @@
  * (tests/tools/output.sh checks the lines).  Rank 0 waits in MPI_Barrier, rank 1 in MPI_Recv from rank 0
  * with tag 7 on MPI_COMM_WORLD, rank 2 in MPI_Wait for a receive from any rank with tag 9 on a duplicate
  * named "mycomm", rank 3 in MPI_Ssend to rank 1 with tag 5, rank 5 in MPI_Wait for a broadcast on "mycomm" (a
- * nonblocking collective: named by its communicator, nothing of its steps), the others in MPI_Finalize; a
- * single rank receives from itself. */
+ * nonblocking collective: named by its communicator, nothing of its steps), rank 6 in MPI_Bcast_c from rank 0
+ * on MPI_COMM_WORLD (a large-count form: named as called), the others in MPI_Finalize; a single rank receives
+ * from itself. */
 #include <mpi.h>
 
 int main(int argc, char **argv)
@@ -32,6 +33,8 @@ int main(int argc, char **argv)
     } else if (rank == 5) {
         MPI_Ibcast(&v, 1, MPI_INT, 0, dup, &r);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else if (rank == 6) {
+        MPI_Bcast_c(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
     }
     MPI_Finalize();
     return 0;
