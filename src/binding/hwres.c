@@ -96,9 +96,9 @@ int vmpi_hwres_unguided(vmpi_comm *c, int *color, char *type, size_t n)
     return MPI_SUCCESS;
 }
 
-/* MPI_Get_hw_resource_info (its entry point generated): a key per resource type the rank runs on, largest first, each usable as the
- * value of mpi_hw_resource_type; its value "I/N": the rank is on resource I of the N the job (processes) or
- * the machine (hwloc's levels) has, or "I" for the node (I its id). */
+/* MPI_Get_hw_resource_info (its entry point generated): a key per resource type the rank runs on, largest
+ * first, each usable as the value of mpi_hw_resource_type; its value "I/N": the rank is on resource I of the N
+ * the job (processes) or the machine (hwloc's levels) has, or "I" for the node (I its id). */
 int vmpi_b_Get_hw_resource_info(MPI_Info *hw_info)
 {
     level l[MAX_LEVELS];

@@ -18,7 +18,6 @@
 #define VMPI_FORTRAN_FORTRAN_H
 
 #include <stddef.h>
-#include <stdint.h>
 #include <string.h>
 #include "base/compiler.h"
 #include "img/img.h"

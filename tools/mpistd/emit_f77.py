@@ -218,7 +218,7 @@ def emit(standard, entries, out):
             continue  # C only (MPI_Comm_c2f and the other conversions)
         try:
             out.write(glue(standard, e) + "\n\n")
-            if standard.has_large(e):
+            if standard.has_large(e) and not emit_f08.same_kinds(proc):  # (else mpi_f08's int specific serves)
                 out.write(glue(standard, e, True) + "\n\n")
         except Unknown as x:
             errors.append(str(x))

@@ -58,9 +58,9 @@ class Entry:
         self.arguments = area_settings.get("arguments", "entry point")
         # "any": a datatype argument may be any datatype, committed or not (the queries), else a committed one
         self.datatypes = area_settings.get("datatypes", "committed")
-        # the entry whose implementation this one calls with its request (MPI_Igather and MPI_Gather_init:
-        # MPI_Gather's, which the blocking form calls with NULL), and whether it is a persistent form (its
-        # schedule kept for MPI_Start: binding/persist.h)
+        # the entry whose implementation this one calls (MPI_Type_size_x: MPI_Type_size's), with its request if it
+        # has one (MPI_Igather and MPI_Gather_init: MPI_Gather's, which the blocking form calls with NULL), and
+        # whether it is a persistent form (its schedule kept for MPI_Start: binding/persist.h)
         self.impl_of = fields.get("impl", name)
         self.persistent = fields.get("persistent", False)
         # who may call it (CALLER_CHECK): the entry's, else the area's, else a rank between Init and Finalize
