@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """--what c --area A: the MPI_ entry points of area A (those of src/binding/spec/A.toml, when the file says
 entry_points = "generated"), each PMPI_X with MPI_X its weak alias, and the _c form (MPI_X_c) where the
-standard has one.
+standard has one.  --what centry --area A: their bodies, each a static inline vmpi_entry_X (binding/A_entry.h)
+that PMPI_X calls and the Fortran glue inlines too (emit_f77: a call from mpi_f08 costs no second frame).
 
 Each entry point checks its arguments as its parameters' kinds say (kinds.py; the spec's `tag`, `checks` and
 `extra` where the kinds are too coarse), in the order vmpi has always checked them: the caller is a rank
@@ -18,6 +19,7 @@ collectives, kinds.passed), calls another entry's implementation with its reques
 blocking form: takes_request), keeps the schedule it builds (`persistent`), or, reporting no error (its result
 is not an error class: MPI_Aint_add), only returns its implementation's result.
 """
+import re
 import sys
 
 import cdecl
@@ -136,15 +138,41 @@ def term(guard, call, err="err"):
     return f"({guard} && ({err} = {call}))" if guard else f"({err} = {call})"
 
 
+def inline_name(name):
+    """The static inline function holding the body of entry point `name` (MPI_Send_c: vmpi_entry_Send_c)."""
+    return "vmpi_entry_" + name[len("MPI_"):]
+
+
+def checked(expr):
+    """Whether the entry point of `expr` checks its arguments, with a check record (vmpi_chk) its caller
+    declares: the inline body's last parameter, `ck` (not for a function that reports no error)."""
+    return expr.return_kind.name == "ERROR_CODE"
+
+
+def wrapper(expr, profile):
+    """The exported entry point of one form: PMPI_X, MPI_X its weak alias, calling its inline body with a check
+    record of its own (the record is the caller's so that the Fortran glue can declare it before it looks up the
+    rank, which the body then need not look up again: its store is of characters, which alias anything)."""
+    if any(p.kind.name.lower() == "varargs" for p in expr.parameters):
+        sys.exit(f"mpistd: {expr.name}: a variadic entry point cannot forward to an inline body")
+    args = [p.name for p in expr.parameters] + (["&ck"] if checked(expr) else [])
+    call = split_call(f"return {inline_name(expr.name)}({', '.join(args)});", 4)
+    return "\n".join([f"VMPI_WEAK({expr.name[len('MPI_'):]})", cdecl.declaration(profile).rstrip(";"), "{"] +
+                      (["    VMPI_CHK(ck);"] if checked(expr) else []) + ["    " + c for c in call] + ["}"])
+
+
 def function(entry, expr, profile, large, target=None, takes_request=False):
-    """The entry point of one form; `target`: the parameter names of the implementation it calls when that is
-    another entry's (spec `impl`); `takes_request`: the implementation takes a request too (takes_request),
-    this entry's or NULL (a blocking form)."""
+    """The body of the entry point of one form, vmpi_entry_X; `target`: the parameter names of the
+    implementation it calls when that is another entry's (spec `impl`); `takes_request`: the implementation
+    takes a request too (takes_request), this entry's or NULL (a blocking form)."""
     params = list(expr.parameters)
-    if expr.return_kind.name != "ERROR_CODE":  # a function that reports no error (MPI_Aint_add): its result
+    decl = cdecl.declaration(profile, inline_name(expr.name)).rstrip(";")
+    if not checked(expr):  # a function that reports no error (MPI_Aint_add): its result
         call = split_call(f"return {entry.impl}({', '.join(p.name for p in params)});", 4)
-        return "\n".join([f"VMPI_WEAK({expr.name[len('MPI_'):]})", cdecl.declaration(profile).rstrip(";"), "{"] +
-                          ["    " + c for c in call] + ["}"])
+        return "\n".join(["static inline __attribute__((always_inline))", decl, "{"] + ["    " + c for c in call] +
+                          ["}"])
+    decl = decl.replace("(void)", "(vmpi_chk *ck)") if decl.endswith("(void)") else decl[:-1] + ", vmpi_chk *ck)"
+    head = ["static inline __attribute__((always_inline))", decl, "{"]
     us = uses(entry, params, large)
     fn = expr.name  # the name the program called: MPI_Send or MPI_Send_c
     texts = [c for u in us for _, c in u.checks] + entry.extra
@@ -163,7 +191,7 @@ def function(entry, expr, profile, large, target=None, takes_request=False):
         args.append("request" if any(p.name == "request" for p in params) else "NULL")
     args += ["&ck"] if entry.ck else []
 
-    out = [f"VMPI_WEAK({fn[len('MPI_'):]})", cdecl.declaration(profile).rstrip(";"), "{", "    VMPI_CHK(ck);"]
+    out = head
     if takes_request and not any(p.name == "request" for p in params):  # the blocking form of a collective
         out.append(f'    VMPI_VP_CALL("{fn}"); /* names the call in a deadlock report (sched.h) */')
     if "vmpi_fail(errcomm" in fail:
@@ -180,20 +208,43 @@ def function(entry, expr, profile, large, target=None, takes_request=False):
         checks.append(term(None, call, err))
         out += [wrap_condition(checks), fail] + ["    " + u.out for u in us if u.out] + ["    return MPI_SUCCESS;"]
     out.append("}")
-    return "\n".join(out)
+    return re.sub(r"&ck\b", "ck", "\n".join(out))  # the checks' and the spec's texts: the record's address
 
 
-def emit(standard, entries, out, area=None):
-    gen = [e for e in entries if e.entry_generated and (area is None or e.area == area)]
+def generated(entries, area):
+    gen = [e for e in entries if e.entry_generated and e.area == area]
     if not gen:
         sys.exit(f"mpistd: no generated entry points in area {area} (its spec says entry_points = \"generated\"?)")
+    return gen
+
+
+def emit(standard, entries, out, area):
+    """<area>_entry.c: the exported entry points."""
+    gen = generated(entries, area)
     out.write("/* SPDX-License-Identifier: BSD-3-Clause */\n"
               f"/* Generated by tools/mpistd/gen.py --what c --area {area} from pympistandard {standard.version} "
               "(MPI-4.1)\n"
               f" * and src/binding/spec/{area}.toml: do not edit.  The MPI_ entry points of the area (every MPI_X "
               "a weak\n"
-              " * alias of PMPI_X): the argument checks of check.h, then the hand-written implementation "
-              f"(src/binding/{area}.c). */\n"
+              f" * alias of PMPI_X), each calling its body in binding/{area}_entry.h. */\n"
+              f'#include "binding/{area}_entry.h"\n')
+    for e in gen:
+        for expr, profile, _ in standard.forms(e):
+            out.write("\n" + wrapper(expr, profile) + "\n")
+
+
+def emit_bodies(standard, entries, out, area):
+    """binding/<area>_entry.h (--what centry): the entry points' bodies, static inline."""
+    gen = generated(entries, area)
+    guard = f"VMPI_BINDING_{area.upper()}_ENTRY_H"
+    out.write("/* SPDX-License-Identifier: BSD-3-Clause */\n"
+              f"/* Generated by tools/mpistd/gen.py --what centry --area {area} from pympistandard "
+              f"{standard.version} (MPI-4.1)\n"
+              f" * and src/binding/spec/{area}.toml: do not edit.  The bodies of the area's MPI_ entry points "
+              "(vmpi_entry_X,\n"
+              " * which PMPI_X and the Fortran glue call): the argument checks of check.h, then the hand-written "
+              f"implementation\n * (src/binding/{area}.c). */\n"
+              f"#ifndef {guard}\n#define {guard}\n\n"
               '#include "binding/check.h"\n#include "binding/impl.h"\n')
     if any(e.persistent for e in gen):
         out.write('#include "binding/persist.h"\n')
@@ -204,6 +255,7 @@ def emit(standard, entries, out, area=None):
             target = [p.name for p in standard.procedure(e.impl_of).express.iso_c.parameters]
         for expr, profile, large in standard.forms(e):
             out.write("\n" + function(e, expr, profile, large, target, e.impl_of in requests) + "\n")
+    out.write(f"\n#endif\n")
 
 
 def takes_request(standard, entries):

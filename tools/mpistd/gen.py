@@ -6,6 +6,7 @@
     gen.py --what proto --out build/gen/include/vmpi/mpi_proto.h
     gen.py --what impl --out build/gen/binding/impl.h
     gen.py --what c --area pt2pt --out build/gen/binding/pt2pt_entry.c
+    gen.py --what centry --area pt2pt --out build/gen/binding/pt2pt_entry.h
 
 --what names the output, one emitter module each (emit_<what>.py); --out is that output's path; --area, for
 the outputs made per area (c), the area (src/binding/spec/<area>.toml).  Issue 21's later steps add their
@@ -21,9 +22,10 @@ import spec  # noqa: E402
 import std  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-WHAT = {"proto": "emit_proto", "impl": "emit_impl", "c": "emit_c", "f77": "emit_f77", "fconst": "emit_fconst", "fmod": "emit_fmod", "f08": "emit_f08",
-        "abi_h": "emit_abi_h", "abi_c": "emit_abi_c", "abi_alias": "emit_abi_alias"}
-PER_AREA = {"c"}
+WHAT = {"proto": "emit_proto", "impl": "emit_impl", "c": "emit_c", "centry": "emit_centry", "f77": "emit_f77",
+        "fconst": "emit_fconst", "fmod": "emit_fmod", "f08": "emit_f08", "abi_h": "emit_abi_h", "abi_c": "emit_abi_c",
+        "abi_alias": "emit_abi_alias"}
+PER_AREA = {"c", "centry"}
 
 
 def resolve(standard, entries):
