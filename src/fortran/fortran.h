@@ -6,22 +6,24 @@
  *
  * Handles are the C handles: vmpi's are ints, so MPI_Comm_c2f and friends are the identity and a Fortran
  * INTEGER handle array is a C handle array.  LOGICAL is gfortran's: 0 false, 1 true.  A status is
- * MPI_STATUS_SIZE INTEGERs laid out as the C MPI_Status (only 4-byte aligned: copied, never cast).
+ * MPI_STATUS_SIZE INTEGERs laid out as the C MPI_Status (only 4-byte aligned: copied when it is not 8).
  *
  * The sentinels MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS(ES)_IGNORE, MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are
  * variables of one COMMON block of mpif.h (mpi_f08 declares the same block), told apart by their address.  A
  * COMMON block belongs to the program, whose globals are per rank (-privatize=auto): libvmpi's weak reference
  * finds the process's copy, and the running rank's copy is where an address is looked for (vmpi_f_sent).
- * One block, looked for once per call: a heap or stack buffer costs a subtraction and a compare, which the
- * one-way trip of mpi_f08's ping-pong on one PE notices (docs/PERFORMANCE.md). */
+ * One block, found once per rank and kept in the rank (a load a call): a heap or stack buffer then costs a
+ * subtraction and a compare, which the one-way trip of mpi_f08's ping-pong on one PE notices
+ * (docs/PERFORMANCE.md). */
 #ifndef VMPI_FORTRAN_FORTRAN_H
 #define VMPI_FORTRAN_FORTRAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include "base/compiler.h"
-#include "img/img.h"
 #include "mpi.h"
+#include "mpi/core/rank.h"
 
 /* mpif.h's COMMON /VMPI_F_SENTINELS/ (tools/mpistd/emit_fconst.py): absent (0) in a program without Fortran */
 #define VMPI_F_STATUS_INTS (sizeof(MPI_Status) / sizeof(MPI_Fint))
@@ -32,21 +34,23 @@ typedef struct vmpi_f_sentinels {
 } vmpi_f_sentinels;
 extern vmpi_f_sentinels vmpi_f_sentinels_ __attribute__((weak));
 
-/* The running rank's copy of the block (the process's outside a rank or without privatization), NULL
- * without Fortran: look it up once per call. */
-static inline const char *vmpi_f_sent(void) { return vmpi_img_rank_addr(&vmpi_f_sentinels_); }
-/* whether `p` is the sentinel at `offset` of the block `s` */
-static inline int vmpi_f_is_at(const char *s, const void *p, size_t offset)
+/* The running rank's copy of the block (the process's outside a rank or without privatization; without
+ * Fortran, a block no program variable is at): once per call.  A rank has it from its start (fsupport.c). */
+const char *vmpi_f_sent_find(void) __attribute__((cold));
+static inline const char *vmpi_f_sent(void)
 {
-    return s != NULL && (const char *)p == s + offset;
+    const vmpi_rank *rk = vmpi_rank_self();
+    return VMPI_LIKELY(rk != NULL) ? (const char *)rk->f_sentinels : vmpi_f_sent_find();
 }
+/* whether `p` is the sentinel at `offset` of the block `s` */
+static inline int vmpi_f_is_at(const char *s, const void *p, size_t offset) { return (const char *)p == s + offset; }
 #define vmpi_f_is(s, p, field) vmpi_f_is_at(s, p, offsetof(vmpi_f_sentinels, field))
 
 /* A choice buffer: MPI_BOTTOM, MPI_IN_PLACE and MPI_BUFFER_AUTOMATIC become C's. */
 static inline void *vmpi_f_buf_at(const char *s, void *p)
 {
     size_t off = (size_t)((const char *)p - s);
-    if (VMPI_LIKELY(off > offsetof(vmpi_f_sentinels, buffer_automatic) || s == NULL))
+    if (VMPI_LIKELY(off > offsetof(vmpi_f_sentinels, buffer_automatic)))
         return p;
     return off == offsetof(vmpi_f_sentinels, bottom)     ? MPI_BOTTOM
            : off == offsetof(vmpi_f_sentinels, in_place) ? MPI_IN_PLACE
@@ -62,10 +66,32 @@ static inline MPI_Fint *vmpi_f_weights_at(const char *s, MPI_Fint *p)
                                             : p;
 }
 
-/* Statuses: one in or out (NULL when the program passed MPI_STATUS_IGNORE), and arrays of n. */
-static inline int vmpi_f_status_ignored_at(const char *s, const MPI_Fint *f) { return vmpi_f_is(s, f, status_ignore); }
-static inline void vmpi_f_status_in(const MPI_Fint *f, MPI_Status *c) { memcpy(c, f, sizeof *c); }
-static inline void vmpi_f_status_out(const MPI_Status *c, MPI_Fint *f) { memcpy(f, c, sizeof *c); }
+/* A status, in or out: the C view of Fortran's `f`, which is MPI_STATUS_IGNORE for the sentinel, `f` itself
+ * where it is aligned as C's, else `tmp` holding a copy that vmpi_f_status_done copies back (in first, also for
+ * an out status: MPI_ERROR, which the call does not set, keeps its value).  The copies are of integers, which
+ * cannot alias the pointers the inlined entry point has loaded (a memcpy would make it load them again). */
+typedef union vmpi_f_status_tmp {
+    MPI_Status c;
+    MPI_Fint f[VMPI_F_STATUS_INTS];
+} vmpi_f_status_tmp;
+static inline MPI_Status *vmpi_f_status_view(MPI_Fint *f, vmpi_f_status_tmp *tmp)
+{
+    if (VMPI_LIKELY((uintptr_t)f % _Alignof(MPI_Status) == 0))
+        return (MPI_Status *)(void *)f;
+    for (size_t i = 0; i < VMPI_F_STATUS_INTS; i++)
+        tmp->f[i] = f[i];
+    return &tmp->c;
+}
+static inline MPI_Status *vmpi_f_status_at(const char *s, MPI_Fint *f, vmpi_f_status_tmp *tmp)
+{
+    return vmpi_f_is(s, f, status_ignore) ? MPI_STATUS_IGNORE : vmpi_f_status_view(f, tmp);
+}
+static inline void vmpi_f_status_done(const MPI_Status *c, const vmpi_f_status_tmp *tmp, MPI_Fint *f)
+{
+    if (c != MPI_STATUS_IGNORE && (const void *)c != (const void *)f) /* (not c == &tmp->c: one register less) */
+        for (size_t i = 0; i < VMPI_F_STATUS_INTS; i++)
+            f[i] = tmp->f[i];
+}
 /* The C array for Fortran statuses f of n: MPI_STATUSES_IGNORE, f itself when aligned, else a copy (NULL when
  * out of memory); vmpi_f_statuses_done copies a copy back and frees it. */
 MPI_Status *vmpi_f_statuses(MPI_Fint *f, int n);

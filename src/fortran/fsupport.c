@@ -5,6 +5,16 @@
 #include "fortran/fortran.h"
 #include "img/img.h"
 
+const char *vmpi_f_sent_find(void)
+{
+    static const vmpi_f_sentinels none; /* libvmpi's: no argument of a program is there */
+    return &vmpi_f_sentinels_ != NULL ? vmpi_img_rank_addr(&vmpi_f_sentinels_) : (const char *)&none;
+}
+
+/* Each rank's copy of the block, where its glue looks (vmpi_f_sent): found on the rank, its copy made. */
+static void find_rank_sentinels(vmpi_rank *rk) { rk->f_sentinels = vmpi_f_sent_find(); }
+__attribute__((constructor)) static void take_rank_start(void) { vmpi_rank_on_start(find_rank_sentinels); }
+
 MPI_Status *vmpi_f_statuses(MPI_Fint *f, int n)
 {
     if (vmpi_f_is(vmpi_f_sent(), f, statuses_ignore))

@@ -95,6 +95,7 @@ static void rank_main(vmpi_vp *vp)
         main = vmpi_img_rank_start(vp->heap, rk->argc, rk->argv, environ);
         vmpi_coll_barrier(&rk->world, NULL);
     }
+    vmpi_rank_run_start(rk);
     vmpi_rank_exit(main(rk->argc, rk->argv, environ));
 }
 

@@ -17,6 +17,22 @@ int vmpi_rank_ext_key(void)
     return ext_keys++;
 }
 
+static vmpi_rank_start_fn start_fns[VMPI_RANK_EXT_MAX];
+static int nstart_fns;
+
+void vmpi_rank_on_start(vmpi_rank_start_fn fn)
+{
+    if (nstart_fns == VMPI_RANK_EXT_MAX)
+        vmpi_fatal("more than %d layers set ranks up (VMPI_RANK_EXT_MAX)", VMPI_RANK_EXT_MAX);
+    start_fns[nstart_fns++] = fn;
+}
+
+void vmpi_rank_run_start(vmpi_rank *rk)
+{
+    for (int i = 0; i < nstart_fns; i++)
+        start_fns[i](rk);
+}
+
 void vmpi_ranks_set(vmpi_rank **ranks, int n)
 {
     R.ranks = ranks;

@@ -60,6 +60,9 @@ typedef struct vmpi_rank {
     struct vmpi_part_rank *part;     /* partitioned receives not yet matched (mpi/pt2pt/part.c), or NULL */
     struct vmpi_tool_rank *tool;     /* its MPI_T state (mpi/tool/state.c), or NULL */
     void *ext[VMPI_RANK_EXT_MAX];    /* the upper layers' state, by key (vmpi_rank_ext_key) */
+    const void *f_sentinels;         /* where the rank's copy of the program's Fortran sentinels is (set when
+                                      * it starts: fortran/fortran.h); its copy keeps its addresses, as its
+                                      * slot does, in every process it goes to */
 } vmpi_rank;
 
 /* The rank running on the calling thread, or NULL outside any rank. */
@@ -71,6 +74,12 @@ static inline vmpi_rank *vmpi_rank_self(void)
 
 /* A key for vmpi_rank's ext slots; called from constructors only.  Fatal beyond VMPI_RANK_EXT_MAX. */
 int vmpi_rank_ext_key(void);
+
+/* An upper layer's setup of each rank, run on the rank (its heap current, its copy of the program made) before
+ * its main; registered from constructors only (at most VMPI_RANK_EXT_MAX). */
+typedef void (*vmpi_rank_start_fn)(vmpi_rank *rk);
+void vmpi_rank_on_start(vmpi_rank_start_fn fn);
+void vmpi_rank_run_start(vmpi_rank *rk);
 
 /* The job's ranks, by world rank (set by boot). */
 void vmpi_ranks_set(vmpi_rank **ranks, int n);
