@@ -8,6 +8,7 @@
       INCLUDE 'mpif.h'
       INTEGER IERR, RANK, NP, LEFT, RIGHT, ERRS, STEP, I, J, N, CNT
       INTEGER STATUS(MPI_STATUS_SIZE), STATS(MPI_STATUS_SIZE, 4)
+      INTEGER SBUF(MPI_STATUS_SIZE + 1)
       INTEGER REQS(4), IDX, ROWTYPE, STYPE, BLENS(2), TYPES(2)
       INTEGER(KIND=MPI_ADDRESS_KIND) DISPS(2)
       INTEGER IBUF(10), JBUF(10)
@@ -75,6 +76,22 @@
       CALL MPI_RECV(JBUF, 10, MPI_INTEGER, LEFT, 9, MPI_COMM_WORLD,
      &     MPI_STATUS_IGNORE, IERR)
       IF (IERR .NE. MPI_SUCCESS) CALL FAIL(ERRS, 'recv ignore', IERR)
+!     a status at two offsets 4 bytes apart, one 8-byte aligned and one
+!     not (the glue passes the first as it is, copies the second): the
+!     receive sets source, tag and count, and leaves MPI_ERROR alone
+      DO J = 1, 2
+        SBUF(J + MPI_ERROR - 1) = -7
+        CALL MPI_SEND(IBUF, J + 2, MPI_INTEGER, RIGHT, 20 + J,
+     &       MPI_COMM_WORLD, IERR)
+        CALL MPI_RECV(JBUF, 10, MPI_INTEGER, LEFT, 20 + J,
+     &       MPI_COMM_WORLD, SBUF(J), IERR)
+        IF (SBUF(J + MPI_SOURCE - 1) .NE. LEFT .OR.
+     &      SBUF(J + MPI_TAG - 1) .NE. 20 + J .OR.
+     &      SBUF(J + MPI_ERROR - 1) .NE. -7) CALL FAIL(ERRS,
+     &      'status at an offset', J)
+        CALL MPI_GET_COUNT(SBUF(J), MPI_INTEGER, N, IERR)
+        IF (N .NE. J + 2) CALL FAIL(ERRS, 'count at an offset', N)
+      END DO
 !     a row of a 4x5 column-major matrix: stride 4
       CALL MPI_TYPE_VECTOR(5, 1, 4, MPI_DOUBLE_PRECISION, ROWTYPE, IERR)
       CALL MPI_TYPE_COMMIT(ROWTYPE, IERR)
