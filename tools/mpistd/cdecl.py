@@ -26,11 +26,12 @@ def params(expr):
     return [param(p) for p in expr.parameters] or ["void"]
 
 
-def declaration(expr, name=None, width=120):
-    """`ret name(params);`, wrapped at `width` columns with the continuation under the first parameter."""
+def declaration(expr, name=None, width=120, extra=()):
+    """`ret name(params);`, wrapped at `width` columns with the continuation under the first parameter;
+    `extra`: parameters after the standard's."""
     head = f"{expr.return_type} {name or expr.name}("
     lines, line = [], head
-    ps = params(expr)
+    ps = [q for q in params(expr) + list(extra) if q != "void" or not extra]
     for i, p in enumerate(ps):
         text = p + (");" if i == len(ps) - 1 else ",")
         if len(line) + len(text) + 1 > width and line.strip() and not line.endswith("("):

@@ -171,7 +171,7 @@ def function(entry, expr, profile, large, target=None, takes_request=False):
         call = split_call(f"return {entry.impl}({', '.join(p.name for p in params)});", 4)
         return "\n".join(["static inline __attribute__((always_inline))", decl, "{"] + ["    " + c for c in call] +
                           ["}"])
-    decl = decl.replace("(void)", "(vmpi_chk *ck)") if decl.endswith("(void)") else decl[:-1] + ", vmpi_chk *ck)"
+    decl = cdecl.declaration(profile, inline_name(expr.name), extra=["vmpi_chk *ck"]).rstrip(";")
     head = ["static inline __attribute__((always_inline))", decl, "{"]
     us = uses(entry, params, large)
     fn = expr.name  # the name the program called: MPI_Send or MPI_Send_c
@@ -189,6 +189,7 @@ def function(entry, expr, profile, large, target=None, takes_request=False):
         args = [by_name[n] for n in target]
     if takes_request:
         args.append("request" if any(p.name == "request" for p in params) else "NULL")
+    args += ["true" if large else "false"] if entry.large_flag else []
     args += ["&ck"] if entry.ck else []
 
     out = head

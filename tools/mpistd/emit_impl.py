@@ -24,6 +24,8 @@ def prototype(standard, entry, takes_request=False):
     decls = [u.impl for u in emit_c.uses(entry, params, True)]
     if takes_request:  # the nonblocking and persistent forms' (spec `impl`), NULL from the blocking one
         decls.append("MPI_Request *request")
+    if entry.large_flag:  # which form was called (spec `large_flag`)
+        decls.append("bool large")
     if entry.ck:
         decls.append("vmpi_chk *ck")
     lines = emit_c.split_call(f"int {entry.impl}({', '.join(decls or ['void'])});", 0)

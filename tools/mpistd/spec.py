@@ -29,7 +29,7 @@ KEYS = {
 # the settings of an area
 AREA_KEYS = {"entry_points": ("generated", "hand-written"),
              "caller": KEYS["caller"], "report": KEYS["report"], "ck": KEYS["ck"],
-             "arguments": ("implementation",), "datatypes": ("any",)}
+             "arguments": ("implementation",), "datatypes": ("any",), "large_flag": (True,)}
 # the first check of an entry point, by who may call the function (check.h): a rank between MPI_Init and
 # MPI_Finalize; a local call, which a thread that is no rank may make in a running job too; a rank at any time
 # (MPI-4.1 11.2.1: info objects, sessions, error classes)
@@ -58,6 +58,9 @@ class Entry:
         self.arguments = area_settings.get("arguments", "entry point")
         # "any": a datatype argument may be any datatype, committed or not (the queries), else a committed one
         self.datatypes = area_settings.get("datatypes", "committed")
+        # the implementation gets `bool large`, true from the _c form (the datatype constructors: a type made
+        # by one records its counts as large, MPI-4.1 5.1.13)
+        self.large_flag = area_settings.get("large_flag", False)
         # the entry whose implementation this one calls (MPI_Type_size_x: MPI_Type_size's), with its request if it
         # has one (MPI_Igather and MPI_Gather_init: MPI_Gather's, which the blocking form calls with NULL), and
         # whether it is a persistent form (its schedule kept for MPI_Start: binding/persist.h)
