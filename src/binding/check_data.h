@@ -15,6 +15,10 @@ static inline int vmpi_chk_dt_any(vmpi_chk *ck, MPI_Datatype h, vmpi_dtype **out
            : vmpi_chk_bad_handle(ck, h, MPI_DATATYPE_NULL, "MPI_DATATYPE_NULL", "or freed datatype", MPI_ERR_TYPE);
 }
 
+/* An int or MPI_Aint the call reads and updates (MPI_Pack's position), read into the MPI_Count *out: the pointer
+ * must not be NULL. */
+#define vmpi_chk_load(ck, p, out, what) ((p) != NULL ? (*(out) = *(p), MPI_SUCCESS) : vmpi_chk_ptr(ck, p, what))
+
 /* An array argument: may be NULL only when it has no entries. */
 static inline int vmpi_chk_array(vmpi_chk *ck, const void *p, MPI_Count n, const char *what)
 {

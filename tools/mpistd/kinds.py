@@ -46,7 +46,8 @@ TAG_ROLES = {"send": "vmpi_chk_send_tag", "recv": "vmpi_chk_recv_tag"}
 TAG_NAMES = {"sendtag": "send", "recvtag": "recv"}
 # the XFER_NUM_ELEM kinds: a count of elements of a datatype, after its buffer (or alone:
 # MPI_Status_set_elements'); not negative, whether or not the kind's name says so (MPI_File_read's does not)
-COUNT_KINDS = ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI", "POLYXFER_NUM_ELEM", "XFER_NUM_ELEM")
+COUNT_KINDS = ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI", "POLYXFER_NUM_ELEM", "XFER_NUM_ELEM",
+               "POLYDTYPE_NUM_ELEM_NNI", "POLYDTYPE_NUM_ELEM")
 # a result through a pointer (MPI_Group_size's size, MPI_Test's flag): the pointer is checked, the implementation
 # writes it; so are the handles a call makes (MPI_Info_create's: one it frees, MPI_Info_free's, inout, has no
 # rule: the spec says how it is checked), a window's size and the pointer MPI_Win_allocate writes
@@ -64,7 +65,9 @@ ANY_DATATYPE = ("vmpi_chk_dt_any", "vmpi_dtype *")
 SIZE_KINDS = ("WINDOW_SIZE", "ALLOC_MEM_NUM_BYTES", "WIN_ATTACH_SIZE")
 # counts and sizes a call gives back (MPI_Get_count's, MPI_Pack_size's)
 COUNT_RESULTS = ("POLYNUM_BYTES", "NUM_BYTES", "POLYXFER_NUM_ELEM", "XFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM",
-                 "POLYRMA_DISPLACEMENT", "POLYDISPLACEMENT_AINT_COUNT")
+                 "POLYRMA_DISPLACEMENT", "POLYDISPLACEMENT_AINT_COUNT", "POLYNUM_BYTES_NNI", "POLYDTYPE_PACK_SIZE")
+# a position in a packed buffer, which a call reads and advances (MPI_Pack's): the large form's MPI_Count
+POSITIONS = ("POLYDISPLACEMENT_COUNT", "POLYLOCATION")
 # the type of such a result in the large-count form, where it is not MPI_Count
 LARGE_TYPES = {"POLYRMA_DISPLACEMENT": "MPI_Aint"}
 # arrays of plain values, as long as another parameter says (MPI_Group_incl's ranks, n of them; a [n][3]
@@ -205,7 +208,14 @@ def use(entry, params, i, large):
         return Use([(f"{length_of(p)} > 0", f'vmpi_chk_ptr(&ck, {name}, "{name}")')], arg=name, impl=c_decl(p))
     if k == "ARRAY_LENGTH_NNI" and d == "in" and not array:
         return Use([(None, f"vmpi_chk_count(&ck, {name})")], arg=name, impl=f"int {name}")
-    if k == "POLYNUM_BYTES_NNI" and d == "in" and not array:
+    if k in POSITIONS and d == "inout" and p.pointer_level == 1 and not array:
+        if large or p.base_type == "MPI_Count":
+            return Use([_ptr(p, name)], arg=name, impl=f"MPI_Count *{name}")
+        # the int form's (int or MPI_Aint): read into an MPI_Count, stored back after a successful call (the
+        # implementation keeps it within the buffer's size, which is of the same type)
+        return Use([(None, f'vmpi_chk_load(&ck, {name}, &{name}_large, "{name}")')], f"MPI_Count {name}_large;",
+                   f"&{name}_large", f"MPI_Count *{name}", f"*{name} = ({p.base_type}){name}_large;")
+    if k in ("POLYNUM_BYTES_NNI", "POLYDTYPE_PACK_SIZE") and d == "in" and not array:
         return Use([(None, f'vmpi_chk_nonneg(&ck, {name}, "{name}")')], arg=name, impl=f"MPI_Count {name}")
     if k in COUNT_RESULTS and d == "out" and p.pointer_level == 1 and not array:
         ltype = LARGE_TYPES.get(k, "MPI_Count")
