@@ -5,6 +5,7 @@
  * MPI_Count or MPI_Aint array), which the engine gets as MPI_Count or MPI_Aint arrays (the program's own where
  * it already is one, else a copy), and `large` says which form was called. */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include "binding/impl.h"
 #include "mpi/datatype/construct.h"
@@ -48,7 +49,7 @@ static const MPI_Count *counts(vmpi_ivec v, MPI_Count n, MPI_Count **copy)
     *copy = NULL;
     if (v.kind == VMPI_IV_COUNT)
         return v.p ? v.p : none;
-    MPI_Count *w = malloc(sizeof *w * (size_t)(n ? n : 1));
+    MPI_Count *w = (uint64_t)n < SIZE_MAX / sizeof *w ? malloc(sizeof *w * (size_t)(n ? n : 1)) : NULL;
     for (int i = 0; w && i < n; i++) /* (an int form's array: n is an int) */
         w[i] = vmpi_iv_at(v, i);
     return *copy = w;
@@ -61,7 +62,7 @@ static const MPI_Aint *aints(vmpi_ivec v, MPI_Count n, MPI_Aint **copy)
     *copy = NULL;
     if (v.kind == VMPI_IV_AINT)
         return v.p ? v.p : none;
-    MPI_Aint *w = malloc(sizeof *w * (size_t)(n ? n : 1));
+    MPI_Aint *w = (uint64_t)n < SIZE_MAX / sizeof *w ? malloc(sizeof *w * (size_t)(n ? n : 1)) : NULL;
     for (MPI_Count i = 0; w && i < n; i++)
         w[i] = (MPI_Aint)(v.kind == VMPI_IV_COUNT ? ((const MPI_Count *)v.p)[i] : vmpi_iv_at(v, (int)i));
     return *copy = w;
@@ -120,23 +121,27 @@ static int indexed(MPI_Count count, vmpi_ivec blocklens, vmpi_ivec disps, bool b
     vmpi_dtype *d;
     int err;
     if ((err = common(ck, count, oldtype, &d, newtype)) ||
-        (err = chk_array(ck, blocklens, count, "array_of_blocklengths")) ||
-        (err = chk_array(ck, disps, count, "array_of_displacements")))
+        (err = chk_array(ck, blocklens, count, "array_of_blocklengths")))
         return err;
     MPI_Count *blcopy, *dcopy = NULL;
     MPI_Aint *bcopy = NULL;
     const MPI_Count *bl = counts(blocklens, count, &blcopy);
     const MPI_Count *dp = NULL;
     const MPI_Aint *bdp = NULL;
-    if (bytes)
-        bdp = aints(disps, count, &bcopy);
-    else
-        dp = counts(disps, count, &dcopy);
-    if (bl == NULL || (bytes ? bdp == NULL : dp == NULL))
+    if (bl == NULL)
         err = no_mem(ck);
-    else if (!(err = chk_blocklens(ck, count, bl)))
-        err = out(ck, bytes ? vmpi_dt_hindexed(count, bl, bdp, d, large) : vmpi_dt_indexed(count, bl, dp, d, large),
-                  newtype);
+    else if (!(err = chk_blocklens(ck, count, bl)) &&
+             !(err = chk_array(ck, disps, count, "array_of_displacements"))) {
+        if (bytes)
+            bdp = aints(disps, count, &bcopy);
+        else
+            dp = counts(disps, count, &dcopy);
+        if (bytes ? bdp == NULL : dp == NULL)
+            err = no_mem(ck);
+        else
+            err = out(ck, bytes ? vmpi_dt_hindexed(count, bl, bdp, d, large)
+                                : vmpi_dt_indexed(count, bl, dp, d, large), newtype);
+    }
     free(blcopy);
     free(dcopy);
     free(bcopy);
@@ -198,20 +203,24 @@ int vmpi_b_Type_create_struct(MPI_Count count, vmpi_ivec array_of_blocklengths, 
 {
     int err;
     if ((err = vmpi_chk_count(ck, count)) ||
-        (err = chk_array(ck, array_of_blocklengths, count, "array_of_blocklengths")) ||
-        (err = chk_array(ck, array_of_displacements, count, "array_of_displacements")) ||
-        (err = vmpi_chk_array(ck, array_of_types, count, "array_of_types")) ||
-        (err = vmpi_chk_ptr(ck, newtype, "newtype")))
+        (err = chk_array(ck, array_of_blocklengths, count, "array_of_blocklengths")))
         return err;
     MPI_Count *blcopy;
-    MPI_Aint *dcopy;
+    MPI_Aint *dcopy = NULL;
     const MPI_Count *bl = counts(array_of_blocklengths, count, &blcopy);
-    const MPI_Aint *dp = aints(array_of_displacements, count, &dcopy);
-    vmpi_dtype **d = malloc(sizeof *d * (size_t)(count ? count : 1));
-    if (bl == NULL || dp == NULL || d == NULL)
+    const MPI_Aint *dp = NULL;
+    vmpi_dtype **d = NULL;
+    if (bl == NULL)
         err = no_mem(ck);
-    else
-        err = chk_blocklens(ck, count, bl);
+    else if (!(err = chk_blocklens(ck, count, bl)) &&
+             !(err = chk_array(ck, array_of_displacements, count, "array_of_displacements")) &&
+             !(err = vmpi_chk_array(ck, array_of_types, count, "array_of_types")) &&
+             !(err = vmpi_chk_ptr(ck, newtype, "newtype"))) {
+        dp = aints(array_of_displacements, count, &dcopy);
+        d = (uint64_t)count < SIZE_MAX / sizeof *d ? malloc(sizeof *d * (size_t)(count ? count : 1)) : NULL;
+        if (dp == NULL || d == NULL)
+            err = no_mem(ck);
+    }
     for (MPI_Count i = 0; i < count && !err; i++)
         err = vmpi_chk_dt_any(ck, array_of_types[i], &d[i]);
     if (!err)

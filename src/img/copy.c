@@ -233,7 +233,7 @@ void vmpi_img_run_dtors(img_rank *r)
     r->cap = 0;
 }
 
-vmpi_img_main_fn vmpi_img_rank_start(vmpi_iso_heap *h, int argc, char **argv, char **envp)
+void vmpi_img_rank_make(vmpi_iso_heap *h)
 {
     img_rank *r = vmpi_iso_heap_calloc(h, sizeof *r);
     if (r == NULL)
@@ -266,6 +266,11 @@ vmpi_img_main_fn vmpi_img_rank_start(vmpi_iso_heap *h, int argc, char **argv, ch
         vmpi_img_tls_fill(r, r->base);
     h->img = r;
     h->img_tls = r->tls;
+}
+
+vmpi_img_main_fn vmpi_img_rank_construct(vmpi_iso_heap *h, int argc, char **argv, char **envp)
+{
+    img_rank *r = h->img;
     vmpi_img_run_ctors(r, argc, argv, envp, true);
     return (vmpi_img_main_fn)(r->base + I.main_off);
 }

@@ -43,16 +43,16 @@ vmpi_priv_method vmpi_img_method(void);
 const char *vmpi_img_method_name(vmpi_priv_method m);
 
 /* On the rank's own stack, its slot's heap current: maps and relocates the rank's copy (auto) or makes its
- * thread_local block (tls), runs the constructors, and returns the main the rank runs. */
-vmpi_img_main_fn vmpi_img_rank_start(vmpi_iso_heap *h, int argc, char **argv, char **envp);
+ * thread_local block (tls); from then on vmpi_img_rank_addr finds the copy's globals.  Then
+ * vmpi_img_rank_construct runs the copy's constructors and returns the main the rank runs. */
+void vmpi_img_rank_make(vmpi_iso_heap *h);
+vmpi_img_main_fn vmpi_img_rank_construct(vmpi_iso_heap *h, int argc, char **argv, char **envp);
 /* On the rank, when it exits: its destructors, last registered first, then the copy's fini array.  Once. */
 void vmpi_img_rank_exit(vmpi_iso_heap *h);
 /* The running rank's copy of the process's global at `p`: where a library's reference to a symbol of the program
- * was resolved is the process's copy (the Fortran sentinels' COMMON block, which the Fortran glue looks for in
- * every call); `p` itself outside the program's image, without privatization or outside a rank.  Inline: a few
- * loads.  (Not a thread-local delta set with each run of a rank: that costs every program's context switches
- * more than it saves Fortran's calls, docs/PERFORMANCE.md.)  (A copy's img record begins with its base:
- * image.h.) */
+ * was resolved is the process's copy (the Fortran sentinels' COMMON block, which the Fortran layer looks for when
+ * a rank starts and keeps in the rank); `p` itself outside the program's image, without privatization or outside
+ * a rank.  Inline: a few loads.  (A copy's img record begins with its base: image.h.) */
 extern uintptr_t vmpi_img_proc_base_;
 extern size_t vmpi_img_span_;
 static inline const void *vmpi_img_rank_addr(const void *p)

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """--what f77: the C side of the Fortran bindings (mpif.h and the mpi module): for every function vmpi exports,
 `pmpi_x_` as gfortran calls it (arguments by reference, hidden CHARACTER lengths at the end) converting its
-arguments and calling the C PMPI_X, with `mpi_x_` a weak alias (a Fortran profiling tool defines mpi_x_ and
-calls pmpi_x_).  Helpers: src/fortran/fortran.h.
+arguments and calling the C PMPI_X (or, where the mpi_f08 specific is the glue and the entry point is
+generated, inlining its body: emit_c.inline_name), with `mpi_x_` a weak alias (a Fortran profiling tool defines
+mpi_x_ and calls pmpi_x_).  Helpers: src/fortran/fortran.h.
 
 The conversion of a parameter follows its type in the standard's Fortran binding (the kind's f90 rendering):
 INTEGER and INTEGER(KIND=...) are the C integers and handles (vmpi's handles are ints) passed as they are or
 dereferenced, LOGICAL becomes 0/1, CHARACTER*(*) a NUL-terminated copy, a choice buffer (<type>) has its
-sentinels translated, STATUS is copied.  A function with a parameter that has no rule here (a callback, an
+sentinels translated, STATUS is passed as it is where it is aligned as C's, else copied.  A function with a parameter that has no rule here (a callback, an
 attribute value) has its glue hand-written in src/fortran/ and says so in the spec (fortran = "hand"); the
 generator refuses one that does not.
 """

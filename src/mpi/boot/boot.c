@@ -89,13 +89,17 @@ static void rank_main(vmpi_vp *vp)
     vmpi_rank *rk = vmpi_container_of(vp, vmpi_rank, vp);
     vmpi_main_fn main = R.main;
     if (R.priv != VMPI_PRIV_NONE) {
-        /* the rank's copy of the program: made and constructed here, on the rank.  No rank starts main
-         * before every copy is ready, as no process of a process-based MPI would: a program timing its
-         * first messages must not be timing the loading of the ranks after it. */
-        main = vmpi_img_rank_start(vp->heap, rk->argc, rk->argv, environ);
+        /* the rank's copy of the program: made and constructed here, on the rank, the upper layers' setup
+         * between the two (the copy's constructors may call them).  No rank starts main before every copy is
+         * ready, as no process of a process-based MPI would: a program timing its first messages must not be
+         * timing the loading of the ranks after it. */
+        vmpi_img_rank_make(vp->heap);
+        vmpi_rank_run_start(rk);
+        main = vmpi_img_rank_construct(vp->heap, rk->argc, rk->argv, environ);
         vmpi_coll_barrier(&rk->world, NULL);
+    } else {
+        vmpi_rank_run_start(rk);
     }
-    vmpi_rank_run_start(rk);
     vmpi_rank_exit(main(rk->argc, rk->argv, environ));
 }
 

@@ -76,7 +76,7 @@ static inline vmpi_rank *vmpi_rank_self(void)
 int vmpi_rank_ext_key(void);
 
 /* An upper layer's setup of each rank, run on the rank (its heap current, its copy of the program made) before
- * its main; registered from constructors only (at most VMPI_RANK_EXT_MAX). */
+ * the copy's constructors and its main; registered from constructors only (at most VMPI_RANK_EXT_MAX). */
 typedef void (*vmpi_rank_start_fn)(vmpi_rank *rk);
 void vmpi_rank_on_start(vmpi_rank_start_fn fn);
 void vmpi_rank_run_start(vmpi_rank *rk);
