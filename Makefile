@@ -62,7 +62,7 @@ demo: build
 	@echo "the same program as a job of 2 OS processes (UCX between them, vmpirun their PMIx server):"
 	$(BUILD)/bin/vmpirun --procs 2 -n 64 -p 1 $(BUILD)/ring
 	@echo "a Fortran program (the mpi module), 64 ranks on 2 PEs, moved at every migration point:"
-	$(BUILD)/bin/vmpifort -O2 -o $(BUILD)/ring_f examples/ring.f90
+	$(BUILD)/bin/vmpifort -O2 -J $(BUILD) -o $(BUILD)/ring_f examples/ring.f90
 	$(BUILD)/bin/vmpirun -n 64 -p 2 --balancer Rotate $(BUILD)/ring_f
 	@echo "the same C program compiled once against the MPI-5.0 standard ABI's mpi.h (no vmpi header), linked with libmpi_abi:"
 	cc -O2 -fPIC -I $(BUILD)/include/abi -c examples/ring.c -o $(BUILD)/ring_abi.o
