@@ -179,7 +179,8 @@ def function(entry, expr, profile, large, target=None, takes_request=False):
     # the error class; `err_` where a parameter is called err (MPI_Status_set_error's)
     err = "err_" if any(p.name == "err" for p in params) else "err"
     fail = "        " + reporter(entry, params, texts, err, fn)
-    checks = [term(None, f"{spec.CALLER_CHECK[entry.caller]}(&ck)", err)]
+    caller = spec.CALLER_CHECK[entry.caller]
+    checks = [term(None, f"{caller}(&ck)", err)] if caller else []
     for i in order(params):
         checks += [term(g, c, err) for g, c in us[i].checks]
     checks += [term(None, c, err) for c in entry.extra]

@@ -54,7 +54,8 @@ COUNT_KINDS = ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI", "POLYXFER_NUM_ELEM"
 OUT_SCALARS = ("LOGICAL", "COMM_SIZE", "RANK", "TAG", "ERROR_CODE", "GROUP_COMPARISON", "INDEX", "ARRAY_LENGTH",
                "INFO_VALUE_LENGTH", "KEY_INDEX", "ERROR_CLASS", "STRING_LENGTH", "COMM_COMPARISON",
                "ARRAY_LENGTH_NNI", "NUM_DIMS", "TOPOLOGY_TYPE", "WINDOW_SIZE", "C_BUFFER",
-               "GROUP", "INFO", "ERRHANDLER", "COMMUNICATOR", "SESSION", "WINDOW", "DATATYPE", "DISPLACEMENT")
+               "GROUP", "INFO", "ERRHANDLER", "COMMUNICATOR", "SESSION", "WINDOW", "DATATYPE", "DISPLACEMENT",
+               "THREAD_LEVEL", "VERSION")
 # input handles the check resolves into the object the implementation gets: the check.h function, the type
 HANDLE_OBJECTS = {"COMMUNICATOR": ("vmpi_chk_comm", "vmpi_comm *"), "DATATYPE": ("vmpi_chk_dt", "const vmpi_dtype *"),
                   "GROUP": ("vmpi_chk_group", "vmpi_group *"), "WINDOW": ("vmpi_chk_win", "vmpi_win *"),
@@ -233,6 +234,10 @@ def use(entry, params, i, large):
                    f"*{name} = vmpi_count_int({name}_large);")
     if k == "C_BUFFER2" and d == "out" and p.pointer_level == 1 and not array:
         return Use([_ptr(p, "buffer address")], arg=name, impl=c_decl(p))
+    if k in ("ARGUMENT_COUNT", "ARGUMENT_LIST") and d == "inout":  # MPI_Init's argc and argv: NULL or the
+        return passthrough  # program's, which vmpi does not read (its ranks got theirs before main)
+    if k == "THREAD_LEVEL" and d == "in" and not array:  # any level: the implementation provides what it can
+        return passthrough
     if k == "LOGICAL" and d == "in" and not array:  # any int is true or false
         return passthrough
     if k == "INFO" and d == "in" and not array:  # MPI_INFO_NULL or an info object

@@ -19,7 +19,7 @@ KEYS = {
     "extra": list,
     "ck": (True,),
     "raises": (True,),
-    "caller": ("rank", "local", "any time"),
+    "caller": ("rank", "local", "any time", "anyone"),
     "report": str,
     "large": (True, False),
     "fortran": ("hand", "none"),
@@ -32,8 +32,10 @@ AREA_KEYS = {"entry_points": ("generated", "hand-written"),
              "arguments": ("implementation",), "datatypes": ("any",), "large_flag": (True,)}
 # the first check of an entry point, by who may call the function (check.h): a rank between MPI_Init and
 # MPI_Finalize; a local call, which a thread that is no rank may make in a running job too; a rank at any time
-# (MPI-4.1 11.2.1: info objects, sessions, error classes)
-CALLER_CHECK = {"rank": "vmpi_chk_ranked", "local": "vmpi_chk_local", "any time": "vmpi_chk_in_rank"}
+# (MPI-4.1 11.2.1: info objects, sessions, error classes); anyone, any thread at any time (MPI_Initialized,
+# MPI_Get_version, MPI_Abort: no check)
+CALLER_CHECK = {"rank": "vmpi_chk_ranked", "local": "vmpi_chk_local", "any time": "vmpi_chk_in_rank",
+                "anyone": None}
 
 
 class Entry:
