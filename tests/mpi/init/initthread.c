@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI_Init_thread + MPI_Query_thread + MPI_Is_thread_main: the provided level is a valid level, the same on
- * every query, and the calling thread is the main thread. */
+ * every query, and the calling thread is the main thread; their NULL result pointers, and those of the other
+ * environment queries, are argument errors. */
 #include "mtest.h"
 
 int main(int argc, char **argv)
@@ -23,6 +24,17 @@ int main(int argc, char **argv)
         MT_CHECK_INT(errs, "Is_thread_main", 1, flag);
         MPI_Barrier(MPI_COMM_WORLD); /* lets other ranks run (and maybe migrate us) between queries */
     }
+
+    /* a NULL result pointer is an argument error, reported through MPI_COMM_WORLD's handler (not a crash) */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int len, v;
+    MT_CHECK_CLASS(errs, MPI_Query_thread(NULL), MPI_ERR_ARG);
+    MT_CHECK_CLASS(errs, MPI_Is_thread_main(NULL), MPI_ERR_ARG);
+    MT_CHECK_CLASS(errs, MPI_Initialized(NULL), MPI_ERR_ARG);
+    MT_CHECK_CLASS(errs, MPI_Get_version(&v, NULL), MPI_ERR_ARG);
+    MT_CHECK_CLASS(errs, MPI_Get_processor_name(NULL, &len), MPI_ERR_ARG);
+    MT_CHECK_CLASS(errs, MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided), MPI_ERR_OTHER); /* again */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 
     /* all ranks got the same level */
     int lo = -1, hi = -1;
