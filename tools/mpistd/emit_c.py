@@ -15,9 +15,10 @@ program called.
 The checks are check.h's static inline helpers, as in the hand-written entry points, so they inline into the
 entry point (the implementation too, with LTO); nothing is allocated.
 Where the spec says so, an entry point checks less and passes more (`arguments = "implementation"`: the
-collectives, kinds.passed), calls another entry's implementation with its request (`impl`; NULL from a
-blocking form: takes_request), keeps the schedule it builds (`persistent`), or, reporting no error (its result
-is not an error class: MPI_Aint_add), only returns its implementation's result.
+collectives and the datatype constructors, kinds.passed), tells the implementation which form was called
+(`large_flag`), calls another entry's implementation with its request (`impl`; NULL from a blocking form:
+takes_request), keeps the schedule it builds (`persistent`), or, reporting no error (its result is not an
+error class: MPI_Aint_add, MPI_Wtime), only returns its implementation's result.
 """
 import re
 import sys
