@@ -180,8 +180,15 @@ def function(entry, expr, profile, large, target=None, takes_request=False):
     # the error class; `err_` where a parameter is called err (MPI_Status_set_error's)
     err = "err_" if any(p.name == "err" for p in params) else "err"
     fail = "        " + reporter(entry, params, texts, err, fn)
+    # a call outside MPI_Init .. MPI_Finalize (or by a thread that is no rank) fails through MPI_COMM_WORLD's
+    # handler, whatever object it names (the objects of a finalized rank are no one's to report on)
     caller = spec.CALLER_CHECK[entry.caller]
-    checks = [term(None, f"{caller}(&ck)", err)] if caller else []
+    world = f'return vmpi_fail(MPI_COMM_WORLD, {err}, "{fn}", &ck);'
+    checks, caller_block = [], []
+    if caller and fail.strip() == world:
+        checks = [term(None, f"{caller}(&ck)", err)]
+    elif caller:
+        caller_block = [f"    if (({err} = {caller}(&ck)))", "        " + world]
     for i in order(params):
         checks += [term(g, c, err) for g, c in us[i].checks]
     checks += [term(None, c, err) for c in entry.extra]
@@ -201,12 +208,13 @@ def function(entry, expr, profile, large, target=None, takes_request=False):
         out.append("    MPI_Comm errcomm = MPI_COMM_WORLD; /* whose handler reports the errors: a check may set it */")
     out += ["    " + u.local for u in us if u.local]
     out.append(f"    int {err};")
+    out += caller_block
     call = f"{entry.impl}({', '.join(args)})"
     if entry.persistent:  # the schedule the call builds is kept for MPI_Start (binding/persist.h)
         call = f'VMPI_PERSISTENT({call}, "{fn}")'
     if entry.raises:  # the implementation reports its own errors
         ret = split_call(f"return {call};", 4)
-        out += [wrap_condition(checks), fail] + ["    " + ret[0]] + ["    " + r for r in ret[1:]]
+        out += ([wrap_condition(checks), fail] if checks else []) + ["    " + ret[0]] + ["    " + r for r in ret[1:]]
     else:
         checks.append(term(None, call, err))
         out += [wrap_condition(checks), fail] + ["    " + u.out for u in us if u.out] + ["    return MPI_SUCCESS;"]

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI calls outside MPI_Init .. MPI_Finalize are errors (MPI-3.1 8.7), reported through MPI_COMM_WORLD's error
- * handler with MPI_ERR_OTHER, except the functions the standard allows at any time (MPI_Initialized,
+ * handler with MPI_ERR_OTHER whatever communicator they name, except the functions the standard allows at any time (MPI_Initialized,
  * MPI_Finalized, MPI_Get_version, MPI_Get_library_version, and since MPI-4 the info functions) and those
  * that report no errors (MPI_Wtime, MPI_Wtick).  After MPI_Finalize, with MPI_ERRORS_RETURN set on MPI_COMM_WORLD before it, every other
  * int-returning function of mpi.h (uninit_calls.h, generated from it by gen-calls.py: all arguments 0)
@@ -89,6 +89,12 @@ int main(int argc, char **argv)
                    MPI_ERR_OTHER);
     }
     MT_CHECK(errs, n > 250, "only %d functions were called", n);
+    /* through MPI_COMM_WORLD's handler whatever communicator a call names: MPI_COMM_SELF's is still fatal */
+    int pos = 0, size = -1;
+    int rcs[] = {MPI_Send(NULL, 0, MPI_INT, 0, 0, MPI_COMM_SELF), MPI_Pack(NULL, 0, MPI_INT, NULL, 0, &pos, MPI_COMM_SELF),
+                 MPI_Comm_size(MPI_COMM_SELF, &size), MPI_Barrier(MPI_COMM_SELF)};
+    for (int i = 0; i < 4; i++) /* (MPI_Error_class is not callable now: the codes are the classes) */
+        MT_CHECK(errs, rcs[i] == MPI_ERR_OTHER, "call %d naming MPI_COMM_SELF returned %d", i, rcs[i]);
     if (errs)
         fprintf(stderr, "[rank %d] Found %d errors\n", rank, errs);
     else if (rank == 0)
