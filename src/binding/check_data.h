@@ -19,6 +19,15 @@ static inline int vmpi_chk_dt_any(vmpi_chk *ck, MPI_Datatype h, vmpi_dtype **out
  * must not be NULL. */
 #define vmpi_chk_load(ck, p, out, what) ((p) != NULL ? (*(out) = *(p), MPI_SUCCESS) : vmpi_chk_ptr(ck, p, what))
 
+/* The data representation of MPI_Pack_external and friends: "external32", the one MPI defines. */
+static inline int vmpi_chk_datarep(vmpi_chk *ck, const char *rep)
+{
+    if (rep != NULL && strcmp(rep, "external32") == 0)
+        return MPI_SUCCESS;
+    snprintf(ck->why, sizeof ck->why, "data representation \"%s\" is not \"external32\"", rep ? rep : "(NULL)");
+    return MPI_ERR_ARG;
+}
+
 /* An array argument: may be NULL only when it has no entries. */
 static inline int vmpi_chk_array(vmpi_chk *ck, const void *p, MPI_Count n, const char *what)
 {
