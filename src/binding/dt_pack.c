@@ -4,7 +4,6 @@
  * checked the data representation, the counts, the datatype, the data buffer and the position pointer; here the
  * packed buffer and the room in it. */
 #include <limits.h>
-#include <string.h>
 #include "binding/impl.h"
 #include "mpi/datatype/external32.h"
 

@@ -31,7 +31,7 @@ def declaration(expr, name=None, width=120, extra=()):
     `extra`: parameters after the standard's."""
     head = f"{expr.return_type} {name or expr.name}("
     lines, line = [], head
-    ps = [q for q in params(expr) + list(extra) if q != "void" or not extra]
+    ps = [q for q in params(expr) if q != "void"] + list(extra) if extra else params(expr)
     for i, p in enumerate(ps):
         text = p + (");" if i == len(ps) - 1 else ",")
         if len(line) + len(text) + 1 > width and line.strip() and not line.endswith("("):

@@ -8,9 +8,9 @@ mpi_x_ and calls pmpi_x_).  Helpers: src/fortran/fortran.h.
 The conversion of a parameter follows its type in the standard's Fortran binding (the kind's f90 rendering):
 INTEGER and INTEGER(KIND=...) are the C integers and handles (vmpi's handles are ints) passed as they are or
 dereferenced, LOGICAL becomes 0/1, CHARACTER*(*) a NUL-terminated copy, a choice buffer (<type>) has its
-sentinels translated, STATUS is passed as it is where it is aligned as C's, else copied.  A function with a parameter that has no rule here (a callback, an
-attribute value) has its glue hand-written in src/fortran/ and says so in the spec (fortran = "hand"); the
-generator refuses one that does not.
+sentinels translated, STATUS is passed as it is where it is aligned as C's, else copied.  A function with a
+parameter that has no rule here (a callback, an attribute value) has its glue hand-written in src/fortran/ and
+says so in the spec (fortran = "hand"); the generator refuses one that does not.
 """
 import sys
 

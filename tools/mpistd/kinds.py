@@ -94,9 +94,9 @@ def buffer_triple(params, i):
 
 # count and displacement arrays the implementation gets as a vmpi_ivec (mpi/core/ivec.h), by their C type (a
 # DISPLACEMENT array is MPI_Aint in both forms: as it is)
-# (and the datatype constructors' block lengths, array sizes and displacements)
-IVEC_KINDS = COUNT_KINDS + ("POLYDISPLACEMENT", "POLYDTYPE_NUM_ELEM_NNI", "POLYDTYPE_NUM_ELEM_PI",
-                            "POLYDISPLACEMENT_COUNT", "POLYDISPLACEMENT_AINT_COUNT")
+# (and the datatype constructors' array sizes and displacements; their block lengths are counts)
+IVEC_KINDS = COUNT_KINDS + ("POLYDISPLACEMENT", "POLYDTYPE_NUM_ELEM_PI", "POLYDISPLACEMENT_COUNT",
+                            "POLYDISPLACEMENT_AINT_COUNT")
 IVECS = {"int": "vmpi_iv_int", "MPI_Count": "vmpi_iv_count", "MPI_Aint": "vmpi_iv_aint"}
 # what the entry point still checks where the implementation checks the arguments (spec: arguments =
 # "implementation"): the call's communicator, the info and the request pointer

@@ -17,13 +17,13 @@ int vmpi_rank_ext_key(void)
     return ext_keys++;
 }
 
-static vmpi_rank_start_fn start_fns[VMPI_RANK_EXT_MAX];
+static vmpi_rank_start_fn start_fns[VMPI_RANK_START_MAX];
 static int nstart_fns;
 
 void vmpi_rank_on_start(vmpi_rank_start_fn fn)
 {
-    if (nstart_fns == VMPI_RANK_EXT_MAX)
-        vmpi_fatal("more than %d layers set ranks up (VMPI_RANK_EXT_MAX)", VMPI_RANK_EXT_MAX);
+    if (nstart_fns == VMPI_RANK_START_MAX)
+        vmpi_fatal("more than %d layers set ranks up (VMPI_RANK_START_MAX)", VMPI_RANK_START_MAX);
     start_fns[nstart_fns++] = fn;
 }
 

@@ -15,6 +15,8 @@
  * restarted one too) numbers the keys alike; what a slot points to belongs in the rank's heap, which is
  * saved and moved with the rank (as the rank itself is). */
 #define VMPI_RANK_EXT_MAX 4
+/* How many layers may set each rank up when it starts (vmpi_rank_on_start: the Fortran bindings). */
+#define VMPI_RANK_START_MAX 4
 
 /* A buffer for buffered sends (mpi/pt2pt/bsend.c): the rank's (MPI_Buffer_attach) or a communicator's. */
 typedef struct vmpi_bsend_state {
@@ -76,7 +78,7 @@ static inline vmpi_rank *vmpi_rank_self(void)
 int vmpi_rank_ext_key(void);
 
 /* An upper layer's setup of each rank, run on the rank (its heap current, its copy of the program made) before
- * the copy's constructors and its main; registered from constructors only (at most VMPI_RANK_EXT_MAX). */
+ * the copy's constructors and its main; registered from constructors only (at most VMPI_RANK_START_MAX). */
 typedef void (*vmpi_rank_start_fn)(vmpi_rank *rk);
 void vmpi_rank_on_start(vmpi_rank_start_fn fn);
 void vmpi_rank_run_start(vmpi_rank *rk);
