@@ -109,7 +109,9 @@ static struct {
     _Atomic signed char *rma_lane; /* [nprocs]: UCX has an RMA lane to that process (-1: not known yet) */
     size_t am_max;
     _Atomic int stopping;
-    _Atomic int held;        /* vmpi_ucx_hold: no handler runs */
+    _Atomic int held;        /* vmpi_ucx_hold: no handler runs; read with acquire, as what the stop's leader
+                              * did before releasing it (the requester woken on another PE) precedes the
+                              * handlers that run next (pt2pt/isendrecv 13x2 under TSan, 2 processes) */
     _Atomic int ending, nflushed; /* vmpi_ucx_local_done */
     _Atomic int ended;       /* every process is done */
     _Atomic int in_ended;    /* ended() runs (on PMIx's thread): vmpi_ucx_finish waits for it to return */
@@ -953,7 +955,7 @@ static bool is_self(int pe) { return H->self_pe() == pe; }
 int vmpi_ucx_poll(struct vmpi_pe *pe)
 {
     int id = pe->id, n = 0;
-    if (id < U.first || id >= U.first + U.npes || atomic_load_explicit(&U.held, memory_order_relaxed))
+    if (id < U.first || id >= U.first + U.npes || atomic_load_explicit(&U.held, memory_order_acquire))
         return 0;
     ucp_worker_h w = U.pe[id - U.first].w;
     lost_check();
@@ -972,7 +974,7 @@ bool vmpi_ucx_backlog(int pe)
     pe_state *s = &U.pe[local(pe)];
     /* held (a stop of the world after the job-wide quiescence): every message sent was received, only its
      * local completion may lag (TCP), and it can wait */
-    if (atomic_load_explicit(&U.held, memory_order_relaxed))
+    if (atomic_load_explicit(&U.held, memory_order_acquire))
         return false;
     if (atomic_load_explicit(&U.ending, memory_order_relaxed) && s->flush != 2)
         return true; /* its flush must move on (or start) */
@@ -986,7 +988,7 @@ bool vmpi_ucx_backlog(int pe)
  * a call through the host's table per pass of the spin loops.) */
 bool vmpi_ucx_work(int pe)
 {
-    if (atomic_load_explicit(&U.held, memory_order_relaxed))
+    if (atomic_load_explicit(&U.held, memory_order_acquire))
         return false;
     return ucp_worker_progress(U.pe[local(pe)].w) != 0 || vmpi_ucx_backlog(pe);
 }
@@ -995,7 +997,7 @@ bool vmpi_ucx_work(int pe)
  * its event wakes the PE (vmpi_ucx_sleep) when the network brings something. */
 bool vmpi_ucx_ready(int pe)
 {
-    if (!is_self(pe) || atomic_load_explicit(&U.held, memory_order_relaxed))
+    if (!is_self(pe) || atomic_load_explicit(&U.held, memory_order_acquire))
         return false;
     pe_state *s = &U.pe[local(pe)];
     /* Twice: UCX 1.13 polls an interface no endpoint of this worker uses only once its first message
