@@ -8,13 +8,18 @@
 #include "mpi/core/rank.h"
 
 typedef struct uerr {
-    int cls;   /* its class: itself for a class; 0 once removed (MPI_Remove_error_*: the value is not reused) */
+    int cls;   /* its class: itself for a class; 0 once removed (MPI_Remove_error_*) */
+    int n;     /* a class: its codes not removed yet */
     char *str; /* from MPI_Add_error_string, or NULL */
 } uerr;
 
+/* A removed value is given again, the lowest first: a library that adds its classes at each start and
+ * removes them at each end (MPICH's errhan/adderr, 10,000 times) gets the same values each time, and the
+ * table keeps its size. */
 typedef struct vmpi_errcodes {
     uerr *e; /* value MPI_ERR_LASTCODE + 1 + i is e[i] */
     int n, cap;
+    int low;     /* every index below it is in use (where the search for a removed one starts) */
     int lastused;
 } vmpi_errcodes;
 
@@ -45,19 +50,29 @@ static int add(int cls, int *out)
     vmpi_errcodes *s = state();
     if (s == NULL)
         return MPI_ERR_NO_MEM;
-    if (s->n == INT_MAX - MPI_ERR_LASTCODE)
-        return MPI_ERR_NO_MEM; /* the int range is used up */
-    if (s->n == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 16;
-        uerr *e = realloc(s->e, sizeof *e * (size_t)cap);
-        if (e == NULL)
-            return MPI_ERR_NO_MEM;
-        s->e = e;
-        s->cap = cap;
+    int i = s->low;
+    while (i < s->n && s->e[i].cls != 0)
+        i++;
+    if (i == s->n) {
+        if (s->n == INT_MAX - MPI_ERR_LASTCODE)
+            return MPI_ERR_NO_MEM; /* the int range is used up */
+        if (s->n == s->cap) {
+            int cap = s->cap ? 2 * s->cap : 16;
+            uerr *e = realloc(s->e, sizeof *e * (size_t)cap);
+            if (e == NULL)
+                return MPI_ERR_NO_MEM;
+            s->e = e;
+            s->cap = cap;
+        }
+        s->n++;
     }
-    int v = MPI_ERR_LASTCODE + 1 + s->n;
-    s->e[s->n++] = (uerr){cls < 0 ? v : cls, NULL};
-    s->lastused = v;
+    s->low = i + 1;
+    int v = MPI_ERR_LASTCODE + 1 + i;
+    s->e[i] = (uerr){cls < 0 ? v : cls, 0, NULL};
+    if (cls > 0 && user(cls)) /* a code of a user class */
+        user(cls)->n++;
+    if (v > s->lastused)
+        s->lastused = v;
     *out = v;
     return MPI_SUCCESS;
 }
@@ -93,13 +108,14 @@ int vmpi_errcode_remove(int code, bool is_class)
         return VMPI_ERRCODE_NOT_USER;
     if (u->str)
         return VMPI_ERRCODE_HAS_STRING;
-    if (is_class) {
-        vmpi_errcodes *s = state();
-        for (int i = 0; i < s->n; i++)
-            if (s->e[i].cls == code && MPI_ERR_LASTCODE + 1 + i != code)
-                return VMPI_ERRCODE_HAS_CODES;
-    }
+    if (is_class && u->n > 0)
+        return VMPI_ERRCODE_HAS_CODES;
+    if (!is_class && user(u->cls))
+        user(u->cls)->n--;
+    vmpi_errcodes *s = state();
     u->cls = 0;
+    if (u - s->e < s->low)
+        s->low = (int)(u - s->e);
     return MPI_SUCCESS;
 }
 

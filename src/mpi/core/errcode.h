@@ -14,7 +14,8 @@ int vmpi_errcode_add_code(int errorclass, int *errorcode);
 /* `code` is a user class or code; else MPI_ERR_ARG. */
 int vmpi_errcode_set_string(int code, const char *string);
 /* MPI-4.1's removals: a user class (is_class) or code, which must have no string left and, for a class, no
- * code left; its value is not given again.  The string of a user class or code.  MPI_SUCCESS or why not: */
+ * code left; its value may be given again by a later addition.  The string of a user class or code.
+ * MPI_SUCCESS or why not: */
 enum { VMPI_ERRCODE_NOT_USER = -1, VMPI_ERRCODE_HAS_STRING = -2, VMPI_ERRCODE_HAS_CODES = -3 };
 int vmpi_errcode_remove(int code, bool is_class);
 int vmpi_errcode_remove_string(int code);
@@ -22,8 +23,8 @@ int vmpi_errcode_remove_string(int code);
 int vmpi_errcode_class(int code);
 /* The string given to a user class or code ("" when none was), or NULL when `code` is not one. */
 const char *vmpi_errcode_user_string(int code);
-/* The rank's MPI_LASTUSEDCODE value (the largest user class or code, or MPI_ERR_LASTCODE): its address is
- * the attribute's value, so it stays current. */
+/* The rank's MPI_LASTUSEDCODE value (the largest value a user class or code was given, or
+ * MPI_ERR_LASTCODE): its address is the attribute's value, so it stays current. */
 int *vmpi_errcode_lastused(void);
 
 struct vmpi_rank;
