@@ -20,7 +20,7 @@ extern "C" {
 
 #define VMPI 1
 #define VMPI_VERSION_STRING "0.1.0"
-#define MPI_VERSION 3
+#define MPI_VERSION 4
 #define MPI_SUBVERSION 1
 
 typedef ptrdiff_t MPI_Aint;

@@ -101,7 +101,7 @@ int vmpi_b_Get_version(int *version, int *subversion)
 
 int vmpi_b_Get_library_version(char *version, int *resultlen)
 {
-    const char *v = "vmpi " VMPI_VERSION_STRING " (MPI 3.1; ranks are user-level threads)";
+    const char *v = "vmpi " VMPI_VERSION_STRING " (MPI 4.1; ranks are user-level threads)";
     strcpy(version, v);
     *resultlen = (int)strlen(v);
     return MPI_SUCCESS;

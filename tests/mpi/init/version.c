@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* MPI_Get_version (3.1 for vmpi; equal to MPI_VERSION.MPI_SUBVERSION everywhere), MPI_Get_library_version
+/* MPI_Get_version (4.1 for vmpi; equal to MPI_VERSION.MPI_SUBVERSION everywhere), MPI_Get_library_version
  * and MPI_Get_processor_name (nonempty, resultlen == strlen, within the maximum length). */
 #include "mtest.h"
 
@@ -12,7 +12,7 @@ int main(int argc, char **argv)
     MT_CHECK(errs, v == MPI_VERSION && sv == MPI_SUBVERSION, "Get_version %d.%d, header says %d.%d", v, sv,
              MPI_VERSION, MPI_SUBVERSION);
 #ifdef VMPI
-    MT_CHECK(errs, v == 3 && sv == 1, "vmpi must report MPI 3.1, got %d.%d", v, sv);
+    MT_CHECK(errs, v == 4 && sv == 1, "vmpi must report MPI 4.1, got %d.%d", v, sv);
 #endif
     MT_CHECK(errs, v >= 3, "MPI version %d.%d is older than 3", v, sv);
 

@@ -61,4 +61,10 @@
  * check what MPICH and Open MPI accept beyond the standard (logical and bitwise operations on MPI_CHAR,
  * ...) and the removed MPI-1 functions (the strict=false lines). */
 
+/* MPICH 4.0.2's tests name MPI-4.1's MPI_Remove_error_class, _code and _string by MPICH's draft of them
+ * (errhan/adderr, when MPI_VERSION >= 4: MPI_Delete_error_*, which mtest_mpix.h makes MPIX_Delete_error_*) */
+#define MPIX_Delete_error_class MPI_Remove_error_class
+#define MPIX_Delete_error_code MPI_Remove_error_code
+#define MPIX_Delete_error_string MPI_Remove_error_string
+
 #endif
