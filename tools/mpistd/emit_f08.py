@@ -10,8 +10,10 @@ integer and handle inputs pass by value to C glue generated for it (emit_f77.py)
 C call does.  The others (a CHARACTER or procedure argument, a function, hand-written glue) are module
 procedures calling the glue of mpif.h and the mpi module (pmpi_x_, src/fortran/) by reference.  A handle type
 is one default INTEGER (BIND(C)), so it passes as the glue's INTEGER does and arrays of handles and statuses
-pass without a copy.  A choice buffer is `TYPE(*), DIMENSION(*)` with gfortran's NO_ARG_CHECK
-(MPI_SUBARRAYS_SUPPORTED is .FALSE.).
+pass without a copy.  A choice buffer is the standard's `TYPE(*), DIMENSION(..)` (MPI_SUBARRAYS_SUPPORTED is
+.TRUE.: gfortran passes a descriptor, src/fortran/fsection.h), but in the module procedures over the glue of
+mpif.h (MPI_Pack_external's), `TYPE(*), DIMENSION(*)` with gfortran's NO_ARG_CHECK (a section passes as the
+compiler's contiguous copy: blocking calls, for which that is right).
 """
 import re
 
@@ -58,8 +60,10 @@ def declarations(f08):
     return out
 
 
-def dummy(attrs, name, dims, glue):
-    """The declaration of one dummy argument, for the module procedure or (`glue`) the glue's interface."""
+def dummy(attrs, name, dims, glue, assumed_rank=False):
+    """The declaration of one dummy argument, for the module procedure or (`glue`) the glue's interface;
+    `assumed_rank`: a choice buffer as the standard declares it (TYPE(*), DIMENSION(..)), for the specific that
+    is the glue itself, whose C side takes its descriptor (src/fortran/fsection.h)."""
     lines = []
     attrs = list(attrs)
     base = attrs[0]
@@ -67,6 +71,10 @@ def dummy(attrs, name, dims, glue):
         # mpi_f08's callbacks take what the glue's do, by reference (a TYPE(MPI_Comm) as an INTEGER), but
         # MPI_User_function's two TYPE(C_PTR), VALUE buffers, which are C's void *: any procedure passes
         return [f"external :: {name}"]
+    if base.upper() == "TYPE(*)" and assumed_rank:
+        if "DIMENSION(..)" not in [a.upper().replace(" ", "") for a in attrs]:
+            raise ValueError(f"choice buffer {name} is not DIMENSION(..) in the standard's mpi_f08 binding")
+        return [", ".join(attrs) + f" :: {name}"]
     if base.upper() == "TYPE(*)":
         lines.append(f"!GCC$ ATTRIBUTES NO_ARG_CHECK :: {name}")
         return lines + [f"type(*), dimension(*) :: {name}"]
@@ -150,7 +158,7 @@ def procedure(proc, glue_generated=True, large=False):
         spec = []
         for attrs, names in decls:
             for n, dims in names:
-                spec += dummy(list(attrs) + (["VALUE"] if n in values else []), n, dims, False)
+                spec += dummy(list(attrs) + (["VALUE"] if n in values else []), n, dims, False, True)
         lines = [f"subroutine {name}{suffix}({args}) bind(C, name=\"{name}{suffix}\")"]
         if imports:
             lines.append(f"  import :: {', '.join(imports)}")

@@ -50,7 +50,75 @@ def f08_type(attrs):
     return "EXTERNAL" if base.startswith("PROCEDURE") else base
 
 
-def glue(standard, entry, large=False):
+# count kinds that give a choice buffer its own element count, when a DATATYPE follows them at once
+SECTION_COUNTS = ("POLYXFER_NUM_ELEM_NNI", "POLYDTYPE_NUM_ELEM_NNI", "POLYDTYPE_NUM_ELEM")
+# buffers whose address is all the call takes (a section's is its first element's)
+ADDRESS_ONLY = {("MPI_Get_address", "location")}
+
+
+def sections(entry, c, f90, f08, fargs, bufs, values, target):
+    """The body of PMPI_X_f08's path for noncontiguous array sections (src/fortran/fsection.h), which calls
+    PMPI_X_f08 (`target`) again with contiguous descriptors: for each section a datatype over it (the buffer
+    followed at once by a count and a DATATYPE of its own, both by value here: replaced by 1 and that type) or
+    a copy (any other; refused for a call that may outlive it, ASYNCHRONOUS in the standard's binding)."""
+    params = list(f90.parameters)
+    names = [q.name.lower() for q in params]
+    c_arrays = {p.name: bool(p.array) for p in c.parameters}
+    attrs = {n.lower(): [x.upper().replace(" ", "") for x in a] for a, ns in emit_f08.declarations(f08)
+             for n, _ in ns}
+    out, done = [], []
+    for b in bufs:
+        q = params[names.index(b)]
+        d = q.direction.value.lower()
+        how = [{"in": "VMPI_F_IN", "out": "VMPI_F_OUT", "inout": "VMPI_F_IN | VMPI_F_OUT"}[d]]
+        if "ASYNCHRONOUS" in attrs[b]:
+            how.append("VMPI_F_ASYNC")
+        how = " | ".join(how)
+        i = names.index(b)
+        nxt = params[i + 1:i + 3]
+        # (not when a buffer comes just before: MPI_Reduce's two share them)
+        typed = (len(nxt) == 2 and nxt[0].kind.name in SECTION_COUNTS and nxt[1].kind.name == "DATATYPE" and
+                 not any(x._parseset.get("length") not in (None, "") or c_arrays.get(x.name) for x in nxt) and
+                 (i == 0 or params[i - 1].kind.name != "BUFFER"))
+        if (entry.name, b) in ADDRESS_ONLY:
+            out.append(f"vmpi_f_desc0 {b}_c;")
+            out.append(f"void *{b}_a = {b}->base_addr;")
+            continue
+        out.append(f"vmpi_f_sect {b}_s;")
+        out.append(f"vmpi_f_desc0 {b}_c;")
+        if typed:
+            n, t = nxt[0].name.lower(), nxt[1].name.lower()
+            if n not in values or t not in values:
+                raise Unknown(f"{entry.name}: the count and datatype of buffer {b} do not pass by value")
+            out.append(f"void *{b}_a = vmpi_f_buf_typed(&{b}_s, {b}, {n}, {t}, {how});")
+        else:
+            out.append(f"void *{b}_a = vmpi_f_buf_copied(&{b}_s, {b}, {how});")
+        out.append(f"if (VMPI_UNLIKELY({b}_s.mode != VMPI_F_PLAIN)) {{")
+        out.append(f"    if ({b}_s.mode == VMPI_F_FAILED) {{")
+        out += [f"        vmpi_f_sect_end(&{p}_s);" for p in reversed(done)]
+        out.append(f"        int rc = vmpi_f_sect_fail(&{b}_s, \"{c.name}\", \"{b}\");")
+        out.append("        if (ierror)")
+        out.append("            *ierror = rc;")
+        out.append("        return;")
+        out.append("    }")
+        if typed:
+            out.append(f"    if ({b}_s.mode == VMPI_F_TYPED) {{")
+            out.append(f"        {n} = 1;")
+            out.append(f"        {t} = {b}_s.type;")
+            out.append("    }")
+        out.append("}")
+        done.append(b)
+    out.append(f"{target}({', '.join(vmpi_f_desc(a) if a in bufs else a for a in fargs)});")
+    out += [f"vmpi_f_sect_end(&{b}_s);" for b in reversed(done)]
+    return out
+
+
+def vmpi_f_desc(b):
+    """A contiguous buffer's descriptor at the address sections() found for buffer `b`"""
+    return f"vmpi_f_desc_at(&{b}_c, {b}_a, {b})"
+
+
+def glue(standard, entry, large=False, sections_only=False):
     """The C text of pmpi_x_ (and its alias) for `entry`, or where the mpi_f08 specific is the glue itself
     (emit_f08.direct) of PMPI_X_f08 (inputs by value, MPI_X_f08 its alias; a generated entry point's body
     inlined, vmpi_entry_X) and pmpi_x_ calling it; `large`: of its large-count form (mpi_f08 only, the one binding
@@ -159,6 +227,8 @@ def glue(standard, entry, large=False):
         pre.insert(0, "const char *fsent = vmpi_f_sent(); /* where the sentinels are: once a call */")
     ret = c.return_kind.name
     fname, cname = c.name.lower(), "P" + c.name
+    if sections_only and not direct:
+        return None
     if direct and entry.entry_generated:  # the entry point's body, inlined (emit_c: binding/<area>_entry.h)
         cname = emit_c.inline_name(c.name)
         if emit_c.checked(c):  # its check record, declared before the rank is looked up (emit_c.wrapper)
@@ -181,21 +251,50 @@ def glue(standard, entry, large=False):
     params = ", ".join(decls + hidden or ["void"])
     if direct:
         # the body is the mpi_f08 specific's, PMPI_X_f08 (its inputs by value) with MPI_X_f08 a weak alias;
-        # pmpi_x_ (not for a large-count form: mpi_f08 has those alone) loads the inputs and calls it
+        # pmpi_x_ (not for a large-count form: mpi_f08 has those alone) loads the inputs and calls it.  With a
+        # choice buffer, which mpi_f08 passes as a descriptor (fsection.h), the body is vmpi_f08_X, inlined
+        # into both: PMPI_X_f08 takes the descriptors to addresses (sections: sections())
         f08name = f"{c.name[:-2]}_f08c" if large else f"{c.name}_f08"
-        vparams = list(decls)
+        vlist = list(decls)
         for i, d in vdecls:
-            vparams[i] = d
-        vparams = ", ".join(vparams)
-        lines.append(f"VMPI_EXPORT void P{f08name}({vparams})")
-        lines.append("{")
-        lines += ["    " + b for b in body]
-        lines.append("}")
-        lines.append(f"VMPI_EXPORT __attribute__((weak, alias(\"P{f08name}\"))) void {f08name}({vparams});")
+            vlist[i] = d
+        vparams = ", ".join(vlist)
+        fargs = [d.split()[-1].lstrip("*") for d in decls]
+        bufs = [a for a in fargs if types[a] == "<type>"]
+        target = f"P{f08name}"
+        if bufs:
+            # the body, inlined into PMPI_X_f08 for contiguous buffers; sections take a cold path that calls
+            # PMPI_X_f08 again with contiguous buffers
+            target = f"vmpi_f08_{c.name[4:]}"
+            lines.append(f"static inline __attribute__((always_inline)) void {target}({vparams})")
+            lines += ["{"] + ["    " + b for b in body] + ["}"]
+            dlist = [f"CFI_cdesc_t *{a}" if a in bufs else d for a, d in zip(fargs, vlist)]
+            dparams = ", ".join(dlist)
+            slow = f"{target}_sections"
+            if sections_only:  # (f08sect.c, outside libvmpi's LTO unit: emit_f08sect.py)
+                return "\n".join([f"VMPI_EXPORT void P{f08name}({dparams});", f"void {slow}({dparams})", "{"] +
+                                  ["    " + b for b in sections(entry, c, f90, f08, fargs, bufs, values,
+                                                              f"P{f08name}")] + ["}"])
+            lines.append(f"void {slow}({dparams}) __attribute__((cold));")
+            lines.append(f"VMPI_EXPORT void P{f08name}({dparams})")
+            lines.append("{")
+            lines.append(f"    if (VMPI_UNLIKELY(!({' && '.join(f'vmpi_f_contig({b})' for b in bufs)}))) {{")
+            lines.append(f"        {slow}({', '.join(fargs)});")
+            lines.append("        return;")
+            lines.append("    }")
+            lines.append(f"    {target}({', '.join(f'{a}->base_addr' if a in bufs else a for a in fargs)});")
+            lines.append("}")
+        else:
+            if sections_only:
+                return None
+            lines.append(f"VMPI_EXPORT void P{f08name}({vparams})")
+            lines += ["{"] + ["    " + b for b in body] + ["}"]
+            dparams = vparams
+        lines.append(f"VMPI_EXPORT __attribute__((weak, alias(\"P{f08name}\"))) void {f08name}({dparams});")
         if large:
             return "\n".join(lines)
-        fargs = [d.split()[-1].lstrip("*") for d in decls]
-        body = [f"P{f08name}({', '.join(f'*{a}' if a in values else a for a in fargs)});"]
+        # (with buffers, the body inlined here too: mpif.h's buffers are addresses, not descriptors)
+        body = [f"{target}({', '.join(f'*{a}' if a in values else a for a in fargs)});"]
     lines.append(head + params + ")")
     lines.append("{")
     lines += ["    " + b for b in body]
@@ -205,27 +304,33 @@ def glue(standard, entry, large=False):
     return "\n".join(lines)
 
 
-def emit(standard, entries, out):
-    out.write("/* SPDX-License-Identifier: BSD-3-Clause */\n")
-    out.write(f"/* Generated by tools/mpistd/gen.py --what f77 from pympistandard {standard.version} (MPI-4.1) and\n"
-              " * the spec files of src/binding/spec: do not edit.  The Fortran glue (tools/mpistd/emit_f77.py). */\n")
-    out.write('#include "fortran/fortran.h"\n')
-    for area in sorted({e.area for e in entries if e.entry_generated}):
-        out.write(f'#include "binding/{area}_entry.h"\n')
-    out.write("\n")
-    out.write("/* mpi_x_, what a program calls, is a weak alias of pmpi_x_ */\n")
-    out.write("#define VMPI_F77_ALIAS(name) VMPI_EXPORT __attribute__((weak, alias(\"p\" #name \"_\")))\n\n")
-    errors = []
+def glued(standard, entries):
+    """(entry, large) of every glue emit() writes"""
     for e in entries:
         if not e.generated or e.fortran != "generated":
             continue
         proc = standard.procedure(e.name)
         if proc.express.f90 is None:
             continue  # C only (MPI_Comm_c2f and the other conversions)
+        yield e, False
+        if standard.has_large(e) and not emit_f08.same_kinds(proc):  # (else mpi_f08's int specific serves)
+            yield e, True
+
+
+def emit(standard, entries, out):
+    out.write("/* SPDX-License-Identifier: BSD-3-Clause */\n")
+    out.write(f"/* Generated by tools/mpistd/gen.py --what f77 from pympistandard {standard.version} (MPI-4.1) and\n"
+              " * the spec files of src/binding/spec: do not edit.  The Fortran glue (tools/mpistd/emit_f77.py). */\n")
+    out.write('#include "fortran/fortran.h"\n#include "fortran/fsection.h"\n')
+    for area in sorted({e.area for e in entries if e.entry_generated}):
+        out.write(f'#include "binding/{area}_entry.h"\n')
+    out.write("\n")
+    out.write("/* mpi_x_, what a program calls, is a weak alias of pmpi_x_ */\n")
+    out.write("#define VMPI_F77_ALIAS(name) VMPI_EXPORT __attribute__((weak, alias(\"p\" #name \"_\")))\n\n")
+    errors = []
+    for e, large in glued(standard, entries):
         try:
-            out.write(glue(standard, e) + "\n\n")
-            if standard.has_large(e) and not emit_f08.same_kinds(proc):  # (else mpi_f08's int specific serves)
-                out.write(glue(standard, e, True) + "\n\n")
+            out.write(glue(standard, e, large) + "\n\n")
         except Unknown as x:
             errors.append(str(x))
     if errors:

@@ -21,7 +21,9 @@ DEFINE = re.compile(r"^\s*#\s*define\s+(A?MPI_[A-Z0-9_]+)[ \t]+\S", re.M)  # AMP
 # C macros that are not MPI constants for Fortran (C types' limits the language gives Fortran otherwise)
 SKIP = {"MPI_STATUS_SIZE"}  # printed first: the sentinels' declarations use it
 
-# Fortran only (MPI-4.1 19.1): status indices, kinds, and what the compiler support is
+# Fortran only (MPI-4.1 19.1): status indices, kinds, and what the compiler support is: subarrays in mpi_f08
+# alone, whose choice buffers are TYPE(*), DIMENSION(..) (emit_f08.py, src/fortran/fsection.h); mpif.h's and the
+# mpi module's are assumed-size, so a section passes as the compiler's contiguous copy
 FORTRAN_ONLY = """\
       INTEGER MPI_STATUS_SIZE
       PARAMETER (MPI_STATUS_SIZE=%d)
@@ -33,7 +35,7 @@ FORTRAN_ONLY = """\
       INTEGER MPI_INTEGER_KIND
       PARAMETER (MPI_INTEGER_KIND=%d)
       LOGICAL MPI_SUBARRAYS_SUPPORTED, MPI_ASYNC_PROTECTS_NONBLOCKING
-      PARAMETER (MPI_SUBARRAYS_SUPPORTED=.FALSE.)
+      PARAMETER (MPI_SUBARRAYS_SUPPORTED=%s)
       PARAMETER (MPI_ASYNC_PROTECTS_NONBLOCKING=.FALSE.)
 """
 
@@ -134,7 +136,7 @@ def emit(standard, entries, out):
     w('    printf(mpif ? "! mpif.h: MPI for Fortran programs (vmpi).  Generated from mpi.h: do not edit.\\n"\n'
       '                : "! The mpi module\'s constants (vmpi).  Generated from mpi.h: do not edit.\\n");\n')
     w(f"    printf({c_string(FORTRAN_ONLY)}, MPI_STATUS_SIZE, (int)sizeof(MPI_Aint), (int)sizeof(MPI_Offset),\n"
-      "           (int)sizeof(MPI_Count), (int)sizeof(MPI_Fint));\n")
+      "           (int)sizeof(MPI_Count), (int)sizeof(MPI_Fint), f08 ? \".TRUE.\" : \".FALSE.\");\n")
     for name in names:
         w(f"    CONST({name});\n")
     w("    if (f08) /* its sentinels are variables of the module, its procedures not yet there */\n"

@@ -23,7 +23,7 @@ import std  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 WHAT = {"proto": "emit_proto", "impl": "emit_impl", "c": "emit_c", "centry": "emit_centry", "f77": "emit_f77",
-        "fconst": "emit_fconst", "fmod": "emit_fmod", "f08": "emit_f08", "abi_h": "emit_abi_h", "abi_c": "emit_abi_c",
+        "fconst": "emit_fconst", "fmod": "emit_fmod", "f08": "emit_f08", "f08sect": "emit_f08sect", "abi_h": "emit_abi_h", "abi_c": "emit_abi_c",
         "abi_alias": "emit_abi_alias"}
 PER_AREA = {"c", "centry"}
 

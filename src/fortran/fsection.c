@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The noncontiguous sections of mpi_f08's choice buffers (fsection.h): a datatype over the section, or a copy. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/sysmem.h"
+#include "binding/check.h"
+#include "fortran/fsection.h"
+
+static void *failed(vmpi_f_sect *s, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void *failed(vmpi_f_sect *s, int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->why, sizeof s->why, fmt, ap);
+    va_end(ap);
+    s->mode = VMPI_F_FAILED;
+    s->err = err;
+    return NULL;
+}
+
+static MPI_Count elements(const CFI_cdesc_t *d)
+{
+    MPI_Count n = 1;
+    for (int i = 0; i < d->rank; i++)
+        n *= d->dim[i].extent;
+    return n;
+}
+
+/* `t`, a type made here, replaced by `next` (the types made from it hold it) */
+static MPI_Datatype replace(MPI_Datatype t, MPI_Datatype next, MPI_Datatype keep)
+{
+    if (t != keep)
+        PMPI_Type_free(&t);
+    return next;
+}
+
+/* The whole block of dimensions 0..i over element type e */
+static MPI_Datatype full(const CFI_cdesc_t *d, int i, MPI_Datatype e)
+{
+    MPI_Datatype t = e;
+    for (int k = 0; k <= i; k++) {
+        MPI_Datatype n;
+        PMPI_Type_create_hvector_c(d->dim[k].extent, 1, d->dim[k].sm, t, &n);
+        t = replace(t, n, e);
+    }
+    return t;
+}
+
+/* The first n elements (in array element order: dimension 0 fastest) of the block of dimensions 0..i, n at
+ * most its size: q whole blocks of dimensions 0..i-1, then the first r elements of the next */
+static MPI_Datatype first(const CFI_cdesc_t *d, int i, MPI_Count n, MPI_Datatype e)
+{
+    if (i < 0)
+        return e; /* (n is 1) */
+    MPI_Count lower = 1;
+    for (int k = 0; k < i; k++)
+        lower *= d->dim[k].extent;
+    if (n == lower * d->dim[i].extent)
+        return full(d, i, e);
+    MPI_Count q = n / lower, r = n % lower;
+    if (q == 0)
+        return first(d, i - 1, r, e);
+    MPI_Datatype block = full(d, i - 1, e), a;
+    PMPI_Type_create_hvector_c(q, 1, d->dim[i].sm, block, &a);
+    replace(block, a, e);
+    if (r == 0)
+        return a;
+    MPI_Datatype parts[2] = {a, first(d, i - 1, r, e)}, t;
+    MPI_Count len[2] = {1, 1}, disp[2] = {0, q * d->dim[i].sm};
+    PMPI_Type_create_struct_c(2, len, disp, parts, &t);
+    replace(parts[0], t, e);
+    replace(parts[1], t, e);
+    return t;
+}
+
+void *vmpi_f_sect_typed(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, MPI_Datatype dt, int how)
+{
+    const vmpi_dtype *t = vmpi_dt_get(dt);
+    if (t == NULL || count < 0)
+        return d->base_addr; /* the call refuses the datatype or the count (and touches no memory) */
+    MPI_Count len = (MPI_Count)d->elem_len, k = 1;
+    if (t->extent != len) { /* k of the datatype's elements in an array element, laid end to end */
+        if (t->extent <= 0 || len < t->extent || len % t->extent != 0 || !t->contig || t->lb != 0 ||
+            count % (len / t->extent) != 0)
+            return vmpi_f_sect_copy(s, d, how);
+        k = len / t->extent;
+    }
+    MPI_Count n = count / k, have = elements(d);
+    if (n > have)
+        return failed(s, MPI_ERR_COUNT, "the count, %lld, is more than the %lld elements of the array section",
+                      (long long)count, (long long)(have * k));
+    MPI_Datatype e = dt;
+    if (k > 1)
+        PMPI_Type_contiguous_c(k, dt, &e);
+    MPI_Datatype sect;
+    if (n == 0) /* (a type of no element: the call moves nothing) */
+        PMPI_Type_contiguous_c(0, dt, &sect);
+    else
+        sect = first(d, d->rank - 1, n, e);
+    if (e != dt)
+        PMPI_Type_free(&e);
+    PMPI_Type_commit(&sect);
+    s->mode = VMPI_F_TYPED;
+    s->type = sect;
+    return d->base_addr;
+}
+
+/* Calls fn(element address, copy address) for each element of the section, in array element order */
+static void each(const CFI_cdesc_t *d, char *copy, void (*fn)(char *at, char *c, size_t len))
+{
+    int r = d->rank;
+    CFI_index_t idx[r > 0 ? r : 1];
+    memset(idx, 0, sizeof idx);
+    MPI_Count n = elements(d);
+    for (MPI_Count e = 0; e < n; e++) {
+        char *at = d->base_addr;
+        for (int i = 0; i < r; i++)
+            at += idx[i] * d->dim[i].sm;
+        fn(at, copy + (size_t)e * d->elem_len, d->elem_len);
+        for (int i = 0; i < r && ++idx[i] == d->dim[i].extent; i++)
+            idx[i] = 0;
+    }
+}
+
+static void gather(char *at, char *c, size_t len) { memcpy(c, at, len); }
+static void scatter(char *at, char *c, size_t len) { memcpy(at, c, len); }
+
+void *vmpi_f_sect_copy(vmpi_f_sect *s, const CFI_cdesc_t *d, int how)
+{
+    if (how & VMPI_F_ASYNC)
+        return failed(s, MPI_ERR_BUFFER, "a noncontiguous array section, to a call that may outlive it, which "
+                      "no datatype over the section describes (memory of a window or a buffer; a count and datatype "
+                      "of several buffers or per process; a datatype whose elements are not the array's): pass a "
+                      "contiguous array");
+    size_t bytes = (size_t)elements(d) * d->elem_len;
+    s->tmp = vmpi_sys_malloc(bytes ? bytes : 1);
+    if (s->tmp == NULL)
+        return failed(s, MPI_ERR_NO_MEM, "no memory for a contiguous copy of the %zu-byte array section", bytes);
+    each(d, s->tmp, gather); /* (for OUT too: what the call does not write goes back as it was) */
+    s->mode = VMPI_F_COPIED;
+    s->bytes = bytes;
+    s->how = how;
+    s->d = d;
+    return s->tmp;
+}
+
+void vmpi_f_sect_undo(vmpi_f_sect *s)
+{
+    if (s->mode == VMPI_F_TYPED) {
+        PMPI_Type_free(&s->type);
+    } else if (s->mode == VMPI_F_COPIED) {
+        if (s->how & VMPI_F_OUT)
+            each(s->d, s->tmp, scatter);
+        vmpi_sys_free(s->tmp);
+    }
+    s->mode = VMPI_F_PLAIN;
+}
+
+int vmpi_f_sect_fail(const vmpi_f_sect *s, const char *fn, const char *arg)
+{
+    VMPI_CHK(ck);
+    snprintf(ck.why, sizeof ck.why, "%s: %s", arg, s->why);
+    return vmpi_fail(MPI_COMM_WORLD, s->err, fn, &ck);
+}
