@@ -161,6 +161,6 @@ void vmpi_f_sect_undo(vmpi_f_sect *s)
 int vmpi_f_sect_fail(const vmpi_f_sect *s, const char *fn, const char *arg)
 {
     VMPI_CHK(ck);
-    snprintf(ck.why, sizeof ck.why, "%s: %s", arg, s->why);
+    snprintf(ck.why, sizeof ck.why, "%.20s: %.130s", arg, s->why);
     return vmpi_fail(MPI_COMM_WORLD, s->err, fn, &ck);
 }

@@ -74,8 +74,7 @@ static inline bool vmpi_f_contig(const CFI_cdesc_t *d)
 }
 
 /* A scalar's descriptor (a contiguous buffer at `addr`, as the elements of `like`): what the path for sections
- * passes to the glue again; or only the address and rank the glue's fast path reads (mpif.h's glue, whose
- * buffers are addresses) */
+ * passes to the glue again */
 #ifdef CFI_CDESC_T
 typedef CFI_CDESC_T(0) vmpi_f_desc0;
 #else
@@ -95,12 +94,6 @@ static inline CFI_cdesc_t *vmpi_f_desc_at(vmpi_f_desc0 *d, void *addr, const CFI
     d->rank = 0;
     d->attribute = like->attribute;
     d->type = like->type;
-    return (CFI_cdesc_t *)d;
-}
-static inline CFI_cdesc_t *vmpi_f_desc_addr(vmpi_f_desc0 *d, void *addr)
-{
-    d->base_addr = addr;
-    d->rank = 0;
     return (CFI_cdesc_t *)d;
 }
 
