@@ -6,6 +6,7 @@
 #include <string.h>
 #include "base/sysmem.h"
 #include "binding/check.h"
+#include "binding/check_win.h"
 #include "fortran/fsection.h"
 
 static void *failed(vmpi_f_sect *s, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -84,8 +85,10 @@ void *vmpi_f_sect_typed(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, M
     if (t->extent != len) { /* k of the datatype's elements in an array element, laid end to end */
         if (t->extent <= 0 || len < t->extent || len % t->extent != 0 || !t->contig || t->lb != 0 ||
             count % (len / t->extent) != 0)
-            return vmpi_f_sect_copy(s, d, how);
+            return vmpi_f_sect_copy(s, d, count, dt, how);
         k = len / t->extent;
+    } else if (t->true_lb < 0 || t->true_lb + t->true_extent > len) {
+        return vmpi_f_sect_copy(s, d, count, dt, how); /* its data reaches past an element (a resized type) */
     }
     MPI_Count n = count / k, have = elements(d);
     if (n > have)
@@ -127,14 +130,19 @@ static void each(const CFI_cdesc_t *d, char *copy, void (*fn)(char *at, char *c,
 static void gather(char *at, char *c, size_t len) { memcpy(c, at, len); }
 static void scatter(char *at, char *c, size_t len) { memcpy(at, c, len); }
 
-void *vmpi_f_sect_copy(vmpi_f_sect *s, const CFI_cdesc_t *d, int how)
+void *vmpi_f_sect_copy(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, MPI_Datatype dt, int how)
 {
     if (how & VMPI_F_ASYNC)
-        return failed(s, MPI_ERR_BUFFER, "a noncontiguous array section, to a call that may outlive it, which "
-                      "no datatype over the section describes (memory of a window or a buffer; a count and datatype "
-                      "of several buffers or per process; a datatype whose elements are not the array's): pass a "
-                      "contiguous array");
+        return failed(s, MPI_ERR_BUFFER, "a noncontiguous array section that no datatype describes, to a call "
+                      "that may outlive it: pass a contiguous array");
     size_t bytes = (size_t)elements(d) * d->elem_len;
+    const vmpi_dtype *t = count > 0 ? vmpi_dt_get(dt) : NULL;
+    if (t != NULL && t->size > 0) { /* what the call reads or writes must be in the copy */
+        MPI_Count need = (count - 1) * t->extent + t->true_lb + t->true_extent;
+        if (t->true_lb < 0 || need > (MPI_Count)bytes)
+            return failed(s, MPI_ERR_COUNT, "the count, %lld, is more than the %zu-byte array section holds",
+                          (long long)count, bytes);
+    }
     s->tmp = vmpi_sys_malloc(bytes ? bytes : 1);
     if (s->tmp == NULL)
         return failed(s, MPI_ERR_NO_MEM, "no memory for a contiguous copy of the %zu-byte array section", bytes);
@@ -158,9 +166,9 @@ void vmpi_f_sect_undo(vmpi_f_sect *s)
     s->mode = VMPI_F_PLAIN;
 }
 
-int vmpi_f_sect_fail(const vmpi_f_sect *s, const char *fn, const char *arg)
+int vmpi_f_sect_fail(const vmpi_f_sect *s, const char *fn, const char *arg, int kind, int on)
 {
     VMPI_CHK(ck);
     snprintf(ck.why, sizeof ck.why, "%.20s: %.130s", arg, s->why);
-    return vmpi_fail(MPI_COMM_WORLD, s->err, fn, &ck);
+    return kind == VMPI_F_ON_WIN ? vmpi_win_fail(on, s->err, fn, &ck) : vmpi_fail(on, s->err, fn, &ck);
 }

@@ -59,12 +59,15 @@ typedef struct vmpi_f_sect {
 static inline bool vmpi_f_contig_dims(const CFI_cdesc_t *d)
 {
     CFI_index_t sm = (CFI_index_t)d->elem_len;
+    bool contig = true;
     for (int i = 0; i < d->rank; i++) {
+        if (d->dim[i].extent == 0)
+            return true; /* no element: nothing to lay out */
         if (d->dim[i].extent != 1 && d->dim[i].sm != sm && d->dim[i].extent != -1)
-            return false;
+            contig = false;
         sm *= d->dim[i].extent;
     }
-    return true;
+    return contig;
 }
 static inline bool vmpi_f_contig(const CFI_cdesc_t *d)
 {
@@ -99,10 +102,15 @@ static inline CFI_cdesc_t *vmpi_f_desc_at(vmpi_f_desc0 *d, void *addr, const CFI
 
 void *vmpi_f_sect_typed(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, MPI_Datatype dt, int how)
     __attribute__((cold));
-void *vmpi_f_sect_copy(vmpi_f_sect *s, const CFI_cdesc_t *d, int how) __attribute__((cold));
+/* (count elements of dt, or count bytes when dt is MPI_BYTE, must fit in the copy: count -1 when the buffer's
+ * size is not one count, as counts per process) */
+void *vmpi_f_sect_copy(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, MPI_Datatype dt, int how)
+    __attribute__((cold));
 void vmpi_f_sect_undo(vmpi_f_sect *s) __attribute__((cold));
-/* A section no call can take: its error through MPI_COMM_WORLD's handler; `fn` the call, `arg` the buffer */
-int vmpi_f_sect_fail(const vmpi_f_sect *s, const char *fn, const char *arg) __attribute__((cold));
+/* A section no call can take: its error, raised on the call's communicator or window (`on`, a handle of kind
+ * `kind`, VMPI_F_ON_*); `fn` the call, `arg` the buffer */
+enum { VMPI_F_ON_COMM, VMPI_F_ON_WIN };
+int vmpi_f_sect_fail(const vmpi_f_sect *s, const char *fn, const char *arg, int kind, int on) __attribute__((cold));
 
 /* The address of a buffer with a count and a datatype of its own: for a section made TYPED, the caller
  * passes count 1 and s->type instead; COPIED, the address is the copy's */
@@ -116,12 +124,13 @@ static inline void *vmpi_f_buf_typed(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_C
 }
 
 /* The address of any other buffer (a section's copy) */
-static inline void *vmpi_f_buf_copied(vmpi_f_sect *s, const CFI_cdesc_t *d, int how)
+static inline void *vmpi_f_buf_copied(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, MPI_Datatype dt,
+                                      int how)
 {
     s->mode = VMPI_F_PLAIN;
     if (VMPI_LIKELY(vmpi_f_contig(d)))
         return d->base_addr;
-    return vmpi_f_sect_copy(s, d, how);
+    return vmpi_f_sect_copy(s, d, count, dt, how);
 }
 
 /* After the call: the datatype freed, the copy written back */

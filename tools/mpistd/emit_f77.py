@@ -12,6 +12,7 @@ sentinels translated, STATUS is passed as it is where it is aligned as C's, else
 parameter that has no rule here (a callback, an attribute value) has its glue hand-written in src/fortran/ and
 says so in the spec (fortran = "hand"); the generator refuses one that does not.
 """
+import re
 import sys
 
 import emit_c
@@ -52,51 +53,75 @@ def f08_type(attrs):
 
 # count kinds that give a choice buffer its own element count, when a DATATYPE follows them at once
 SECTION_COUNTS = ("POLYXFER_NUM_ELEM_NNI", "POLYDTYPE_NUM_ELEM_NNI", "POLYDTYPE_NUM_ELEM")
+BYTE_COUNTS = ("POLYNUM_BYTES_NNI",)  # a buffer's size in bytes (MPI_Pack's outsize)
+# counts per process, not the buffer's (MPI_Gather's recvcount, MPI_Scatter's sendcount): (procedure name
+# pattern, parameter)
+PER_PROCESS = ((re.compile(r"gather|alltoall", re.I), "recvcount"), (re.compile(r"scatter|alltoall", re.I), "sendcount"))
 # buffers whose address is all the call takes (a section's is its first element's)
-ADDRESS_ONLY = {("MPI_Get_address", "location")}
+ADDRESS_ONLY = {("MPI_Get_address", "location"), ("MPI_Free_mem", "base"), ("MPI_Win_detach", "base")}
+
+
+def array(q, c_arrays):
+    return q._parseset.get("length") not in (None, "") or bool(c_arrays.get(q.name))
 
 
 def sections(entry, c, f90, f08, fargs, bufs, values, target):
     """The body of PMPI_X_f08's path for noncontiguous array sections (src/fortran/fsection.h), which calls
     PMPI_X_f08 (`target`) again with contiguous descriptors: for each section a datatype over it (the buffer
     followed at once by a count and a DATATYPE of its own, both by value here: replaced by 1 and that type) or
-    a copy (any other; refused for a call that may outlive it, ASYNCHRONOUS in the standard's binding)."""
+    a copy (any other: a count and datatype of two buffers, counts per process; refused for a call that may
+    outlive it: ASYNCHRONOUS in the standard's binding, or an _init), whose size is checked against the count
+    where the buffer has one.  A refusal is raised on the call's communicator or window."""
     params = list(f90.parameters)
     names = [q.name.lower() for q in params]
     c_arrays = {p.name: bool(p.array) for p in c.parameters}
     attrs = {n.lower(): [x.upper().replace(" ", "") for x in a] for a, ns in emit_f08.declarations(f08)
              for n, _ in ns}
+    on = next((q for q in params if q.kind.name in ("COMMUNICATOR", "WINDOW") and not array(q, c_arrays)), None)
+    if on is not None and on.name.lower() not in values:
+        on = None  # (an output: MPI_Win_allocate's window)
+    raise_on = (f"VMPI_F_ON_WIN, {on.name.lower()}" if on is not None and on.kind.name == "WINDOW" else
+                f"VMPI_F_ON_COMM, {on.name.lower()}" if on is not None else "VMPI_F_ON_COMM, MPI_COMM_WORLD")
     out, done = [], []
     for b in bufs:
         q = params[names.index(b)]
         d = q.direction.value.lower()
         how = [{"in": "VMPI_F_IN", "out": "VMPI_F_OUT", "inout": "VMPI_F_IN | VMPI_F_OUT"}[d]]
-        if "ASYNCHRONOUS" in attrs[b]:
+        if "ASYNCHRONOUS" in attrs[b] or entry.name.endswith("_init"):  # (MPI_Psend_init's is not, in the data)
             how.append("VMPI_F_ASYNC")
         how = " | ".join(how)
-        i = names.index(b)
-        nxt = params[i + 1:i + 3]
-        # (not when a buffer comes just before: MPI_Reduce's two share them)
-        typed = (len(nxt) == 2 and nxt[0].kind.name in SECTION_COUNTS and nxt[1].kind.name == "DATATYPE" and
-                 not any(x._parseset.get("length") not in (None, "") or c_arrays.get(x.name) for x in nxt) and
-                 (i == 0 or params[i - 1].kind.name != "BUFFER"))
         if (entry.name, b) in ADDRESS_ONLY:
             out.append(f"vmpi_f_desc0 {b}_c;")
             out.append(f"void *{b}_a = {b}->base_addr;")
             continue
+        i = names.index(b)
+        # the buffer's count (the first after it, past other buffers) and datatype, when they are scalars
+        cnt = next((x for x in params[i + 1:] if x.kind.name in SECTION_COUNTS + BYTE_COUNTS), None)
+        dt = next((x for x in params[i + 1:] if x.kind.name == "DATATYPE"), None)
+        per_process = cnt is not None and any(r.search(entry.name) and cnt.name.lower() == n for r, n in PER_PROCESS)
+        if cnt is not None and (array(cnt, c_arrays) or per_process or cnt.name.lower() not in values):
+            cnt = None
+        if cnt is not None and cnt.kind.name in SECTION_COUNTS and (dt is None or array(dt, c_arrays)):
+            cnt = None
+        nxt = params[i + 1:i + 3]
+        # (not when a buffer comes just before: MPI_Reduce's two share them)
+        typed = (cnt is not None and nxt == [cnt, dt] and cnt.kind.name in SECTION_COUNTS and
+                 (i == 0 or params[i - 1].kind.name != "BUFFER"))
         out.append(f"vmpi_f_sect {b}_s;")
         out.append(f"vmpi_f_desc0 {b}_c;")
         if typed:
-            n, t = nxt[0].name.lower(), nxt[1].name.lower()
-            if n not in values or t not in values:
-                raise Unknown(f"{entry.name}: the count and datatype of buffer {b} do not pass by value")
+            n, t = cnt.name.lower(), dt.name.lower()
+            if t not in values:
+                raise Unknown(f"{entry.name}: the datatype of buffer {b} does not pass by value")
             out.append(f"void *{b}_a = vmpi_f_buf_typed(&{b}_s, {b}, {n}, {t}, {how});")
         else:
-            out.append(f"void *{b}_a = vmpi_f_buf_copied(&{b}_s, {b}, {how});")
+            need = ("-1, MPI_DATATYPE_NULL" if cnt is None else f"{cnt.name.lower()}, MPI_BYTE"
+                    if cnt.kind.name in BYTE_COUNTS else f"{cnt.name.lower()}, {dt.name.lower()}")
+            out.append(f"void *{b}_a = vmpi_f_buf_copied(&{b}_s, {b}, {need}, {how});")
         out.append(f"if (VMPI_UNLIKELY({b}_s.mode != VMPI_F_PLAIN)) {{")
         out.append(f"    if ({b}_s.mode == VMPI_F_FAILED) {{")
         out += [f"        vmpi_f_sect_end(&{p}_s);" for p in reversed(done)]
-        out.append(f"        int rc = vmpi_f_sect_fail(&{b}_s, \"{c.name}\", \"{b}\");")
+        out.append(f"        int rc = vmpi_f_sect_fail(&{b}_s, \"{c.name}\", \"{b}\", {raise_on});")
         out.append("        if (ierror)")
         out.append("            *ierror = rc;")
         out.append("        return;")
@@ -260,7 +285,9 @@ def glue(standard, entry, large=False, sections_only=False):
             vlist[i] = d
         vparams = ", ".join(vlist)
         fargs = [d.split()[-1].lstrip("*") for d in decls]
-        bufs = [a for a in fargs if types[a] == "<type>"]
+        # (the choice buffers of the mpi_f08 binding: MPI_Buffer_detach's is a TYPE(C_PTR) there)
+        f08base = {n.lower(): a[0].upper() for a, ns in emit_f08.declarations(f08) for n, _ in ns}
+        bufs = [a for a in fargs if types[a] == "<type>" and f08base.get(a) == "TYPE(*)"]
         target = f"P{f08name}"
         if bufs:
             # the body, inlined into PMPI_X_f08 for contiguous buffers; sections take a cold path that calls

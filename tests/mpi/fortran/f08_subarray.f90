@@ -4,19 +4,27 @@
 ! section, a reversed one, part of a section by a count below its size); a section of INTEGERs sent as
 ! MPI_BYTE (4 datatype elements per array element) and of COMPLEX as MPI_REAL pairs; blocking collectives on
 ! sections whose count and datatype are another buffer's too or per process (a copy: MPI_Allreduce,
-! MPI_Alltoallv); what no call can take, under MPI_ERRORS_RETURN: such a section to a nonblocking collective,
-! a section as a window's memory, and a count above the section's size (MPI_ERR_BUFFER, MPI_ERR_COUNT), each
-! leaving the array alone; MPI_Get_address of a section (its first element's).
+! MPI_Alltoallv, MPI_Gather, MPI_Scatter, MPI_Alltoall) or whose datatype reaches past an array element (a
+! resized vector); what no call can take, under MPI_ERRORS_RETURN: such a section to a nonblocking collective
+! (raised on its communicator's handler, not MPI_COMM_WORLD's), to MPI_Psend_init, as a window's memory, and a
+! count above the section's size (MPI_ERR_BUFFER, MPI_ERR_COUNT), each leaving the array alone;
+! MPI_Get_address of a section (its first element's); MPI_Buffer_detach's TYPE(C_PTR).
 program f08_subarray
   use mpi_f08
+  use, intrinsic :: iso_c_binding, only : c_ptr, c_loc, c_associated
   implicit none
   integer :: rank, np, left, right, errs, ierr, i, j, k, cls
   integer :: a(9, 9), b(9, 9), v(20), w(20), cnt(64), dsp(64)
-  integer :: sa(64 * 3), ra(64 * 6)
+  integer :: sa(64 * 6), ra(64 * 6)
   complex :: z(10), zr(10)
   type(MPI_Request) :: reqs(2)
   type(MPI_Status) :: sts(2)
   type(MPI_Win) :: win
+  type(MPI_Comm) :: dup
+  type(MPI_Datatype) :: vec, pair
+  type(c_ptr) :: detached
+  integer :: dsize
+  character, allocatable, target :: bbuf(:)
   integer(kind=MPI_ADDRESS_KIND) :: addr1, addr2
 
   errs = 0
@@ -123,6 +131,69 @@ program f08_subarray
   do i = 1, 6 * np
     if (ra(i) /= merge((i / 6) * 100 + rank + 1, -3, mod(i, 6) == 2)) errs = errs + 1
   end do
+
+  ! counts per process: copies
+  do i = 1, 6 * np
+    sa(i) = rank * 1000 + i
+  end do
+  ra = -3
+  call MPI_Gather(sa(1:6:3), 2, MPI_INTEGER, ra(1:4 * np:2), 2, MPI_INTEGER, 0, MPI_COMM_WORLD)
+  if (rank == 0) then
+    do i = 1, 4 * np
+      k = (i + 1) / 2 - 1 ! the element of the section: process k / 2, its element mod(k, 2)
+      if (ra(i) /= merge((k / 2) * 1000 + 1 + 3 * mod(k, 2), -3, mod(i, 2) == 1)) errs = errs + 1
+    end do
+  end if
+  w = -3
+  call MPI_Scatter(sa(1:6 * np:3), 2, MPI_INTEGER, w(1:3:2), 2, MPI_INTEGER, 0, MPI_COMM_WORLD)
+  if (w(1) /= 6 * rank + 1 .or. w(3) /= 6 * rank + 4 .or. w(2) /= -3 .or. any(w(4:) /= -3)) errs = errs + 1
+  do i = 1, np
+    sa(2 * i - 1) = rank * 100 + i
+    sa(2 * i) = -5
+  end do
+  ra = -3
+  call MPI_Alltoall(sa(1:2 * np:2), 1, MPI_INTEGER, ra(1:3 * np:3), 1, MPI_INTEGER, MPI_COMM_WORLD)
+  do i = 1, 3 * np
+    if (ra(i) /= merge((i / 3) * 100 + rank + 1, -3, mod(i, 3) == 1)) errs = errs + 1
+  end do
+
+  ! a datatype whose data reaches past an array element (a vector resized to one INTEGER): a copy
+  call MPI_Type_vector(2, 1, 3, MPI_INTEGER, vec)
+  call MPI_Type_create_resized(vec, 0_MPI_ADDRESS_KIND, 4_MPI_ADDRESS_KIND, pair)
+  call MPI_Type_commit(pair)
+  do i = 1, 20
+    v(i) = rank * 100 + i
+  end do
+  w = -1
+  call MPI_Sendrecv(v(1:20:2), 3, pair, rank, 9, w, 6, MPI_INTEGER, rank, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+  do i = 1, 20 ! instance j takes the section's elements j and j + 3: v(2j + 1) and v(2j + 7)
+    k = (i - 1) / 2
+    if (w(i) /= merge(rank * 100 + 2 * k + 1 + merge(6, 0, mod(i, 2) == 0), -1, i <= 6)) errs = errs + 1
+  end do
+  call MPI_Type_free(pair)
+  call MPI_Type_free(vec)
+
+  ! MPI_Buffer_detach gives back the attached buffer (a TYPE(C_PTR), no descriptor)
+  allocate(bbuf(1000))
+  call MPI_Buffer_attach(bbuf, 1000)
+  call MPI_Buffer_detach(detached, dsize)
+  if (.not. c_associated(detached, c_loc(bbuf)) .or. dsize /= 1000) errs = errs + 1
+  deallocate(bbuf)
+
+  ! a refusal raised on the call's communicator (MPI_COMM_WORLD's handler is still fatal)
+  call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+  call MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN)
+  w = -9
+  call MPI_Iallreduce(v(1:20:4), w(2:20:4), 5, MPI_INTEGER, MPI_SUM, dup, reqs(1), ierr)
+  call MPI_Error_class(ierr, cls)
+  if (cls /= MPI_ERR_BUFFER .or. any(w /= -9)) errs = errs + 1
+  call MPI_Igather(v(1:4:2), 2, MPI_INTEGER, ra(1:4 * np:2), 2, MPI_INTEGER, 0, dup, reqs(1), ierr)
+  call MPI_Error_class(ierr, cls)
+  if (cls /= MPI_ERR_BUFFER .and. rank == 0) errs = errs + 1
+  call MPI_Psend_init(v(1:20:2), 2, 5_MPI_COUNT_KIND, MPI_INTEGER, right, 8, dup, MPI_INFO_NULL, reqs(1), ierr)
+  call MPI_Error_class(ierr, cls)
+  if (cls /= MPI_ERR_BUFFER) errs = errs + 1
+  call MPI_Comm_free(dup)
 
   ! what no call can take: refused, the arrays untouched
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
