@@ -78,6 +78,9 @@ static MPI_Datatype first(const CFI_cdesc_t *d, int i, MPI_Count n, MPI_Datatype
 
 void *vmpi_f_sect_typed(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, MPI_Datatype dt, int how)
 {
+    s->mode = VMPI_F_PLAIN;
+    if (vmpi_f_contig(d))
+        return d->base_addr;
     const vmpi_dtype *t = vmpi_dt_get(dt);
     if (t == NULL || count < 0)
         return d->base_addr; /* the call refuses the datatype or the count (and touches no memory) */
@@ -132,6 +135,9 @@ static void scatter(char *at, char *c, size_t len) { memcpy(at, c, len); }
 
 void *vmpi_f_sect_copy(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, MPI_Datatype dt, int how)
 {
+    s->mode = VMPI_F_PLAIN;
+    if (vmpi_f_contig(d))
+        return d->base_addr;
     if (how & VMPI_F_ASYNC)
         return failed(s, MPI_ERR_BUFFER, "a noncontiguous array section that no datatype describes, to a call "
                       "that may outlive it: pass a contiguous array");

@@ -100,8 +100,12 @@ static inline CFI_cdesc_t *vmpi_f_desc_at(vmpi_f_desc0 *d, void *addr, const CFI
     return (CFI_cdesc_t *)d;
 }
 
+/* The address of a buffer (the path for sections, which passes each buffer, contiguous or not) with a count
+ * and a datatype of its own: for a section made TYPED, the caller passes count 1 and s->type instead; COPIED,
+ * the address is the copy's */
 void *vmpi_f_sect_typed(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, MPI_Datatype dt, int how)
     __attribute__((cold));
+/* The address of any other buffer (a section's copy) */
 /* (count elements of dt, or count bytes when dt is MPI_BYTE, must fit in the copy: count -1 when the buffer's
  * size is not one count, as counts per process) */
 void *vmpi_f_sect_copy(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, MPI_Datatype dt, int how)
@@ -111,27 +115,6 @@ void vmpi_f_sect_undo(vmpi_f_sect *s) __attribute__((cold));
  * `kind`, VMPI_F_ON_*); `fn` the call, `arg` the buffer */
 enum { VMPI_F_ON_COMM, VMPI_F_ON_WIN };
 int vmpi_f_sect_fail(const vmpi_f_sect *s, const char *fn, const char *arg, int kind, int on) __attribute__((cold));
-
-/* The address of a buffer with a count and a datatype of its own: for a section made TYPED, the caller
- * passes count 1 and s->type instead; COPIED, the address is the copy's */
-static inline void *vmpi_f_buf_typed(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, MPI_Datatype dt,
-                                     int how)
-{
-    s->mode = VMPI_F_PLAIN;
-    if (VMPI_LIKELY(vmpi_f_contig(d)))
-        return d->base_addr;
-    return vmpi_f_sect_typed(s, d, count, dt, how);
-}
-
-/* The address of any other buffer (a section's copy) */
-static inline void *vmpi_f_buf_copied(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, MPI_Datatype dt,
-                                      int how)
-{
-    s->mode = VMPI_F_PLAIN;
-    if (VMPI_LIKELY(vmpi_f_contig(d)))
-        return d->base_addr;
-    return vmpi_f_sect_copy(s, d, count, dt, how);
-}
 
 /* After the call: the datatype freed, the copy written back */
 static inline void vmpi_f_sect_end(vmpi_f_sect *s)

@@ -113,11 +113,11 @@ def sections(entry, c, f90, f08, fargs, bufs, values, target):
             n, t = cnt.name.lower(), dt.name.lower()
             if t not in values:
                 raise Unknown(f"{entry.name}: the datatype of buffer {b} does not pass by value")
-            out.append(f"void *{b}_a = vmpi_f_buf_typed(&{b}_s, {b}, {n}, {t}, {how});")
+            out.append(f"void *{b}_a = vmpi_f_sect_typed(&{b}_s, {b}, {n}, {t}, {how});")
         else:
             need = ("-1, MPI_DATATYPE_NULL" if cnt is None else f"{cnt.name.lower()}, MPI_BYTE"
                     if cnt.kind.name in BYTE_COUNTS else f"{cnt.name.lower()}, {dt.name.lower()}")
-            out.append(f"void *{b}_a = vmpi_f_buf_copied(&{b}_s, {b}, {need}, {how});")
+            out.append(f"void *{b}_a = vmpi_f_sect_copy(&{b}_s, {b}, {need}, {how});")
         out.append(f"if (VMPI_UNLIKELY({b}_s.mode != VMPI_F_PLAIN)) {{")
         out.append(f"    if ({b}_s.mode == VMPI_F_FAILED) {{")
         out += [f"        vmpi_f_sect_end(&{p}_s);" for p in reversed(done)]
