@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The noncontiguous sections of mpi_f08's choice buffers (fsection.h): a datatype over the section, or a copy. */
+/* The noncontiguous sections of mpi_f08's choice buffers (fsection.h): a datatype over the section, or a copy
+ * (packed and unpacked through the same kind of datatype). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,12 +30,11 @@ static MPI_Count elements(const CFI_cdesc_t *d)
     return n;
 }
 
-/* `t`, a type made here, replaced by `next` (the types made from it hold it) */
-static MPI_Datatype replace(MPI_Datatype t, MPI_Datatype next, MPI_Datatype keep)
+/* `t`, a type made here, once the type made from it holds it (never `keep`, the caller's) */
+static void drop(MPI_Datatype t, MPI_Datatype keep)
 {
     if (t != keep)
         PMPI_Type_free(&t);
-    return next;
 }
 
 /* The whole block of dimensions 0..i over element type e */
@@ -44,7 +44,8 @@ static MPI_Datatype full(const CFI_cdesc_t *d, int i, MPI_Datatype e)
     for (int k = 0; k <= i; k++) {
         MPI_Datatype n;
         PMPI_Type_create_hvector_c(d->dim[k].extent, 1, d->dim[k].sm, t, &n);
-        t = replace(t, n, e);
+        drop(t, e);
+        t = n;
     }
     return t;
 }
@@ -65,14 +66,14 @@ static MPI_Datatype first(const CFI_cdesc_t *d, int i, MPI_Count n, MPI_Datatype
         return first(d, i - 1, r, e);
     MPI_Datatype block = full(d, i - 1, e), a;
     PMPI_Type_create_hvector_c(q, 1, d->dim[i].sm, block, &a);
-    replace(block, a, e);
+    drop(block, e);
     if (r == 0)
         return a;
     MPI_Datatype parts[2] = {a, first(d, i - 1, r, e)}, t;
     MPI_Count len[2] = {1, 1}, disp[2] = {0, q * d->dim[i].sm};
     PMPI_Type_create_struct_c(2, len, disp, parts, &t);
-    replace(parts[0], t, e);
-    replace(parts[1], t, e);
+    drop(parts[0], e);
+    drop(parts[1], e);
     return t;
 }
 
@@ -113,26 +114,6 @@ void *vmpi_f_sect_typed(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, M
     return d->base_addr;
 }
 
-/* Calls fn(element address, copy address) for each element of the section, in array element order */
-static void each(const CFI_cdesc_t *d, char *copy, void (*fn)(char *at, char *c, size_t len))
-{
-    int r = d->rank;
-    CFI_index_t idx[r > 0 ? r : 1];
-    memset(idx, 0, sizeof idx);
-    MPI_Count n = elements(d);
-    for (MPI_Count e = 0; e < n; e++) {
-        char *at = d->base_addr;
-        for (int i = 0; i < r; i++)
-            at += idx[i] * d->dim[i].sm;
-        fn(at, copy + (size_t)e * d->elem_len, d->elem_len);
-        for (int i = 0; i < r && ++idx[i] == d->dim[i].extent; i++)
-            idx[i] = 0;
-    }
-}
-
-static void gather(char *at, char *c, size_t len) { memcpy(c, at, len); }
-static void scatter(char *at, char *c, size_t len) { memcpy(at, c, len); }
-
 void *vmpi_f_sect_copy(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, MPI_Datatype dt, int how)
 {
     s->mode = VMPI_F_PLAIN;
@@ -149,12 +130,18 @@ void *vmpi_f_sect_copy(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, MP
             return failed(s, MPI_ERR_COUNT, "the count, %lld, is more than the %zu-byte array section holds",
                           (long long)count, bytes);
     }
-    s->tmp = vmpi_sys_malloc(bytes ? bytes : 1);
+    s->tmp = vmpi_sys_malloc(bytes);
     if (s->tmp == NULL)
         return failed(s, MPI_ERR_NO_MEM, "no memory for a contiguous copy of the %zu-byte array section", bytes);
-    each(d, s->tmp, gather); /* (for OUT too: what the call does not write goes back as it was) */
+    /* the section's bytes as a datatype (its elements, in array element order), which the engine packs */
+    MPI_Datatype e;
+    PMPI_Type_contiguous_c((MPI_Count)d->elem_len, MPI_BYTE, &e);
+    s->type = full(d, d->rank - 1, e);
+    PMPI_Type_free(&e);
+    PMPI_Type_commit(&s->type);
+    vmpi_dtype_pack(d->base_addr, 1, vmpi_dt_get(s->type), s->tmp, (MPI_Count)bytes); /* (OUT too: what the call
+                                                                 does not write goes back as it was) */
     s->mode = VMPI_F_COPIED;
-    s->bytes = bytes;
     s->how = how;
     s->d = d;
     return s->tmp;
@@ -162,13 +149,13 @@ void *vmpi_f_sect_copy(vmpi_f_sect *s, const CFI_cdesc_t *d, MPI_Count count, MP
 
 void vmpi_f_sect_undo(vmpi_f_sect *s)
 {
-    if (s->mode == VMPI_F_TYPED) {
-        PMPI_Type_free(&s->type);
-    } else if (s->mode == VMPI_F_COPIED) {
+    if (s->mode == VMPI_F_COPIED) {
+        const vmpi_dtype *t = vmpi_dt_get(s->type);
         if (s->how & VMPI_F_OUT)
-            each(s->d, s->tmp, scatter);
+            vmpi_dtype_unpack(s->tmp, t->size, s->d->base_addr, 1, t);
         vmpi_sys_free(s->tmp);
     }
+    PMPI_Type_free(&s->type);
     s->mode = VMPI_F_PLAIN;
 }
 

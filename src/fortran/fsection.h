@@ -8,8 +8,9 @@
  * and is freed after it (a pending operation keeps its own reference): a nonblocking operation works on the
  * section itself.  Where no such datatype exists (the count and the datatype are another buffer's too, counts
  * per process, a datatype whose elements are not the array's) a blocking call works on a contiguous copy (in
- * before the call, back after it) and a nonblocking one (ASYNCHRONOUS in the standard's binding) fails with
- * MPI_ERR_BUFFER, as does a section given as a window's or a buffer's memory, which must be contiguous. */
+ * before the call, back after it) and one that may outlive it (ASYNCHRONOUS in the standard's binding, or an
+ * _init) fails with MPI_ERR_BUFFER on its communicator or window, as does a section given as a window's or a
+ * buffer's memory, which must be contiguous. */
 #ifndef VMPI_FORTRAN_FSECTION_H
 #define VMPI_FORTRAN_FSECTION_H
 
@@ -27,14 +28,16 @@ typedef ptrdiff_t CFI_index_t;
 typedef struct CFI_dim_t {
     CFI_index_t lower_bound, extent, sm;
 } CFI_dim_t;
-typedef struct CFI_cdesc_t {
-    void *base_addr;
-    size_t elem_len;
-    int version;
-    int8_t rank, attribute;
-    int16_t type;
-    CFI_dim_t dim[];
-} CFI_cdesc_t;
+#define CFI_CDESC_T(r)                                                                                        \
+    struct {                                                                                                  \
+        void *base_addr;                                                                                      \
+        size_t elem_len;                                                                                      \
+        int version;                                                                                          \
+        int8_t rank, attribute;                                                                               \
+        int16_t type;                                                                                         \
+        CFI_dim_t dim[r];                                                                                     \
+    }
+typedef CFI_CDESC_T() CFI_cdesc_t;
 #endif
 
 /* what the call does with the buffer (the standard's direction), and whether it may outlive the call */
@@ -45,9 +48,8 @@ enum { VMPI_F_PLAIN, VMPI_F_TYPED, VMPI_F_COPIED, VMPI_F_FAILED };
 
 typedef struct vmpi_f_sect {
     int mode;          /* VMPI_F_*: the only field set for a contiguous buffer */
-    MPI_Datatype type; /* TYPED: made for the section, the call's datatype with count 1 */
-    void *tmp;         /* COPIED: the contiguous copy */
-    size_t bytes;      /* ... its size */
+    MPI_Datatype type; /* TYPED: made for the section, the call's datatype with count 1; COPIED: see tmp */
+    void *tmp;         /* COPIED: the contiguous copy (type: the section's bytes) */
     int how;
     const CFI_cdesc_t *d;
     int err;           /* FAILED: the error class, s->why the reason */
@@ -55,7 +57,7 @@ typedef struct vmpi_f_sect {
 } vmpi_f_sect;
 
 /* Whether the descriptor's elements are contiguous, in order (a dimension of extent 1 has any stride; an
- * assumed-size array's last extent is -1, and it is contiguous): a scalar or a vector at once */
+ * assumed-size array's last extent is -1, and it is contiguous; an array of no element is) */
 static inline bool vmpi_f_contig_dims(const CFI_cdesc_t *d)
 {
     CFI_index_t sm = (CFI_index_t)d->elem_len;
@@ -69,6 +71,7 @@ static inline bool vmpi_f_contig_dims(const CFI_cdesc_t *d)
     }
     return contig;
 }
+/* ... a scalar or a whole vector at once */
 static inline bool vmpi_f_contig(const CFI_cdesc_t *d)
 {
     if (VMPI_LIKELY(d->rank == 1 && d->dim[0].sm == (CFI_index_t)d->elem_len)) /* a whole vector */
@@ -78,17 +81,7 @@ static inline bool vmpi_f_contig(const CFI_cdesc_t *d)
 
 /* A scalar's descriptor (a contiguous buffer at `addr`, as the elements of `like`): what the path for sections
  * passes to the glue again */
-#ifdef CFI_CDESC_T
 typedef CFI_CDESC_T(0) vmpi_f_desc0;
-#else
-typedef struct vmpi_f_desc0 {
-    void *base_addr;
-    size_t elem_len;
-    int version;
-    int8_t rank, attribute;
-    int16_t type;
-} vmpi_f_desc0;
-#endif
 static inline CFI_cdesc_t *vmpi_f_desc_at(vmpi_f_desc0 *d, void *addr, const CFI_cdesc_t *like)
 {
     d->base_addr = addr;

@@ -2,8 +2,7 @@
 """--what f08sect: the path of mpi_f08's glue for noncontiguous array sections (src/fortran/fsection.h), one
 vmpi_f08_X_sections per procedure with a choice buffer (emit_f77.sections), which PMPI_X_f08 (f77.c) calls for
 a section and which calls it again with contiguous buffers.  A file of its own, compiled outside libvmpi's
-link-time optimization: cold code, which in the LTO unit spent GCC's budget for inlining that the hot paths
-need (the C ping-pong took 5% more instructions with it there)."""
+link-time optimization: cold code, which nothing gains by optimizing across files."""
 import emit_f77
 
 

@@ -56,7 +56,8 @@ SECTION_COUNTS = ("POLYXFER_NUM_ELEM_NNI", "POLYDTYPE_NUM_ELEM_NNI", "POLYDTYPE_
 BYTE_COUNTS = ("POLYNUM_BYTES_NNI",)  # a buffer's size in bytes (MPI_Pack's outsize)
 # counts per process, not the buffer's (MPI_Gather's recvcount, MPI_Scatter's sendcount): (procedure name
 # pattern, parameter)
-PER_PROCESS = ((re.compile(r"gather|alltoall", re.I), "recvcount"), (re.compile(r"scatter|alltoall", re.I), "sendcount"))
+PER_PROCESS = ((re.compile(r"gather|alltoall", re.I), "recvcount"),
+               (re.compile(r"scatter|alltoall", re.I), "sendcount"))
 # buffers whose address is all the call takes (a section's is its first element's)
 ADDRESS_ONLY = {("MPI_Get_address", "location"), ("MPI_Free_mem", "base"), ("MPI_Win_detach", "base")}
 
@@ -147,7 +148,8 @@ def glue(standard, entry, large=False, sections_only=False):
     """The C text of pmpi_x_ (and its alias) for `entry`, or where the mpi_f08 specific is the glue itself
     (emit_f08.direct) of PMPI_X_f08 (inputs by value, MPI_X_f08 its alias; a generated entry point's body
     inlined, vmpi_entry_X) and pmpi_x_ calling it; `large`: of its large-count form (mpi_f08 only, the one binding
-    that has it), PMPI_X_f08c, or pmpi_x_c_ under a module procedure."""
+    that has it), PMPI_X_f08c, or pmpi_x_c_ under a module procedure; `sections_only`: only the path for array
+    sections of a PMPI_X_f08 with choice buffers (vmpi_f08_X_sections, f08sect.c), or None."""
     proc = standard.procedure(entry.name)
     if large:
         f90, c = proc.express.embiggen.f08, proc.express.embiggen.iso_c
@@ -278,7 +280,7 @@ def glue(standard, entry, large=False, sections_only=False):
         # the body is the mpi_f08 specific's, PMPI_X_f08 (its inputs by value) with MPI_X_f08 a weak alias;
         # pmpi_x_ (not for a large-count form: mpi_f08 has those alone) loads the inputs and calls it.  With a
         # choice buffer, which mpi_f08 passes as a descriptor (fsection.h), the body is vmpi_f08_X, inlined
-        # into both: PMPI_X_f08 takes the descriptors to addresses (sections: sections())
+        # into both (PMPI_X_f08 passes a contiguous descriptor's address, a section goes to sections())
         f08name = f"{c.name[:-2]}_f08c" if large else f"{c.name}_f08"
         vlist = list(decls)
         for i, d in vdecls:
